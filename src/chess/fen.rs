@@ -1,0 +1,347 @@
+//! FEN: parse (with validation) and emit, for both variants. Minichess7 writes ranks of seven
+//! squares and uses `C`/`A`/`F` for empress, princess and ferz.
+
+use thiserror::Error;
+
+use super::bitboard::Bitboard;
+use super::piece::{Color, Piece, Role};
+use super::position::Position;
+use super::rules::Variant;
+use super::square::Square;
+
+/// Why a FEN does not describe a position we accept; each variant names the bad field.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ParseFenError {
+    #[error("empty FEN")]
+    Empty,
+    #[error("FEN has {found} fields; expected 6 (board, side to move, castling, en passant, halfmove clock, fullmove number; the two clocks may be left out)")]
+    FieldCount { found: usize },
+    #[error("bad board field: {0}")]
+    Board(#[from] BoardError),
+    #[error("bad side-to-move field {0:?}: expected w or b")]
+    Turn(String),
+    #[error("bad castling field {found:?}: {reason}")]
+    Castling { found: String, reason: &'static str },
+    #[error("bad en passant field {found:?}: {reason}")]
+    EnPassant { found: String, reason: String },
+    #[error("bad halfmove clock {0:?}: expected a whole number from 0")]
+    HalfmoveClock(String),
+    #[error("bad fullmove number {0:?}: expected a whole number from 1")]
+    FullmoveNumber(String),
+    #[error("impossible position: {0}")]
+    Position(#[from] PositionError),
+}
+
+/// A malformed board field.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum BoardError {
+    #[error("{found} ranks, expected {expected} separated by '/'")]
+    RankCount { found: usize, expected: u8 },
+    #[error("rank {rank} has {found} squares, expected {expected}")]
+    RankLength { rank: u8, found: usize, expected: u8 },
+    #[error("unknown piece letter {0:?}")]
+    UnknownPiece(char),
+    #[error("{0:?} ({1}) is not a piece of {2}")]
+    PieceNotInVariant(char, &'static str, Variant),
+}
+
+/// A well-formed FEN whose position cannot be played.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum PositionError {
+    #[error("{0} has no king")]
+    MissingKing(Color),
+    #[error("{0} has more than one king")]
+    TooManyKings(Color),
+    #[error("{0} is in check but it is not {0}'s turn")]
+    OppositeCheck(Color),
+    #[error("pawn on {0}, a back rank")]
+    PawnOnBackRank(Square),
+    #[error("{color} has {count} pawns, at most {max} allowed")]
+    TooManyPawns { color: Color, count: u32, max: u32 },
+    #[error("{color} has {count} pieces, at most 16 allowed")]
+    TooManyPieces { color: Color, count: u32 },
+    #[error(
+        "{color} has {extra} more pieces than it started with, but only {missing} of its pawns are gone to promote"
+    )]
+    TooManyPromoted { color: Color, extra: u32, missing: u32 },
+    #[error("{color} has {count} {role}s; minichess7 has no promotion, so at most {max}")]
+    TooManyOfRole { color: Color, role: &'static str, count: u32, max: u32 },
+    #[error("castling right {right} needs {needs}")]
+    CastlingRight { right: char, needs: String },
+}
+
+impl Position {
+    /// Parses and validates a FEN for `variant`. The halfmove clock and fullmove number may be
+    /// left out (they default to 0 and 1).
+    pub fn from_fen(fen: &str, variant: Variant) -> Result<Position, ParseFenError> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        match fields.len() {
+            0 => return Err(ParseFenError::Empty),
+            4..=6 => {}
+            found => return Err(ParseFenError::FieldCount { found }),
+        }
+        let mut pos = Position::empty(variant);
+        parse_board(&mut pos, fields[0])?;
+        pos.turn = match fields[1] {
+            "w" => Color::White,
+            "b" => Color::Black,
+            other => return Err(ParseFenError::Turn(other.to_string())),
+        };
+        let castling = parse_castling(variant, fields[2])?;
+        pos.ep_square = parse_en_passant(variant, fields[3])?;
+        if let Some(field) = fields.get(4) {
+            pos.halfmoves = field.parse().map_err(|_| ParseFenError::HalfmoveClock(field.to_string()))?;
+        }
+        if let Some(field) = fields.get(5) {
+            pos.fullmoves = field
+                .parse()
+                .ok()
+                .filter(|&n: &u32| n >= 1)
+                .ok_or_else(|| ParseFenError::FullmoveNumber(field.to_string()))?;
+        }
+
+        validate_material(&pos)?;
+        pos.castling = validate_castling(&pos, castling)?;
+        if let Some(ep) = pos.ep_square {
+            validate_en_passant(&pos, ep)?;
+        }
+        let them = !pos.turn;
+        if let Some(king) = pos.king(them) {
+            if pos.attackers(king, pos.turn, pos.occupied()).any() {
+                return Err(PositionError::OppositeCheck(them).into());
+            }
+        }
+        pos.hash = pos.compute_hash();
+        Ok(pos)
+    }
+
+    /// The position as FEN (six fields).
+    pub fn fen(&self) -> String {
+        let size = self.variant.size();
+        let mut out = String::with_capacity(90);
+        for rank in (0..size).rev() {
+            let mut empty = 0;
+            for file in 0..size {
+                match Square::from_coords(file, rank).and_then(|sq| self.piece_at(sq)) {
+                    Some(piece) => {
+                        if empty > 0 {
+                            out.push(char::from(b'0' + empty));
+                            empty = 0;
+                        }
+                        out.push(piece.char());
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                out.push(char::from(b'0' + empty));
+            }
+            if rank > 0 {
+                out.push('/');
+            }
+        }
+        out.push(' ');
+        out.push(self.turn.fen_char());
+        out.push(' ');
+        let rights: String =
+            CASTLING_RIGHTS.iter().filter(|r| self.castling.contains(r.rook)).map(|r| r.letter).collect();
+        out.push_str(if rights.is_empty() { "-" } else { &rights });
+        out.push(' ');
+        match self.ep_square {
+            Some(ep) => out.push_str(&ep.to_string()),
+            None => out.push('-'),
+        }
+        out.push_str(&format!(" {} {}", self.halfmoves, self.fullmoves));
+        out
+    }
+}
+
+fn parse_board(pos: &mut Position, field: &str) -> Result<(), BoardError> {
+    let size = pos.variant.size();
+    let ranks: Vec<&str> = field.split('/').collect();
+    if ranks.len() != usize::from(size) {
+        return Err(BoardError::RankCount { found: ranks.len(), expected: size });
+    }
+    for (i, text) in ranks.iter().enumerate() {
+        let rank = size - 1 - i as u8;
+        let mut file = 0usize;
+        for c in text.chars() {
+            if let Some(skip) = c.to_digit(10).filter(|d| (1..=9).contains(d)) {
+                file += skip as usize;
+                continue;
+            }
+            let piece = Piece::from_char(c).ok_or(BoardError::UnknownPiece(c))?;
+            if pos.variant == Variant::Standard && matches!(piece.role, Role::Empress | Role::Princess | Role::Ferz) {
+                return Err(BoardError::PieceNotInVariant(c, piece.role.name(), pos.variant));
+            }
+            if let Some(sq) = Square::from_coords(file as u8, rank).filter(|_| file < usize::from(size)) {
+                pos.put(piece, sq);
+            }
+            file += 1;
+        }
+        if file != usize::from(size) {
+            return Err(BoardError::RankLength { rank: rank + 1, found: file, expected: size });
+        }
+    }
+    Ok(())
+}
+
+/// A castling right: its FEN letter, the rook's and the king's squares.
+struct CastlingRight {
+    letter: char,
+    color: Color,
+    rook: Square,
+    king: Square,
+}
+
+const fn sq(file: u8, rank: u8) -> Square {
+    Square::new_unchecked(rank * 8 + file)
+}
+
+const CASTLING_RIGHTS: [CastlingRight; 4] = [
+    CastlingRight { letter: 'K', color: Color::White, rook: sq(7, 0), king: sq(4, 0) },
+    CastlingRight { letter: 'Q', color: Color::White, rook: sq(0, 0), king: sq(4, 0) },
+    CastlingRight { letter: 'k', color: Color::Black, rook: sq(7, 7), king: sq(4, 7) },
+    CastlingRight { letter: 'q', color: Color::Black, rook: sq(0, 7), king: sq(4, 7) },
+];
+
+/// The rights named in the field, as the set of their rook squares (checked against the board later).
+fn parse_castling(variant: Variant, field: &str) -> Result<Bitboard, ParseFenError> {
+    let err = |reason| ParseFenError::Castling { found: field.to_string(), reason };
+    if field == "-" {
+        return Ok(Bitboard::EMPTY);
+    }
+    if !variant.has_castling() {
+        return Err(err("minichess7 has no castling; use -"));
+    }
+    let mut rooks = Bitboard::EMPTY;
+    for c in field.chars() {
+        let right = CASTLING_RIGHTS.iter().find(|r| r.letter == c).ok_or(err("expected - or some of KQkq"))?;
+        if rooks.contains(right.rook) {
+            return Err(err("a right is repeated"));
+        }
+        rooks = rooks.with(right.rook);
+    }
+    Ok(rooks)
+}
+
+fn parse_en_passant(variant: Variant, field: &str) -> Result<Option<Square>, ParseFenError> {
+    if field == "-" {
+        return Ok(None);
+    }
+    let err = |reason: &str| ParseFenError::EnPassant { found: field.to_string(), reason: reason.to_string() };
+    if !variant.has_double_step() {
+        return Err(err("minichess7 has no en passant; use -"));
+    }
+    field.parse::<Square>().map(Some).map_err(|_| err("expected - or a square such as e3"))
+}
+
+fn validate_material(pos: &Position) -> Result<(), PositionError> {
+    let variant = pos.variant;
+    for color in Color::ALL {
+        let count = |role| pos.pieces(color, role).count();
+        match count(Role::King) {
+            0 => return Err(PositionError::MissingKing(color)),
+            1 => {}
+            _ => return Err(PositionError::TooManyKings(color)),
+        }
+        let total = pos.by_color(color).count();
+        if total > 16 {
+            return Err(PositionError::TooManyPieces { color, count: total });
+        }
+        let pawns = count(Role::Pawn);
+        match variant {
+            Variant::Standard => {
+                if pawns > 8 {
+                    return Err(PositionError::TooManyPawns { color, count: pawns, max: 8 });
+                }
+                // Pieces beyond the starting set must have come from promoted pawns.
+                let extra = count(Role::Queen).saturating_sub(1)
+                    + count(Role::Rook).saturating_sub(2)
+                    + count(Role::Bishop).saturating_sub(2)
+                    + count(Role::Knight).saturating_sub(2);
+                if extra > 8 - pawns {
+                    return Err(PositionError::TooManyPromoted { color, extra, missing: 8 - pawns });
+                }
+            }
+            Variant::Minichess7 => {
+                // No promotion: nobody can have more of a piece than the starting position gives.
+                for (role, max) in [
+                    (Role::Pawn, 5),
+                    (Role::Ferz, 2),
+                    (Role::Queen, 1),
+                    (Role::Rook, 1),
+                    (Role::Bishop, 1),
+                    (Role::Knight, 1),
+                    (Role::Empress, 1),
+                    (Role::Princess, 1),
+                ] {
+                    let n = count(role);
+                    if n > max {
+                        return Err(PositionError::TooManyOfRole { color, role: role.name(), count: n, max });
+                    }
+                }
+            }
+        }
+        // A pawn can never stand on its own back rank; in standard chess it cannot stay on the last one either.
+        let mut forbidden = variant.back_rank(color);
+        if variant.has_promotion() {
+            forbidden |= variant.promotion_rank(color);
+        }
+        if let Some(sq) = (pos.pieces(color, Role::Pawn) & forbidden).first() {
+            return Err(PositionError::PawnOnBackRank(sq));
+        }
+    }
+    Ok(())
+}
+
+fn validate_castling(pos: &Position, rooks: Bitboard) -> Result<Bitboard, PositionError> {
+    for right in CASTLING_RIGHTS.iter().filter(|r| rooks.contains(r.rook)) {
+        let needs = |what: String| PositionError::CastlingRight { right: right.letter, needs: what };
+        if !pos.pieces(right.color, Role::King).contains(right.king) {
+            return Err(needs(format!("the {} king on {}", right.color, right.king)));
+        }
+        if !pos.pieces(right.color, Role::Rook).contains(right.rook) {
+            return Err(needs(format!("a {} rook on {}", right.color, right.rook)));
+        }
+    }
+    Ok(rooks)
+}
+
+fn validate_en_passant(pos: &Position, ep: Square) -> Result<(), ParseFenError> {
+    let err = |reason: String| ParseFenError::EnPassant { found: ep.to_string(), reason };
+    let (rank, dir) = match pos.turn {
+        Color::White => (5, 8),
+        Color::Black => (2, -8),
+    };
+    if ep.rank() != rank {
+        return Err(err(format!("with {} to move it must be on rank {}", pos.turn, rank + 1)));
+    }
+    let pawn = ep.offset(-dir);
+    let origin = ep.offset(dir);
+    let double_stepped = pawn.is_some_and(|p| pos.pieces(!pos.turn, Role::Pawn).contains(p));
+    let clear = !pos.occupied().contains(ep) && origin.is_some_and(|o| !pos.occupied().contains(o));
+    if !double_stepped || !clear {
+        return Err(err(format!("no {} pawn can just have stepped two squares past {ep}", !pos.turn)));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn initial_positions_round_trip() {
+        for variant in Variant::ALL {
+            let pos = Position::new(variant);
+            assert_eq!(pos.fen(), variant.initial_fen());
+        }
+    }
+
+    #[test]
+    fn clocks_may_be_left_out() {
+        let pos = Position::from_fen("4k3/8/8/8/8/8/8/4K3 b - -", Variant::Standard).unwrap();
+        assert_eq!(pos.fen(), "4k3/8/8/8/8/8/8/4K3 b - - 0 1");
+    }
+}

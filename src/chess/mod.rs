@@ -1,0 +1,31 @@
+//! The rules core: pure, synchronous chess for both variants — positions, legal moves, FEN,
+//! SAN, UCI, PGN, games with their move stacks and endings, and perft. No I/O, no async.
+
+mod attacks;
+pub mod bitboard;
+pub mod fen;
+pub mod game;
+mod movegen;
+pub mod moves;
+pub mod perft;
+pub mod pgn;
+pub mod piece;
+pub mod position;
+pub mod rules;
+pub mod san;
+pub mod square;
+pub mod uci;
+mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use fen::{BoardError, ParseFenError, PositionError};
+pub use game::{EndReason, Game, MoveError, Outcome, PlayedMove};
+pub use movegen::PROMOTION_ROLES;
+pub use moves::{Move, MoveList};
+pub use pgn::{write_pgn, PgnTags};
+pub use piece::{Color, Piece, Role};
+pub use position::{Position, Undo};
+pub use rules::{Repetition, Rules, Variant};
+pub use san::SanError;
+pub use square::Square;
+pub use uci::{IllegalMoveError, ParseUciError, UciError, UciMove};

@@ -1,0 +1,391 @@
+//! `Position`: pieces, side to move, castling rights, en passant square and clocks, with
+//! make/unmake. A `Position` is always valid: the only ways to get one are the variant's start,
+//! a FEN that passed validation (fen.rs), and playing legal moves.
+
+use super::attacks;
+use super::bitboard::Bitboard;
+use super::moves::Move;
+use super::piece::{Color, Piece, Role};
+use super::rules::{Rules, Variant};
+use super::square::Square;
+use super::zobrist;
+
+/// A chess position of either variant.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Position {
+    pub(crate) by_role: [Bitboard; Role::COUNT],
+    pub(crate) by_color: [Bitboard; 2],
+    pub(crate) turn: Color,
+    /// The rooks (by square) that can still castle.
+    pub(crate) castling: Bitboard,
+    /// Set after a double step, and only when an enemy pawn stands ready to capture en passant.
+    pub(crate) ep_square: Option<Square>,
+    /// Plies since the last capture (or, in standard chess, pawn move).
+    pub(crate) halfmoves: u32,
+    pub(crate) fullmoves: u32,
+    pub(crate) hash: u64,
+    pub(crate) variant: Variant,
+    pub(crate) rules: Rules,
+}
+
+/// What `play` changed beyond the move itself, so that `undo` can restore the position exactly.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Undo {
+    /// The piece the move captured (a pawn, for en passant).
+    pub captured: Option<Role>,
+    castling: Bitboard,
+    ep_square: Option<Square>,
+    halfmoves: u32,
+    hash: u64,
+}
+
+impl Position {
+    /// The variant's starting position under the default rules.
+    pub fn new(variant: Variant) -> Position {
+        Position::from_fen(variant.initial_fen(), variant).expect("the initial FEN of every variant is valid")
+    }
+
+    /// A board with no pieces, for fen.rs to fill and validate.
+    pub(crate) fn empty(variant: Variant) -> Position {
+        Position {
+            by_role: [Bitboard::EMPTY; Role::COUNT],
+            by_color: [Bitboard::EMPTY; 2],
+            turn: Color::White,
+            castling: Bitboard::EMPTY,
+            ep_square: None,
+            halfmoves: 0,
+            fullmoves: 1,
+            hash: 0,
+            variant,
+            rules: Rules::default(),
+        }
+    }
+
+    /// Applies game options: a rule switched off also clears the state it would use.
+    pub fn with_rules(mut self, rules: Rules) -> Position {
+        self.rules = rules;
+        if !rules.castling {
+            self.hash ^= zobrist::castling(self.castling);
+            self.castling = Bitboard::EMPTY;
+        }
+        if !rules.en_passant {
+            if let Some(ep) = self.ep_square.take() {
+                self.hash ^= zobrist::en_passant(ep);
+            }
+        }
+        self
+    }
+
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// The squares of the rooks that keep their castling right.
+    pub fn castling_rights(&self) -> Bitboard {
+        self.castling
+    }
+
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep_square
+    }
+
+    /// Plies since the last capture (standard chess: or pawn move); the draw rule counts to 100.
+    pub fn halfmoves(&self) -> u32 {
+        self.halfmoves
+    }
+
+    pub fn fullmoves(&self) -> u32 {
+        self.fullmoves
+    }
+
+    /// The Zobrist hash of pieces, side to move, castling rights and en passant square.
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    pub fn by_color(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
+    pub fn by_role(&self, role: Role) -> Bitboard {
+        self.by_role[role.index()]
+    }
+
+    pub fn pieces(&self, color: Color, role: Role) -> Bitboard {
+        self.by_role[role.index()] & self.by_color[color.index()]
+    }
+
+    pub fn role_at(&self, sq: Square) -> Option<Role> {
+        if !self.occupied().contains(sq) {
+            return None;
+        }
+        Role::ALL.into_iter().find(|r| self.by_role[r.index()].contains(sq))
+    }
+
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        let role = self.role_at(sq)?;
+        let color = if self.by_color[0].contains(sq) { Color::White } else { Color::Black };
+        Some(Piece::new(color, role))
+    }
+
+    pub fn king(&self, color: Color) -> Option<Square> {
+        self.pieces(color, Role::King).first()
+    }
+
+    /// Pieces that move like a rook: rooks, queens, empresses.
+    #[inline]
+    pub(crate) fn rooklike(&self) -> Bitboard {
+        self.by_role[Role::Rook.index()] | self.by_role[Role::Queen.index()] | self.by_role[Role::Empress.index()]
+    }
+
+    /// Pieces that move like a bishop: bishops, queens, princesses.
+    #[inline]
+    pub(crate) fn bishoplike(&self) -> Bitboard {
+        self.by_role[Role::Bishop.index()] | self.by_role[Role::Queen.index()] | self.by_role[Role::Princess.index()]
+    }
+
+    /// Pieces that jump like a knight: knights, empresses, princesses.
+    #[inline]
+    pub(crate) fn knightlike(&self) -> Bitboard {
+        self.by_role[Role::Knight.index()] | self.by_role[Role::Empress.index()] | self.by_role[Role::Princess.index()]
+    }
+
+    /// The squares a `role` on `sq` attacks (pawns: of `color`), given the occupancy, on the 8x8 grid.
+    #[inline]
+    pub fn piece_attacks(role: Role, color: Color, sq: Square, occupied: Bitboard) -> Bitboard {
+        match role {
+            Role::Pawn => attacks::pawn(color, sq),
+            Role::Knight => attacks::knight(sq),
+            Role::Bishop => attacks::bishop(sq, occupied),
+            Role::Rook => attacks::rook(sq, occupied),
+            Role::Queen => attacks::queen(sq, occupied),
+            Role::King => attacks::king(sq),
+            Role::Empress => attacks::rook(sq, occupied) | attacks::knight(sq),
+            Role::Princess => attacks::bishop(sq, occupied) | attacks::knight(sq),
+            Role::Ferz => attacks::ferz(sq),
+        }
+    }
+
+    /// The pieces of `by` that attack `sq` when the board holds `occupied` (pins ignored).
+    #[inline]
+    pub fn attackers(&self, sq: Square, by: Color, occupied: Bitboard) -> Bitboard {
+        (attacks::pawn(!by, sq) & self.by_role[Role::Pawn.index()]
+            | attacks::knight(sq) & self.knightlike()
+            | attacks::king(sq) & self.by_role[Role::King.index()]
+            | attacks::ferz(sq) & self.by_role[Role::Ferz.index()]
+            | attacks::rook(sq, occupied) & self.rooklike()
+            | attacks::bishop(sq, occupied) & self.bishoplike())
+            & self.by_color[by.index()]
+    }
+
+    /// True if a piece of `by` attacks `sq` in this position.
+    pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
+        self.attackers(sq, by, self.occupied()).any()
+    }
+
+    /// The enemy pieces giving check to the side to move.
+    pub fn checkers(&self) -> Bitboard {
+        match self.king(self.turn) {
+            Some(king) => self.attackers(king, !self.turn, self.occupied()),
+            None => Bitboard::EMPTY,
+        }
+    }
+
+    pub fn is_check(&self) -> bool {
+        self.checkers().any()
+    }
+
+    /// True if the move is a castling move in this position (the king's two-square step).
+    pub fn is_castling(&self, m: Move) -> bool {
+        self.pieces(self.turn, Role::King).contains(m.from) && m.from.file().abs_diff(m.to.file()) == 2
+    }
+
+    /// True if the move is an en passant capture in this position.
+    pub fn is_en_passant(&self, m: Move) -> bool {
+        Some(m.to) == self.ep_square
+            && self.pieces(self.turn, Role::Pawn).contains(m.from)
+            && m.from.file() != m.to.file()
+    }
+
+    /// The piece the move would capture, if any (a pawn for en passant).
+    pub fn capture(&self, m: Move) -> Option<Role> {
+        if self.is_en_passant(m) {
+            Some(Role::Pawn)
+        } else if self.by_color[(!self.turn).index()].contains(m.to) {
+            self.role_at(m.to)
+        } else {
+            None
+        }
+    }
+
+    /// Adds or removes a piece, keeping the hash in step.
+    #[inline]
+    fn toggle(&mut self, piece: Piece, sq: Square) {
+        let bit = Bitboard::from_square(sq);
+        self.by_role[piece.role.index()] ^= bit;
+        self.by_color[piece.color.index()] ^= bit;
+        self.hash ^= zobrist::piece(piece, sq);
+    }
+
+    /// Used while building a position from FEN.
+    pub(crate) fn put(&mut self, piece: Piece, sq: Square) {
+        self.toggle(piece, sq);
+    }
+
+    /// The rook's move when the king castles from `king_from` to `king_to`.
+    fn castling_rook(king_from: Square, king_to: Square) -> (Square, Square) {
+        let rank = king_from.rank();
+        let (from_file, to_file) = if king_to.file() > king_from.file() { (7, 5) } else { (0, 3) };
+        match (Square::from_coords(from_file, rank), Square::from_coords(to_file, rank)) {
+            (Some(from), Some(to)) => (from, to),
+            _ => (king_from, king_from), // unreachable: rank < 8 and files < 8
+        }
+    }
+
+    /// The square of the pawn an en passant capture to `to` removes.
+    fn en_passant_victim(from: Square, to: Square) -> Square {
+        Square::from_coords(to.file(), from.rank()).unwrap_or(to)
+    }
+
+    /// Plays a move that must be legal in this position (one from `legal_moves`) and returns
+    /// what `undo` needs. Anything else leaves the position unspecified but never panics.
+    pub fn play_unchecked(&mut self, m: Move) -> Undo {
+        let us = self.turn;
+        let them = !us;
+        let mut undo = Undo {
+            captured: None,
+            castling: self.castling,
+            ep_square: self.ep_square,
+            halfmoves: self.halfmoves,
+            hash: self.hash,
+        };
+        let Some(role) = self.role_at(m.from) else {
+            return undo;
+        };
+
+        if let Some(ep) = self.ep_square.take() {
+            self.hash ^= zobrist::en_passant(ep);
+        }
+        if self.by_color[them.index()].contains(m.to) {
+            if let Some(victim) = self.role_at(m.to) {
+                self.toggle(Piece::new(them, victim), m.to);
+                undo.captured = Some(victim);
+            }
+        } else if role == Role::Pawn && Some(m.to) == undo.ep_square && m.from.file() != m.to.file() {
+            self.toggle(Piece::new(them, Role::Pawn), Position::en_passant_victim(m.from, m.to));
+            undo.captured = Some(Role::Pawn);
+        }
+        self.toggle(Piece::new(us, role), m.from);
+        self.toggle(Piece::new(us, m.promotion.unwrap_or(role)), m.to);
+
+        if role == Role::King && m.from.file().abs_diff(m.to.file()) == 2 {
+            let (rook_from, rook_to) = Position::castling_rook(m.from, m.to);
+            self.toggle(Piece::new(us, Role::Rook), rook_from);
+            self.toggle(Piece::new(us, Role::Rook), rook_to);
+        }
+
+        let mut castling = self.castling & !(Bitboard::from_square(m.from) | Bitboard::from_square(m.to));
+        if role == Role::King {
+            castling &= !self.variant.back_rank(us);
+        }
+        if castling != self.castling {
+            self.hash ^= zobrist::castling(self.castling) ^ zobrist::castling(castling);
+            self.castling = castling;
+        }
+
+        if role == Role::Pawn && m.from.rank().abs_diff(m.to.rank()) == 2 && self.rules.en_passant {
+            // Record the square only if an enemy pawn could capture there: equal positions then
+            // hash equally whether or not a double step led to them.
+            if let Some(ep) = Square::from_coords(m.from.file(), (m.from.rank() + m.to.rank()) / 2) {
+                if (attacks::pawn(us, ep) & self.pieces(them, Role::Pawn)).any() {
+                    self.ep_square = Some(ep);
+                    self.hash ^= zobrist::en_passant(ep);
+                }
+            }
+        }
+
+        let resets = undo.captured.is_some() || (role == Role::Pawn && self.variant.pawn_move_resets_clock());
+        self.halfmoves = if resets { 0 } else { self.halfmoves.saturating_add(1) };
+        if us == Color::Black {
+            self.fullmoves = self.fullmoves.saturating_add(1);
+        }
+        self.turn = them;
+        self.hash ^= zobrist::turn(Color::Black);
+        undo
+    }
+
+    /// Takes back `m`, which was the last move played, given what `play_unchecked` returned.
+    pub fn undo(&mut self, m: Move, undo: &Undo) {
+        let them = self.turn;
+        let us = !them;
+        let Some(role_now) = self.role_at(m.to) else {
+            return;
+        };
+        let role = if m.promotion.is_some() { Role::Pawn } else { role_now };
+        self.toggle(Piece::new(us, role_now), m.to);
+        self.toggle(Piece::new(us, role), m.from);
+        if role == Role::King && m.from.file().abs_diff(m.to.file()) == 2 {
+            let (rook_from, rook_to) = Position::castling_rook(m.from, m.to);
+            self.toggle(Piece::new(us, Role::Rook), rook_to);
+            self.toggle(Piece::new(us, Role::Rook), rook_from);
+        }
+        if let Some(victim) = undo.captured {
+            // The en passant square is always empty, so a pawn capturing onto it took en passant.
+            let sq = if role == Role::Pawn && Some(m.to) == undo.ep_square {
+                Position::en_passant_victim(m.from, m.to)
+            } else {
+                m.to
+            };
+            self.toggle(Piece::new(them, victim), sq);
+        }
+        self.castling = undo.castling;
+        self.ep_square = undo.ep_square;
+        self.halfmoves = undo.halfmoves;
+        self.hash = undo.hash;
+        self.turn = us;
+        if us == Color::Black {
+            self.fullmoves = self.fullmoves.saturating_sub(1).max(1);
+        }
+    }
+
+    /// The position after a legal move (copy-make).
+    pub fn after(&self, m: Move) -> Position {
+        let mut next = *self;
+        next.play_unchecked(m);
+        next
+    }
+
+    /// Recomputes the hash from scratch; fen.rs uses it, tests compare it with the incremental one.
+    pub(crate) fn compute_hash(&self) -> u64 {
+        let mut hash = zobrist::castling(self.castling) ^ zobrist::turn(self.turn);
+        if let Some(ep) = self.ep_square {
+            hash ^= zobrist::en_passant(ep);
+        }
+        for color in Color::ALL {
+            for role in Role::ALL {
+                for sq in self.pieces(color, role) {
+                    hash ^= zobrist::piece(Piece::new(color, role), sq);
+                }
+            }
+        }
+        hash
+    }
+}
+
+impl Default for Position {
+    fn default() -> Position {
+        Position::new(Variant::Standard)
+    }
+}

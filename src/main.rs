@@ -1,0 +1,120 @@
+//! The `gambit` command line: parses arguments and calls the library.
+
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use clap::{Args, Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use gambit::chess::perft::perft;
+use gambit::chess::{Move, Position, Variant};
+
+#[derive(Parser)]
+#[command(name = "gambit", version, about = "A multiplayer chess server and the tools around it")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaf nodes of the legal move tree to a depth (the standard move generator check)
+    Perft(PerftArgs),
+}
+
+#[derive(Args)]
+struct PerftArgs {
+    /// standard or minichess7
+    #[arg(long, default_value = "standard")]
+    variant: Variant,
+    /// Start from this position instead of the variant's initial one
+    #[arg(long)]
+    fen: Option<String>,
+    /// Plies to search, 0 to 20
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=20))]
+    depth: u32,
+    /// Print each legal root move with its count ("<uci>: <nodes>") before the total
+    #[arg(long)]
+    divide: bool,
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) if !err.use_stderr() => {
+            // --help and --version
+            print!("{err}");
+            return ExitCode::SUCCESS;
+        }
+        Err(err) => return fail(&one_line(&err.render().to_string())),
+    };
+    match cli.command {
+        Command::Perft(args) => run_perft(args),
+    }
+}
+
+/// Usage errors as one line: clap's message without its usage block.
+fn one_line(message: &str) -> String {
+    let cut = ["\n\nUsage:", "\n\nFor more information"]
+        .iter()
+        .filter_map(|marker| message.find(marker))
+        .min()
+        .unwrap_or(message.len());
+    message[..cut].split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn fail(message: &str) -> ExitCode {
+    let message = message.strip_prefix("error: ").unwrap_or(message);
+    eprintln!("error: {message}");
+    ExitCode::from(2)
+}
+
+fn run_perft(args: PerftArgs) -> ExitCode {
+    let fen = args.fen.as_deref().unwrap_or(args.variant.initial_fen());
+    let pos = match Position::from_fen(fen, args.variant) {
+        Ok(pos) => pos,
+        Err(err) => return fail(&format!("bad FEN: {err}")),
+    };
+    let root: Vec<Move> = pos.legal_moves().to_vec();
+    let total = if args.depth == 0 {
+        1
+    } else {
+        let counts = divide_in_parallel(&pos, &root, args.depth - 1);
+        if args.divide {
+            for (m, n) in root.iter().zip(&counts) {
+                println!("{m}: {n}");
+            }
+        }
+        counts.iter().sum()
+    };
+    println!("Nodes searched: {total}");
+    ExitCode::SUCCESS
+}
+
+/// The subtree count below each root move, the root moves shared out over the machine's cores.
+fn divide_in_parallel(pos: &Position, root: &[Move], below: u32) -> Vec<u64> {
+    let counts = Mutex::new(vec![0u64; root.len()]);
+    let next = AtomicUsize::new(0);
+    let bar = ProgressBar::new(root.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} perft {pos}/{len} root moves [{elapsed_precise}]")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(root.len().max(1));
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&m) = root.get(i) else { break };
+                let n = perft(&pos.after(m), below);
+                if let Ok(mut counts) = counts.lock() {
+                    counts[i] = n;
+                }
+                bar.inc(1);
+            });
+        }
+    });
+    bar.finish_and_clear();
+    counts.into_inner().unwrap_or_default()
+}

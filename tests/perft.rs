@@ -1,0 +1,64 @@
+//! Perft against trusted counts: the chessprogramming wiki's six positions, positions counted
+//! by Stockfish, and minichess7 positions counted by Fairy-Stockfish (see tests/data/README.md).
+
+mod common;
+
+use gambit::chess::perft::{divide, perft};
+use gambit::chess::{Position, Variant};
+
+fn check_file(file: &str, variant: Variant, min_cases: usize) {
+    let cases = common::load(file);
+    assert!(cases.len() >= min_cases, "{file}: {} positions, want at least {min_cases}", cases.len());
+    let mut failures = Vec::new();
+    for case in &cases {
+        let pos = Position::from_fen(&case.fen, variant)
+            .unwrap_or_else(|e| panic!("{file}:{}: {} does not parse: {e}", case.line, case.fen));
+        for (i, &expected) in case.counts.iter().enumerate() {
+            let depth = i as u32 + 1;
+            let got = perft(&pos, depth);
+            if got != expected {
+                failures.push(format!("{file}:{} {} depth {depth}: got {got}, want {expected}", case.line, case.fen));
+                break;
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn chessprogramming_wiki_positions() {
+    check_file("perft_wiki.epd", Variant::Standard, 6);
+}
+
+#[test]
+fn stockfish_counted_positions() {
+    check_file("perft_standard.epd", Variant::Standard, 100);
+}
+
+#[test]
+fn fairy_stockfish_counted_minichess7_positions() {
+    check_file("perft_minichess7.epd", Variant::Minichess7, 21);
+}
+
+#[test]
+fn minichess7_start_position() {
+    let pos = Position::new(Variant::Minichess7);
+    let counts: Vec<u64> = (1..=5).map(|d| perft(&pos, d)).collect();
+    assert_eq!(counts, [12, 144, 2531, 43162, 881322]);
+}
+
+#[test]
+fn divide_sums_to_perft_and_lists_each_legal_move_once() {
+    for (variant, file) in [(Variant::Standard, "perft_wiki.epd"), (Variant::Minichess7, "perft_minichess7.epd")] {
+        for case in common::load(file).iter().take(6) {
+            let pos = Position::from_fen(&case.fen, variant).unwrap();
+            let parts = divide(&pos, 2);
+            assert_eq!(parts.len() as u64, case.counts[0]);
+            assert_eq!(parts.iter().map(|p| p.1).sum::<u64>(), case.counts[1]);
+            let mut moves: Vec<String> = parts.iter().map(|p| p.0.to_string()).collect();
+            moves.sort();
+            moves.dedup();
+            assert_eq!(moves.len(), parts.len(), "duplicate root moves in {}", case.fen);
+        }
+    }
+}
