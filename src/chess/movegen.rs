@@ -247,3 +247,31 @@ impl Position {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::chess::{Position, Variant};
+
+    #[test]
+    fn crowded_positions_fit_in_a_move_list() {
+        // Fifteen queens: the kind of composed position FEN validation lets through.
+        let fen = "6rk/6pp/Q1Q1Q1Q1/1Q1Q1Q1Q/Q1Q1Q1Q1/1Q1Q1Q2/8/K7 w - - 0 1";
+        let pos = Position::from_fen(fen, Variant::Standard).unwrap();
+        let moves = pos.legal_moves();
+        assert_eq!(moves.len() as u64, pos.count_legal_moves());
+        assert!(moves.iter().all(|&m| pos.is_legal(m)));
+        // The record for a legal position (Petrović, 1964): 218 moves.
+        let record = "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1";
+        let pos = Position::from_fen(record, Variant::Standard).unwrap();
+        assert_eq!(pos.legal_moves().len(), 218);
+        assert_eq!(pos.count_legal_moves(), 218);
+    }
+
+    #[test]
+    fn counts_promotions_four_times() {
+        let pos = Position::from_fen("1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1", Variant::Standard).unwrap();
+        let promotions = pos.legal_moves().iter().filter(|m| m.promotion.is_some()).count();
+        assert_eq!(promotions, 8); // a8 and axb8, four pieces each
+        assert_eq!(pos.legal_moves().len() as u64, pos.count_legal_moves());
+    }
+}

@@ -44,9 +44,10 @@ impl fmt::Debug for Move {
     }
 }
 
-/// Room for every legal move of any position that passes FEN validation: with at most 16 pieces
-/// a side and promoted pieces paid for by missing pawns, no position can exceed about 330 moves.
-pub const MAX_MOVES: usize = 384;
+/// Room for every legal move of any position that passes FEN validation. A side has at most 16
+/// pieces: a king (at most 8 moves + 2 castlings) and 15 others of which none has more than 27
+/// moves (a queen in the centre; a pawn has at most 12), so no position exceeds 8 + 2 + 15 × 27 = 415.
+pub const MAX_MOVES: usize = 416;
 
 /// The legal moves of a position, kept on the stack.
 pub type MoveList = ArrayVec<Move, MAX_MOVES>;
