@@ -63,7 +63,7 @@ fn timed(f: impl FnOnce() -> u64) -> (u64, Duration) {
 
 /// Runs both perfts alternately and prints the median ratio of nodes/s.
 fn side_by_side() {
-    const PAIRS: usize = 11;
+    const PAIRS: usize = 21;
     println!("\nside by side, {PAIRS} alternating pairs, median ratio of nodes/s (gambit / cozy-chess):");
     for (name, fen, depth) in CASES {
         let ours = Position::from_fen(fen, Variant::Standard).expect("valid FEN");

@@ -1,8 +1,9 @@
 //! Legal move generation. One generator serves both variants: it works on the 8x8 grid and
 //! masks targets with the variant's board.
 //!
-//! Moves come out in groups — a piece, its square and a set of target squares — so counting
-//! (perft's leaves, "has any move") is a popcount and listing expands the groups.
+//! Moves come out in groups into a [`Sink`]: a piece with its set of target squares, or all
+//! unpinned pawns' moves of one direction at once. Counting (perft's leaves, "has any move")
+//! is then a popcount, and listing expands the groups.
 
 use super::attacks;
 use super::bitboard::Bitboard;
@@ -14,11 +15,115 @@ use super::square::Square;
 /// The pieces a pawn may promote to, in the order moves are listed.
 pub const PROMOTION_ROLES: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
 
+/// Receives legal moves in groups. Returning true stops the generation.
+trait Sink {
+    /// The piece `role` on `from` may move to each of `targets`.
+    fn piece(&mut self, role: Role, from: Square, targets: Bitboard) -> bool;
+
+    /// For each square of `targets`, a pawn may move there from `delta` squares back (in index order).
+    #[inline]
+    fn pawns(&mut self, targets: Bitboard, delta: i8) -> bool {
+        targets.into_iter().any(|to| {
+            let from = to.offset(-delta).unwrap_or(to); // the shift that made `targets` guarantees it
+            self.piece(Role::Pawn, from, Bitboard::from_square(to))
+        })
+    }
+}
+
+/// Counts moves, a promotion square being four.
+struct Counter {
+    count: u64,
+    promotion_rank: Bitboard,
+}
+
+impl Sink for Counter {
+    #[inline]
+    fn piece(&mut self, role: Role, _: Square, targets: Bitboard) -> bool {
+        self.count += u64::from(targets.count());
+        if role == Role::Pawn {
+            self.count += 3 * u64::from((targets & self.promotion_rank).count());
+        }
+        false
+    }
+
+    #[inline]
+    fn pawns(&mut self, targets: Bitboard, _: i8) -> bool {
+        self.count += u64::from(targets.count()) + 3 * u64::from((targets & self.promotion_rank).count());
+        false
+    }
+}
+
+/// Expands groups into moves for a callback.
+struct Expand<F> {
+    f: F,
+    promotion_rank: Bitboard,
+}
+
+impl<F: FnMut(Move)> Sink for Expand<F> {
+    #[inline]
+    fn piece(&mut self, role: Role, from: Square, targets: Bitboard) -> bool {
+        for to in targets {
+            if role == Role::Pawn && self.promotion_rank.contains(to) {
+                for promo in PROMOTION_ROLES {
+                    (self.f)(Move::with_promotion(from, to, promo));
+                }
+            } else {
+                (self.f)(Move::new(from, to));
+            }
+        }
+        false
+    }
+}
+
+/// Stops at the first move.
+struct AnyMove;
+
+impl Sink for AnyMove {
+    fn piece(&mut self, _: Role, _: Square, targets: Bitboard) -> bool {
+        targets.any()
+    }
+
+    fn pawns(&mut self, targets: Bitboard, _: i8) -> bool {
+        targets.any()
+    }
+}
+
+/// Looks for one move.
+struct Find {
+    wanted: Move,
+    promotion_rank: Bitboard,
+    found: bool,
+}
+
+impl Sink for Find {
+    fn piece(&mut self, role: Role, from: Square, targets: Bitboard) -> bool {
+        let m = self.wanted;
+        if from == m.from && targets.contains(m.to) {
+            let promotes = role == Role::Pawn && self.promotion_rank.contains(m.to);
+            self.found = match m.promotion {
+                None => !promotes,
+                Some(promo) => promotes && PROMOTION_ROLES.contains(&promo),
+            };
+        }
+        self.found
+    }
+}
+
+/// Shifts a set of squares `delta` steps in index order (8 = one rank up); bits leaving the
+/// grid are dropped.
+#[inline]
+fn shift(bb: Bitboard, delta: i8) -> Bitboard {
+    if delta >= 0 {
+        Bitboard(bb.0 << delta)
+    } else {
+        Bitboard(bb.0 >> -delta)
+    }
+}
+
 impl Position {
-    /// Calls `visit(role, from, targets)` for every group of legal moves until it returns true.
-    /// Returns true if a visit stopped the generation.
+    /// Sends every legal move to `sink` until it asks to stop. Returns true if it stopped early.
     #[inline(always)]
-    fn generate<F: FnMut(Role, Square, Bitboard) -> bool>(&self, mut visit: F) -> bool {
+    fn generate<S: Sink>(&self, sink: &mut S) -> bool {
         let us = self.turn;
         let them = !us;
         let ours = self.by_color[us.index()];
@@ -35,11 +140,11 @@ impl Position {
         let without_king = occupied.without(king);
         let mut safe = Bitboard::EMPTY;
         for to in attacks::king(king) & !ours & board {
-            if self.attackers(to, them, without_king).is_empty() {
+            if !self.attacked(to, them, without_king) {
                 safe = safe.with(to);
             }
         }
-        if safe.any() && visit(Role::King, king, safe) {
+        if safe.any() && sink.piece(Role::King, king, safe) {
             return true;
         }
         if checkers.more_than_one() {
@@ -72,7 +177,7 @@ impl Position {
                     if pinned.contains(from) {
                         to &= attacks::line(king, from);
                     }
-                    if to.any() && visit($role, from, to) {
+                    if to.any() && sink.piece($role, from, to) {
                         return true;
                     }
                 }
@@ -92,31 +197,42 @@ impl Position {
         }
 
         // Pawns: one step forward to an empty square, two from the start rank where the variant
-        // allows it, diagonal captures.
+        // allows it, diagonal captures. Unpinned pawns move all at once, by shifting the set.
         let empty = !occupied & board;
-        let forward: i8 = if us == Color::White { 8 } else { -8 };
-        let start_rank = if us == Color::White { 1 } else { 6 };
-        let double_step = self.variant.has_double_step();
+        let (forward, third_rank): (i8, u8) = if us == Color::White { (8, 2) } else { (-8, 5) };
         let pawns = self.by_role[Role::Pawn.index()] & ours;
-        for from in pawns {
+        let free = pawns & !pinned;
+        let single = shift(free, forward) & empty;
+        let double = if self.variant.has_double_step() {
+            shift(single & Bitboard::rank(third_rank), forward) & empty
+        } else {
+            Bitboard::EMPTY
+        };
+        // Toward the a-file (from any file but a) and toward the h-file (from any file but h).
+        let west = shift(free & !Bitboard::file(0), forward - 1) & theirs;
+        let east = shift(free & !Bitboard::file(7), forward + 1) & theirs;
+        if sink.pawns(single & check_mask, forward)
+            || sink.pawns(double & check_mask, 2 * forward)
+            || sink.pawns(west & check_mask, forward - 1)
+            || sink.pawns(east & check_mask, forward + 1)
+        {
+            return true;
+        }
+        // Pinned pawns one by one, kept on their pin line.
+        for from in pawns & pinned {
             let mut to = attacks::pawn(us, from) & theirs;
             if let Some(step) = from.offset(forward).filter(|s| empty.contains(*s)) {
                 to = to.with(step);
-                if double_step && from.rank() == start_rank {
-                    if let Some(jump) = step.offset(forward).filter(|s| empty.contains(*s)) {
-                        to = to.with(jump);
-                    }
+                let may_jump = self.variant.has_double_step() && step.rank() == third_rank;
+                if let Some(jump) = step.offset(forward).filter(|s| may_jump && empty.contains(*s)) {
+                    to = to.with(jump);
                 }
             }
-            to &= check_mask;
-            if pinned.contains(from) {
-                to &= attacks::line(king, from);
-            }
-            if to.any() && visit(Role::Pawn, from, to) {
+            to &= check_mask & attacks::line(king, from);
+            if to.any() && sink.piece(Role::Pawn, from, to) {
                 return true;
             }
         }
-
         // En passant: rare, so test each capture the plain way, by looking at the king's safety
         // on the board after it. That covers pins, the captured pawn being the checker, and the
         // two pawns leaving a rank at once.
@@ -125,7 +241,7 @@ impl Position {
                 for from in attacks::pawn(them, ep) & pawns {
                     let after = (occupied.without(from).without(victim)).with(ep);
                     if (self.attackers(king, them, after).without(victim)).is_empty()
-                        && visit(Role::Pawn, from, Bitboard::from_square(ep))
+                        && sink.piece(Role::Pawn, from, Bitboard::from_square(ep))
                     {
                         return true;
                     }
@@ -152,10 +268,10 @@ impl Position {
                     continue;
                 }
                 let king_path = attacks::between(king, king_to).with(king_to);
-                if king_path.into_iter().any(|sq| self.attackers(sq, them, occupied).any()) {
+                if king_path.into_iter().any(|sq| self.attacked(sq, them, occupied)) {
                     continue;
                 }
-                if visit(Role::King, king, Bitboard::from_square(king_to)) {
+                if sink.piece(Role::King, king, Bitboard::from_square(king_to)) {
                     return true;
                 }
             }
@@ -166,57 +282,32 @@ impl Position {
     /// Every legal move.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        let promotion_rank = self.promotion_targets();
-        self.generate(|role, from, targets| {
-            for to in targets {
-                if role == Role::Pawn && promotion_rank.contains(to) {
-                    for promo in PROMOTION_ROLES {
-                        list.push(Move::with_promotion(from, to, promo));
-                    }
-                } else {
-                    list.push(Move::new(from, to));
-                }
-            }
-            false
-        });
+        self.for_each_legal_move(|m| list.push(m));
         list
+    }
+
+    /// Calls `f` with each legal move, without collecting them.
+    #[inline]
+    pub fn for_each_legal_move(&self, f: impl FnMut(Move)) {
+        self.generate(&mut Expand { f, promotion_rank: self.promotion_targets() });
     }
 
     /// The number of legal moves, without listing them.
     pub fn count_legal_moves(&self) -> u64 {
-        let mut count = 0u64;
-        let promotion_rank = self.promotion_targets();
-        self.generate(|role, _, targets| {
-            count += u64::from(targets.count());
-            if role == Role::Pawn {
-                // Each promotion square is four moves.
-                count += 3 * u64::from((targets & promotion_rank).count());
-            }
-            false
-        });
-        count
+        let mut counter = Counter { count: 0, promotion_rank: self.promotion_targets() };
+        self.generate(&mut counter);
+        counter.count
     }
 
     pub fn has_legal_move(&self) -> bool {
-        self.generate(|_, _, _| true)
+        self.generate(&mut AnyMove)
     }
 
     /// True if `m` is legal here.
     pub fn is_legal(&self, m: Move) -> bool {
-        let promotion_rank = self.promotion_targets();
-        let mut found = false;
-        self.generate(|role, from, targets| {
-            if from == m.from && targets.contains(m.to) {
-                found = match m.promotion {
-                    None => !(role == Role::Pawn && promotion_rank.contains(m.to)),
-                    Some(promo) => {
-                        role == Role::Pawn && promotion_rank.contains(m.to) && PROMOTION_ROLES.contains(&promo)
-                    }
-                };
-            }
-            found
-        });
-        found
+        let mut find = Find { wanted: m, promotion_rank: self.promotion_targets(), found: false };
+        self.generate(&mut find);
+        find.found
     }
 
     /// The squares where the side to move's pawns promote (none in minichess7).

@@ -9,7 +9,11 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_legal_moves(),
-        _ => pos.legal_moves().iter().map(|&m| perft(&pos.after(m), depth - 1)).sum(),
+        _ => {
+            let mut nodes = 0;
+            pos.for_each_legal_move(|m| nodes += perft(&pos.after(m), depth - 1));
+            nodes
+        }
     }
 }
 

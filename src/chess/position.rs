@@ -190,6 +190,19 @@ impl Position {
             & self.by_color[by.index()]
     }
 
+    /// True if a piece of `by` attacks `sq` when the board holds `occupied`: `attackers` with
+    /// early exits, cheapest tests first, for the move generator's king-safety checks.
+    #[inline(always)]
+    pub(crate) fn attacked(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
+        let theirs = self.by_color[by.index()];
+        (attacks::knight(sq) & self.knightlike() & theirs).any()
+            || (attacks::pawn(!by, sq) & self.by_role[Role::Pawn.index()] & theirs).any()
+            || (attacks::king(sq) & self.by_role[Role::King.index()] & theirs).any()
+            || (attacks::ferz(sq) & self.by_role[Role::Ferz.index()] & theirs).any()
+            || (attacks::rook(sq, occupied) & self.rooklike() & theirs).any()
+            || (attacks::bishop(sq, occupied) & self.bishoplike() & theirs).any()
+    }
+
     /// True if a piece of `by` attacks `sq` in this position.
     pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
         self.attackers(sq, by, self.occupied()).any()
