@@ -1,4 +1,14 @@
 //! gambit: a multiplayer chess server and the tools around it. The rules core lives in
-//! [`chess`]; see DESIGN.md for the layout of the rest.
+//! [`chess`].
+//!
+//! ```
+//! use gambit::chess::{Game, Variant};
+//!
+//! let mut game = Game::new(Variant::Standard);
+//! for san in ["f3", "e5", "g4", "Qh4#"] {
+//!     game.play_san(san).unwrap();
+//! }
+//! assert_eq!(game.outcome().map(|o| o.to_string()), Some("Black wins by checkmate".into()));
+//! ```
 
 pub mod chess;

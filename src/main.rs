@@ -2,7 +2,6 @@
 
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -42,6 +41,9 @@ struct PerftArgs {
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
+        Err(err) if err.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            return fail("no command given; run `gambit --help` to see the commands");
+        }
         Err(err) if !err.use_stderr() => {
             // --help and --version
             print!("{err}");
@@ -94,7 +96,6 @@ fn run_perft(args: PerftArgs) -> ExitCode {
 
 /// The subtree count below each root move, the root moves shared out over the machine's cores.
 fn divide_in_parallel(pos: &Position, root: &[Move], below: u32) -> Vec<u64> {
-    let counts = Mutex::new(vec![0u64; root.len()]);
     let next = AtomicUsize::new(0);
     let bar = ProgressBar::new(root.len() as u64);
     bar.set_style(
@@ -102,19 +103,29 @@ fn divide_in_parallel(pos: &Position, root: &[Move], below: u32) -> Vec<u64> {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(root.len().max(1));
+    let mut counts = vec![0u64; root.len()];
     std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&m) = root.get(i) else { break };
-                let n = perft(&pos.after(m), below);
-                if let Ok(mut counts) = counts.lock() {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    // Each worker takes the next root move until none is left.
+                    let mut done = Vec::new();
+                    while let Some(&m) = root.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        done.push((m, perft(&pos.after(m), below)));
+                        bar.inc(1);
+                    }
+                    done
+                })
+            })
+            .collect();
+        for worker in workers {
+            for (m, n) in worker.join().unwrap_or_default() {
+                if let Some(i) = root.iter().position(|&r| r == m) {
                     counts[i] = n;
                 }
-                bar.inc(1);
-            });
+            }
         }
     });
     bar.finish_and_clear();
-    counts.into_inner().unwrap_or_default()
+    counts
 }

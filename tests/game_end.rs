@@ -121,9 +121,9 @@ fn minichess7_out_of_valid_moves_loses() {
     // Black is not in check and its king can step, but every step walks into an attack.
     let g = game(Variant::Minichess7, "k6/7/2C4/7/7/7/1R1K3 b - - 0 1");
     assert_eq!(g.outcome(), Some(Outcome::win(Color::White, EndReason::OutOfMoves)));
-    // The same picture in standard chess is a stalemate.
-    let g = game(Variant::Standard, "k7/8/8/2N5/8/8/8/1R1K4 b - - 0 1");
-    assert!(matches!(g.outcome(), None | Some(Outcome { winner: None, .. })));
+    // The same picture in standard chess, a knight covering a7 and b8, is a stalemate: a draw.
+    let g = game(Variant::Standard, "k7/8/2N5/8/8/8/8/1R1K4 b - - 0 1");
+    assert_eq!(g.outcome(), Some(Outcome::draw(EndReason::Stalemate)));
 }
 
 #[test]
@@ -192,7 +192,7 @@ fn eight_move_repetition() {
     play(&mut threefold, "Nf3 Nf6 Ng1 Ng8 Nc3 Nc6 Nb1 Nb8");
     assert_eq!(threefold.outcome(), Some(Outcome::draw(EndReason::ThreefoldRepetition)));
 
-    // A cycle with a pawn move or a capture in it does not count.
+    // Minichess7 knows the rule too.
     let mut g = Game::from_fen(Variant::Minichess7, "3k3/p6/7/7/7/7/R2K3 w - - 0 1", rules).unwrap();
     play(&mut g, "Rb1 Kc7 Ra1 Kd7 Rb1 Kc7 Ra1");
     assert_eq!(g.outcome(), None);

@@ -60,12 +60,6 @@ pub enum PositionError {
     TooManyPawns { color: Color, count: u32, max: u32 },
     #[error("{color} has {count} pieces, at most 16 allowed")]
     TooManyPieces { color: Color, count: u32 },
-    #[error(
-        "{color} has {extra} more pieces than it started with, but only {missing} of its pawns are gone to promote"
-    )]
-    TooManyPromoted { color: Color, extra: u32, missing: u32 },
-    #[error("{color} has {count} {role}s; minichess7 has no promotion, so at most {max}")]
-    TooManyOfRole { color: Color, role: &'static str, count: u32, max: u32 },
     #[error("castling right {right} needs {needs}")]
     CastlingRight { right: char, needs: String },
 }

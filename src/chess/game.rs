@@ -358,3 +358,31 @@ fn insufficient_material(pos: &Position) -> bool {
     let dark = bishops.into_iter().filter(|s| s.is_dark()).count();
     pos.by_role(Role::Knight).is_empty() && (dark == 0 || dark == bishops.count() as usize)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Captures, promotions and pawn moves cannot really recur in two identical cycles, but the
+    /// rule excludes them anyway; check the exclusion on a doctored move stack.
+    #[test]
+    fn eight_move_cycles_exclude_captures_and_pawn_moves() {
+        let rules = Rules { repetition: Repetition::EightMove, ..Rules::default() };
+        let mut game = Game::from_fen(Variant::Standard, Variant::Standard.initial_fen(), rules).unwrap();
+        for san in ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"] {
+            game.play_san(san).unwrap();
+        }
+        let mut quiet = game.clone();
+        quiet.play_san("Ng8").unwrap();
+        assert!(quiet.eight_move_cycle());
+        let mut with_capture = quiet.clone();
+        with_capture.history[2].captured = Some(Role::Knight);
+        assert!(!with_capture.eight_move_cycle());
+        let mut with_pawn = quiet.clone();
+        with_pawn.history[5].role = Role::Pawn;
+        assert!(!with_pawn.eight_move_cycle());
+        let mut with_promotion = quiet;
+        with_promotion.history[7].mv.promotion = Some(Role::Queen);
+        assert!(!with_promotion.eight_move_cycle());
+    }
+}
