@@ -31,7 +31,7 @@ struct PerftArgs {
     #[arg(long)]
     fen: Option<String>,
     /// Plies to search, 0 to 20
-    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=20))]
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(0..=20))]
     depth: u32,
     /// Print each legal root move with its count ("<uci>: <nodes>") before the total
     #[arg(long)]

@@ -62,7 +62,7 @@ fn malformed_fens_name_the_bad_field() {
         ("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 1", S, |e| matches!(e, E::EnPassant { .. })),
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1", S, |e| matches!(e, E::EnPassant { .. })),
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -1 1", S, |e| matches!(e, E::HalfmoveClock(_))),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0", S, |e| matches!(e, E::FullmoveNumber(_))),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 -1", S, |e| matches!(e, E::FullmoveNumber(_))),
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 abc", S, |e| matches!(e, E::FullmoveNumber(_))),
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w kq - 0 1", S, |e| {
             matches!(e, E::Position(PositionError::MissingKing(Color::White)))

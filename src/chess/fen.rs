@@ -14,7 +14,7 @@ use super::square::Square;
 pub enum ParseFenError {
     #[error("empty FEN")]
     Empty,
-    #[error("FEN has {found} fields; expected 6 (board, side to move, castling, en passant, halfmove clock, fullmove number; the two clocks may be left out)")]
+    #[error("expected 6 fields (board, side to move, castling, en passant, halfmove clock, fullmove number; the two clocks may be left out), found {found}")]
     FieldCount { found: usize },
     #[error("bad board field: {0}")]
     Board(#[from] BoardError),
@@ -26,7 +26,7 @@ pub enum ParseFenError {
     EnPassant { found: String, reason: String },
     #[error("bad halfmove clock {0:?}: expected a whole number from 0")]
     HalfmoveClock(String),
-    #[error("bad fullmove number {0:?}: expected a whole number from 1")]
+    #[error("bad fullmove number {0:?}: expected a whole number")]
     FullmoveNumber(String),
     #[error("impossible position: {0}")]
     Position(#[from] PositionError),
@@ -87,11 +87,8 @@ impl Position {
             pos.halfmoves = field.parse().map_err(|_| ParseFenError::HalfmoveClock(field.to_string()))?;
         }
         if let Some(field) = fields.get(5) {
-            pos.fullmoves = field
-                .parse()
-                .ok()
-                .filter(|&n: &u32| n >= 1)
-                .ok_or_else(|| ParseFenError::FullmoveNumber(field.to_string()))?;
+            // Some tools write 0 before the first move; accept it as python-chess does.
+            pos.fullmoves = field.parse().map_err(|_| ParseFenError::FullmoveNumber(field.to_string()))?;
         }
 
         validate_material(&pos)?;
