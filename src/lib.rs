@@ -11,4 +11,6 @@
 //! assert_eq!(game.outcome().map(|o| o.to_string()), Some("Black wins by checkmate".into()));
 //! ```
 
+pub mod bots;
 pub mod chess;
+pub mod tools;

@@ -8,6 +8,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use gambit::chess::perft::perft;
 use gambit::chess::{Move, Position, Variant};
+use gambit::tools::{bot, matchplay, uci, ToolError};
 
 #[derive(Parser)]
 #[command(name = "gambit", version, about = "A multiplayer chess server and the tools around it")]
@@ -20,6 +21,12 @@ struct Cli {
 enum Command {
     /// Count the leaf nodes of the legal move tree to a depth (the standard move generator check)
     Perft(PerftArgs),
+    /// Print the move a bot level would play in a position, in UCI ("0000" if there is none)
+    Bot(bot::BotArgs),
+    /// Run as a UCI engine on stdin/stdout, for chess GUIs and tools
+    Uci(uci::UciArgs),
+    /// Play a match between two bots, agents or UCI engines and estimate the Elo difference
+    Match(matchplay::MatchArgs),
 }
 
 #[derive(Args)]
@@ -51,8 +58,15 @@ fn main() -> ExitCode {
         }
         Err(err) => return fail(&one_line(&err.render().to_string())),
     };
-    match cli.command {
-        Command::Perft(args) => run_perft(args),
+    let outcome = match cli.command {
+        Command::Perft(args) => return run_perft(args),
+        Command::Bot(args) => bot::run(&args).map(|m| println!("{m}")),
+        Command::Uci(args) => uci::run(&args),
+        Command::Match(args) => matchplay::run(&args),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(ToolError(message)) => fail(&message),
     }
 }
 

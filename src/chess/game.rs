@@ -31,6 +31,12 @@ pub enum EndReason {
     Resignation,
     Agreement,
     Timeout,
+    /// Declared drawn by an arbiter (e.g. `gambit match` after 300 plies).
+    Adjudication,
+    /// Lost for an illegal action, such as an engine sending an illegal move.
+    RulesInfraction,
+    /// Lost by leaving the game.
+    Abandoned,
 }
 
 impl EndReason {
@@ -48,6 +54,9 @@ impl EndReason {
             EndReason::Resignation => "resignation",
             EndReason::Agreement => "agreement",
             EndReason::Timeout => "timeout",
+            EndReason::Adjudication => "adjudication",
+            EndReason::RulesInfraction => "rules_infraction",
+            EndReason::Abandoned => "abandoned",
         }
     }
 
@@ -65,6 +74,9 @@ impl EndReason {
             EndReason::Resignation => "resignation",
             EndReason::Agreement => "agreement",
             EndReason::Timeout => "time forfeit",
+            EndReason::Adjudication => "adjudication",
+            EndReason::RulesInfraction => "rules infraction",
+            EndReason::Abandoned => "abandonment",
         }
     }
 }
@@ -345,7 +357,7 @@ fn repetition_key(pos: &Position) -> u64 {
 
 /// Standard chess: neither side can ever mate — bare kings, a lone minor piece, or only
 /// bishops all on squares of one colour.
-fn insufficient_material(pos: &Position) -> bool {
+pub fn insufficient_material(pos: &Position) -> bool {
     let heavy = pos.by_role(Role::Pawn) | pos.by_role(Role::Rook) | pos.by_role(Role::Queen);
     if heavy.any() {
         return false;

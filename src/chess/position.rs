@@ -373,6 +373,22 @@ impl Position {
         }
     }
 
+    /// The position with the other side to move and nothing else changed but the en passant
+    /// square (gone) and the halfmove clock: a "pass", for the search's null-move pruning.
+    pub fn null_move(&self) -> Position {
+        let mut next = *self;
+        if let Some(ep) = next.ep_square.take() {
+            next.hash ^= zobrist::en_passant(ep);
+        }
+        next.halfmoves = next.halfmoves.saturating_add(1);
+        if next.turn == Color::Black {
+            next.fullmoves = next.fullmoves.saturating_add(1);
+        }
+        next.turn = !next.turn;
+        next.hash ^= zobrist::turn(Color::Black);
+        next
+    }
+
     /// The position after a legal move (copy-make).
     pub fn after(&self, m: Move) -> Position {
         let mut next = *self;

@@ -1,0 +1,124 @@
+//! Computer players. Every level implements [`Bot`]: given a game, choose a move within the
+//! [`Limits`]. Synchronous and free of I/O; a seed makes a bot's choices reproducible.
+//!
+//! Levels 1–4 follow fixed, simple rules (docs/bots.md); level 5 searches with alpha-beta.
+
+pub mod agents;
+pub mod eval;
+mod level1;
+mod level2;
+mod level3;
+mod level4;
+pub mod search;
+pub mod values;
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
+use thiserror::Error;
+
+use crate::chess::{Game, Move};
+
+pub use level1::Level1;
+pub use level2::Level2;
+pub use level3::Level3;
+pub use level4::Level4;
+pub use search::Level5;
+
+/// How long a bot may think. Levels 1–4 answer at once and ignore these; level 5 stops at the
+/// first limit reached and, without any, searches to a default depth.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub movetime: Option<Duration>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    /// Set from another thread to make the bot answer now (UCI `stop`).
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl Limits {
+    pub fn movetime(ms: u64) -> Limits {
+        Limits { movetime: Some(Duration::from_millis(ms)), ..Limits::default() }
+    }
+
+    pub fn depth(depth: u32) -> Limits {
+        Limits { depth: Some(depth), ..Limits::default() }
+    }
+
+    /// True once someone has asked the bot to stop.
+    pub fn stopped(&self) -> bool {
+        self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+}
+
+/// A computer player.
+pub trait Bot: Send {
+    /// A legal move in the game's current position, or `None` when there is none (or the game is over).
+    fn choose(&mut self, game: &Game, limits: &Limits) -> Option<Move>;
+
+    /// Forgets what it learned in earlier games (UCI `ucinewgame`).
+    fn new_game(&mut self) {}
+}
+
+/// A bot level, 1 to 5.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Level(u8);
+
+/// A level outside 1–5.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("level must be 1 to 5, not {0}")]
+pub struct LevelError(pub String);
+
+impl Level {
+    pub const ALL: [Level; 5] = [Level(1), Level(2), Level(3), Level(4), Level(5)];
+
+    pub fn new(level: u8) -> Result<Level, LevelError> {
+        if (1..=5).contains(&level) {
+            Ok(Level(level))
+        } else {
+            Err(LevelError(level.to_string()))
+        }
+    }
+
+    pub fn get(self) -> u8 {
+        self.0
+    }
+
+    /// A bot of this level; with a seed its choices are reproducible.
+    pub fn bot(self, seed: Option<u64>) -> Box<dyn Bot> {
+        match self.0 {
+            1 => Box::new(Level1::new(seed)),
+            2 => Box::new(Level2::new(seed)),
+            3 => Box::new(Level3::new(seed)),
+            4 => Box::new(Level4::new(seed)),
+            _ => Box::new(Level5::new(seed)),
+        }
+    }
+}
+
+impl FromStr for Level {
+    type Err = LevelError;
+
+    fn from_str(s: &str) -> Result<Level, LevelError> {
+        s.trim().parse::<u8>().ok().and_then(|n| Level::new(n).ok()).ok_or_else(|| LevelError(s.to_string()))
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "level {}", self.0)
+    }
+}
+
+/// The random source of a bot: seeded for reproducible play, else from the OS.
+pub(crate) fn rng(seed: Option<u64>) -> SmallRng {
+    match seed {
+        Some(seed) => SmallRng::seed_from_u64(seed),
+        None => SmallRng::from_os_rng(),
+    }
+}

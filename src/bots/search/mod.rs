@@ -1,0 +1,543 @@
+//! Level 5: negamax alpha-beta with iterative deepening under a time, node or depth budget.
+//!
+//! Principal variation search with a transposition table, null-move pruning, late move
+//! reductions, a check extension and a quiescence search over captures. Moves are ordered by
+//! hash move, MVV-LVA, killers and history. Mate scores carry their distance. At the root,
+//! every move that ties the best score gets an exact score, and one of them is picked at random
+//! (seeded, so a seed makes the choice reproducible).
+
+mod ordering;
+mod tt;
+
+use std::time::{Duration, Instant};
+
+use rand::rngs::SmallRng;
+use rand::seq::IndexedRandom;
+
+use self::ordering::{Heuristics, MAX_PLY};
+use self::tt::{Bound, Entry, Table};
+use super::eval::{evaluate, piece_value};
+use super::{Bot, Limits};
+use crate::chess::game::insufficient_material;
+use crate::chess::{Game, Move, Position, Role, Variant};
+
+/// The score of being mated now; mate in n plies scores `MATE - n`.
+pub const MATE: i32 = 30_000;
+const INFINITY: i32 = 32_000;
+/// Scores beyond this are mates.
+const MATE_BOUND: i32 = MATE - 1_000;
+/// Without any limit, search this deep.
+const DEFAULT_DEPTH: u32 = 6;
+
+/// A score as UCI reports it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Score {
+    /// Centipawns for the side to move.
+    Cp(i32),
+    /// Mate in this many moves (negative: the side to move is mated).
+    Mate(i32),
+}
+
+impl Score {
+    fn from_internal(score: i32) -> Score {
+        if score > MATE_BOUND {
+            Score::Mate((MATE - score + 1) / 2)
+        } else if score < -MATE_BOUND {
+            Score::Mate(-(MATE + score + 1) / 2)
+        } else {
+            Score::Cp(score)
+        }
+    }
+}
+
+/// Progress after each completed iteration, for UCI `info` lines.
+#[derive(Clone, Debug)]
+pub struct SearchInfo {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub score: Score,
+    pub nodes: u64,
+    pub time: Duration,
+    pub pv: Vec<Move>,
+}
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    pub best: Option<Move>,
+    pub score: Score,
+    pub depth: u32,
+    pub nodes: u64,
+    pub pv: Vec<Move>,
+}
+
+/// The level 5 engine. It keeps its transposition table and move-ordering history between
+/// moves of a game.
+pub struct Level5 {
+    table: Table,
+    heuristics: Heuristics,
+    rng: SmallRng,
+}
+
+impl Level5 {
+    pub fn new(seed: Option<u64>) -> Level5 {
+        // 2^19 entries: 16 MiB, plenty for searches of a second or two.
+        Level5 { table: Table::new(19), heuristics: Heuristics::new(), rng: super::rng(seed) }
+    }
+
+    /// Searches the game's position within `limits`, reporting each finished iteration.
+    pub fn search(&mut self, game: &Game, limits: &Limits, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
+        let start = Instant::now();
+        let pos = *game.position();
+        let none = SearchResult { best: None, score: Score::Cp(0), depth: 0, nodes: 0, pv: Vec::new() };
+        if game.is_over() {
+            return none;
+        }
+        let root_moves = pos.legal_moves();
+        match root_moves.as_slice() {
+            [] => return none,
+            [only] if limits.depth.is_none() && limits.nodes.is_none() => {
+                return SearchResult {
+                    best: Some(*only),
+                    score: Score::Cp(evaluate(&pos)),
+                    depth: 0,
+                    nodes: 0,
+                    pv: vec![*only],
+                };
+            }
+            _ => {}
+        }
+        let (deadline, soft_deadline) = match limits.movetime {
+            Some(t) => {
+                // Leave room to answer: a little for the last node check, a little for the caller.
+                let hard = t.saturating_sub((t / 20).min(Duration::from_millis(20)) + Duration::from_millis(2));
+                (Some(start + hard), Some(start + hard / 2))
+            }
+            None => (None, None),
+        };
+        let max_depth = limits.depth.unwrap_or(if limits.movetime.is_some() || limits.nodes.is_some() {
+            MAX_PLY as u32 - 8
+        } else {
+            DEFAULT_DEPTH
+        });
+        self.heuristics.killers = [[None; 2]; MAX_PLY];
+        let mut searcher = Searcher {
+            table: &mut self.table,
+            heuristics: &mut self.heuristics,
+            limits,
+            deadline,
+            nodes: 0,
+            seldepth: 0,
+            aborted: false,
+            path: game.positions().iter().map(|p| p.hash()).collect(),
+        };
+
+        let mut result = none;
+        let mut order: Vec<Move> = root_moves.to_vec();
+        for depth in 1..=max_depth.max(1) {
+            searcher.seldepth = 0;
+            let Some((score, ties)) = searcher.root(&pos, depth as i32, &mut order) else {
+                // Out of time mid-iteration: keep the last complete one (or, at depth 1, any move).
+                if result.best.is_none() {
+                    result.best = order.first().copied();
+                }
+                break;
+            };
+            let best = *ties.choose(&mut self.rng).unwrap_or(&order[0]);
+            // Search the chosen move first next time.
+            if let Some(i) = order.iter().position(|&m| m == best) {
+                order[..=i].rotate_right(1);
+            }
+            let pv = searcher.principal_variation(&pos, best, depth as usize);
+            result =
+                SearchResult { best: Some(best), score: Score::from_internal(score), depth, nodes: searcher.nodes, pv };
+            on_info(&SearchInfo {
+                depth,
+                seldepth: searcher.seldepth.max(depth),
+                score: result.score,
+                nodes: searcher.nodes,
+                time: start.elapsed(),
+                pv: result.pv.clone(),
+            });
+            let mate_found = score.abs() > MATE_BOUND && (MATE - score.abs()) <= depth as i32;
+            let past_soft = soft_deadline.is_some_and(|d| Instant::now() >= d);
+            if mate_found || past_soft || limits.stopped() {
+                break;
+            }
+        }
+        result.nodes = searcher.nodes;
+        result
+    }
+}
+
+impl Bot for Level5 {
+    fn choose(&mut self, game: &Game, limits: &Limits) -> Option<Move> {
+        self.search(game, limits, &mut |_| {}).best
+    }
+
+    fn new_game(&mut self) {
+        self.table.clear();
+        self.heuristics.clear();
+    }
+}
+
+/// The state of one search.
+struct Searcher<'a> {
+    table: &'a mut Table,
+    heuristics: &'a mut Heuristics,
+    limits: &'a Limits,
+    deadline: Option<Instant>,
+    nodes: u64,
+    seldepth: u32,
+    aborted: bool,
+    /// Hashes of the positions of the game and of the current search line, for repetitions.
+    path: Vec<u64>,
+}
+
+impl Searcher<'_> {
+    /// Counts a node and, every so often, checks the budget.
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+            let spent = self.limits.nodes.is_some_and(|n| self.nodes >= n);
+            if late || spent || self.limits.stopped() {
+                self.aborted = true;
+            }
+        }
+        self.aborted
+    }
+
+    /// Searches every root move; returns the best score and the moves that reach it exactly,
+    /// or None if the budget ran out first.
+    fn root(&mut self, pos: &Position, depth: i32, order: &mut [Move]) -> Option<(i32, Vec<Move>)> {
+        let mut best = -INFINITY;
+        let mut ties = Vec::new();
+        for (i, &m) in order.iter().enumerate() {
+            let child = pos.after(m);
+            self.path.push(child.hash());
+            let score = if i == 0 {
+                -self.negamax(&child, depth - 1, -INFINITY, INFINITY, 1)
+            } else {
+                // Is it at least as good as the best? Only then find its exact score.
+                let probe = -self.negamax(&child, depth - 1, -best, -(best - 1), 1);
+                if probe >= best && !self.aborted {
+                    -self.negamax(&child, depth - 1, -INFINITY, -(best - 1), 1)
+                } else {
+                    probe
+                }
+            };
+            self.path.pop();
+            if self.aborted {
+                return None;
+            }
+            if score > best {
+                best = score;
+                ties.clear();
+                ties.push(m);
+            } else if score == best {
+                ties.push(m);
+            }
+        }
+        // Keep the best-scoring moves in front for the next iteration.
+        order.sort_by_key(|m| !ties.contains(m));
+        self.table.store(Entry {
+            key: pos.hash(),
+            best: ties.first().copied(),
+            score: best,
+            depth,
+            bound: Bound::Exact,
+        });
+        Some((best, ties))
+    }
+
+    /// True if the position on top of the path occurred before since the last irreversible move.
+    fn is_repetition(&self, pos: &Position) -> bool {
+        let n = self.path.len();
+        let window = (pos.halfmoves() as usize).min(n.saturating_sub(1));
+        let hash = pos.hash();
+        (2..=window).step_by(2).any(|back| self.path[n - 1 - back] == hash)
+    }
+
+    fn negamax(&mut self, pos: &Position, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
+        if self.tick() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply as u32);
+        if pos.halfmoves() >= 100
+            || self.is_repetition(pos)
+            || (pos.variant() == Variant::Standard && insufficient_material(pos))
+        {
+            return 0;
+        }
+        // No line from here can beat a mate already found nearer the root.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let in_check = pos.is_check();
+        if in_check {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.quiesce(pos, alpha, beta, ply);
+        }
+        if ply >= MAX_PLY - 2 {
+            return evaluate(pos);
+        }
+
+        let entry = self.table.probe(pos.hash());
+        if let Some(e) = entry {
+            if e.depth >= depth {
+                let score = from_table(e.score, ply);
+                let usable = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if usable {
+                    return score;
+                }
+            }
+        }
+        let hash_move = entry.and_then(|e| e.best);
+
+        // Null move: if passing still holds beta, a real move will too. Not in check, not near
+        // mate scores, and only with pieces besides pawns (where zugzwang is rare).
+        let pieces = pos.by_color(pos.turn()) & !pos.by_role(Role::Pawn) & !pos.by_role(Role::King);
+        if !in_check && depth >= 3 && beta.abs() < MATE_BOUND && pieces.more_than_one() && evaluate(pos) >= beta {
+            let reduction = 2 + depth / 6;
+            let null = pos.null_move();
+            self.path.push(null.hash());
+            let score = -self.negamax(&null, depth - 1 - reduction, -beta, -beta + 1, ply + 1);
+            self.path.pop();
+            if self.aborted {
+                return 0;
+            }
+            if score >= beta {
+                return beta;
+            }
+        }
+
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            return terminal_score(pos, in_check, ply);
+        }
+        let mut moves: Vec<(i32, Move)> =
+            legal.iter().map(|&m| (ordering::score(pos, m, hash_move, self.heuristics, ply), m)).collect();
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        for i in 0..moves.len() {
+            let m = ordering::pick(&mut moves, i);
+            let child = pos.after(m);
+            let quiet = pos.capture(m).is_none() && m.promotion.is_none();
+            let gives_check = child.is_check();
+            self.path.push(child.hash());
+            let mut score;
+            if i == 0 {
+                score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
+            } else {
+                // Late quiet moves are searched shallower first.
+                let reduction = if depth >= 3 && i >= 3 && quiet && !in_check && !gives_check {
+                    1 + i32::from(i >= 8) + i32::from(depth >= 8)
+                } else {
+                    0
+                };
+                score = -self.negamax(&child, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+                if score > alpha && (reduction > 0 || score < beta) {
+                    score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
+                }
+            }
+            self.path.pop();
+            if self.aborted {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = Some(m);
+            }
+            if score > alpha {
+                alpha = score;
+            }
+            if alpha >= beta {
+                self.heuristics.record_cutoff(pos, m, ply, depth);
+                break;
+            }
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.table.store(Entry { key: pos.hash(), best: best_move, score: to_table(best_score, ply), depth, bound });
+        best_score
+    }
+
+    /// Searches captures (and, in check, every evasion) until the position is quiet.
+    fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if self.tick() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply as u32);
+        if ply >= MAX_PLY - 2 {
+            return evaluate(pos);
+        }
+        let in_check = pos.is_check();
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            return terminal_score(pos, in_check, ply);
+        }
+        let stand_pat = if in_check { -INFINITY } else { evaluate(pos) };
+        if stand_pat >= beta {
+            return stand_pat;
+        }
+        alpha = alpha.max(stand_pat);
+        let mut moves: Vec<(i32, Move)> = legal
+            .iter()
+            .filter(|&&m| in_check || pos.capture(m).is_some() || m.promotion == Some(Role::Queen))
+            .filter(|&&m| {
+                // Delta pruning: even winning this piece for free cannot lift us to alpha.
+                in_check || m.promotion.is_some() || stand_pat + pos.capture(m).map_or(0, piece_value) + 200 >= alpha
+            })
+            .map(|&m| (ordering::score(pos, m, None, self.heuristics, ply), m))
+            .collect();
+        let mut best = stand_pat;
+        for i in 0..moves.len() {
+            let m = ordering::pick(&mut moves, i);
+            let child = pos.after(m);
+            let score = -self.quiesce(&child, -beta, -alpha, ply + 1);
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                alpha = score;
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+
+    /// The expected line after `first`, read from the transposition table, at most `depth` moves
+    /// (deeper entries may be left over from earlier searches).
+    fn principal_variation(&self, pos: &Position, first: Move, depth: usize) -> Vec<Move> {
+        let mut pv = vec![first];
+        let mut pos = pos.after(first);
+        let mut seen = vec![pos.hash()];
+        while pv.len() < depth {
+            let Some(m) = self.table.probe(pos.hash()).and_then(|e| e.best) else { break };
+            if !pos.is_legal(m) {
+                break;
+            }
+            pv.push(m);
+            pos = pos.after(m);
+            if seen.contains(&pos.hash()) {
+                break;
+            }
+            seen.push(pos.hash());
+        }
+        pv
+    }
+}
+
+/// The score of a position without legal moves, for the side to move.
+fn terminal_score(pos: &Position, in_check: bool, ply: usize) -> i32 {
+    let lost = -MATE + ply as i32;
+    if in_check {
+        return lost;
+    }
+    match pos.variant() {
+        Variant::Standard => 0,
+        // Minichess7: moves that all leave the king in check lose; no moves at all draws.
+        Variant::Minichess7 if pos.has_pseudo_legal_move() => lost,
+        Variant::Minichess7 => 0,
+    }
+}
+
+/// Mate scores are stored relative to the node, so they stay right wherever it is reached.
+fn to_table(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score + ply as i32
+    } else if score < -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_table(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score - ply as i32
+    } else if score < -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Rules;
+
+    fn search(variant: Variant, fen: &str, depth: u32) -> SearchResult {
+        let game = Game::from_fen(variant, fen, Rules::default()).unwrap();
+        Level5::new(Some(7)).search(&game, &Limits::depth(depth), &mut |_| {})
+    }
+
+    #[test]
+    fn reports_mate_distances() {
+        // Back-rank mate in one.
+        let r = search(Variant::Standard, "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 4);
+        assert_eq!((r.best.map(|m| m.to_string()), r.score), (Some("d1d8".into()), Score::Mate(1)));
+        // Mate in two: 1. Rb8+ Rxb8 2. Rxb8#.
+        let r = search(Variant::Standard, "r6k/6pp/8/8/8/8/1R6/1R4K1 w - - 0 1", 6);
+        assert_eq!(r.score, Score::Mate(2), "{:?}", r.pv);
+        assert_eq!(r.best.map(|m| m.to_string()), Some("b2b8".into()));
+        // The side being mated sees it coming.
+        let r = search(Variant::Standard, "6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1", 4);
+        assert!(matches!(r.score, Score::Cp(_) | Score::Mate(_)));
+    }
+
+    #[test]
+    fn minichess7_wins_by_leaving_the_opponent_out_of_moves() {
+        // White to move can leave Black, not in check, with only king moves into attack.
+        let fen = "k6/7/7/7/2C4/7/1R1K3 w - - 0 1";
+        let r = search(Variant::Minichess7, fen, 4);
+        assert_eq!(r.score, Score::Mate(1), "{:?}", r.pv);
+        let mut game = Game::from_fen(Variant::Minichess7, fen, Rules::default()).unwrap();
+        game.play(r.best.unwrap()).unwrap();
+        assert_eq!(game.outcome().map(|o| o.winner), Some(Some(crate::chess::Color::White)));
+    }
+
+    #[test]
+    fn a_side_that_is_behind_repeats_the_position() {
+        // Knight against rook, White shuffles; Ng1 now brings back a position the game has
+        // already seen, which the search counts as a draw — far better than the rook deficit.
+        let mut game = Game::from_fen(Variant::Standard, "r3k3/8/8/8/8/8/8/4K1N1 w - - 0 1", Rules::default()).unwrap();
+        for m in ["g1f3", "e8d8", "f3g1", "d8e8", "g1f3", "e8d8"] {
+            game.play_uci(m).unwrap();
+        }
+        let r = Level5::new(Some(3)).search(&game, &Limits::depth(5), &mut |_| {});
+        assert_eq!(r.best.map(|m| m.to_string()), Some("f3g1".into()));
+        assert_eq!(r.score, Score::Cp(0));
+        // Without that history the same position is simply a piece for the exchange down.
+        let fresh = Game::from_fen(Variant::Standard, game.position().fen().as_str(), Rules::default()).unwrap();
+        let r = Level5::new(Some(3)).search(&fresh, &Limits::depth(5), &mut |_| {});
+        assert!(matches!(r.score, Score::Cp(cp) if cp < -100), "{:?}", r.score);
+    }
+
+    #[test]
+    fn no_move_when_the_game_is_over() {
+        let r = search(Variant::Standard, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 3);
+        assert_eq!(r.best, None);
+    }
+}

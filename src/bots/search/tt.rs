@@ -1,0 +1,55 @@
+//! The transposition table: search results by Zobrist key, so a position reached again (by
+//! transposition or in the next iteration) starts from what is known about it.
+
+use crate::chess::Move;
+
+/// What the stored score says about the true value.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Bound {
+    Exact,
+    /// The true value is at least the score (a beta cut-off).
+    Lower,
+    /// The true value is at most the score (no move reached alpha).
+    Upper,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    pub key: u64,
+    pub best: Option<Move>,
+    pub score: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+/// A fixed-size, always-replace-if-deeper-or-newer table.
+pub struct Table {
+    entries: Vec<Option<Entry>>,
+    mask: usize,
+}
+
+impl Table {
+    /// A table of 2^bits entries.
+    pub fn new(bits: u32) -> Table {
+        Table { entries: vec![None; 1 << bits], mask: (1 << bits) - 1 }
+    }
+
+    pub fn clear(&mut self) {
+        self.entries.iter_mut().for_each(|e| *e = None);
+    }
+
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        self.entries[key as usize & self.mask].filter(|e| e.key == key)
+    }
+
+    pub fn store(&mut self, entry: Entry) {
+        let slot = &mut self.entries[entry.key as usize & self.mask];
+        // Keep a deeper result for the same position; otherwise the newest wins.
+        if let Some(old) = slot {
+            if old.key == entry.key && old.depth > entry.depth && entry.bound != Bound::Exact {
+                return;
+            }
+        }
+        *slot = Some(entry);
+    }
+}

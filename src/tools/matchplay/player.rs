@@ -1,0 +1,207 @@
+//! The players of a match: what a SPEC names, and the bot, agent or engine behind it.
+
+use std::fmt;
+use std::time::Duration;
+
+use super::engine::{Engine, EngineConfig, Reply};
+use crate::bots::agents::{agent, AGENTS};
+use crate::bots::{Bot, Level, Limits};
+use crate::chess::{Game, Move, Variant};
+
+/// A player as named on the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Spec {
+    /// `level1` … `level5`.
+    Level(Level),
+    /// One of the CS3243 agents: `dummy`, `random`, `greedy`, `smart`, `minimax4`.
+    Agent(&'static str),
+    /// `uci:PATH[,Name=Value...]`: an external UCI engine.
+    Uci(EngineConfig),
+}
+
+impl Spec {
+    /// Parses a SPEC; the error names what is wrong with it.
+    pub fn parse(text: &str, variant: Variant) -> Result<Spec, String> {
+        let expected = "expected level1..level5, dummy, random, greedy, smart, minimax4 or uci:PATH[,Name=Value...]";
+        let trimmed = text.trim();
+        if let Some(rest) = trimmed.strip_prefix("uci:") {
+            let mut parts = rest.split(',');
+            let path = parts.next().unwrap_or_default().trim();
+            if path.is_empty() {
+                return Err(format!("player {text:?} names no engine: write uci:PATH, e.g. uci:/usr/games/stockfish"));
+            }
+            let mut options = Vec::new();
+            for part in parts {
+                match part.split_once('=') {
+                    Some((name, value)) if !name.trim().is_empty() => {
+                        options.push((name.trim().to_string(), value.trim().to_string()))
+                    }
+                    _ => {
+                        return Err(format!(
+                            "bad engine option {:?} in player {text:?}: expected Name=Value, e.g. Skill Level=0",
+                            part.trim()
+                        ))
+                    }
+                }
+            }
+            return Ok(Spec::Uci(EngineConfig { path: path.to_string(), options, variant }));
+        }
+        if let Some(&[digit @ b'1'..=b'5']) = trimmed.strip_prefix("level").map(str::as_bytes) {
+            if let Ok(level) = Level::new(digit - b'0') {
+                return Ok(Spec::Level(level));
+            }
+        }
+        if let Some(name) = AGENTS.iter().find(|&&a| a == trimmed) {
+            return Ok(Spec::Agent(name));
+        }
+        Err(format!("unknown player {text:?}: {expected}"))
+    }
+
+    /// True for the players that think for `--movetime`: level 5 and engines.
+    pub fn uses_movetime(&self) -> bool {
+        match self {
+            Spec::Level(level) => level.get() == 5,
+            Spec::Agent(_) => false,
+            Spec::Uci(_) => true,
+        }
+    }
+}
+
+/// The SPEC as written back: `level5`, `smart`, `uci:/usr/games/stockfish,Skill Level=0`.
+impl fmt::Display for Spec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Spec::Level(level) => write!(f, "level{}", level.get()),
+            Spec::Agent(name) => f.write_str(name),
+            Spec::Uci(config) => {
+                write!(f, "uci:{}", config.path)?;
+                for (name, value) in &config.options {
+                    write!(f, ",{name}={value}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Why a player lost a game without being beaten on the board.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Forfeit {
+    /// No move within the movetime plus the slack.
+    Timeout,
+    /// A move that is not legal (or no move at all while the game goes on).
+    IllegalMove,
+    /// The engine exited in the middle of the game.
+    EngineDied,
+}
+
+impl Forfeit {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Forfeit::Timeout => "forfeit_timeout",
+            Forfeit::IllegalMove => "forfeit_illegal_move",
+            Forfeit::EngineDied => "forfeit_engine_died",
+        }
+    }
+}
+
+/// What a player did on its turn.
+pub enum Turn {
+    Move(Move),
+    Forfeit(Forfeit),
+}
+
+/// A player ready to play: a bot (levels and agents, made afresh with each game's seed) or an
+/// engine process (kept across games, told `ucinewgame`).
+pub enum Player {
+    Bot { spec: Spec, bot: Box<dyn Bot> },
+    Engine(Box<Engine>),
+}
+
+impl Player {
+    /// Makes the player; starting an engine can fail.
+    pub fn new(spec: &Spec) -> Result<Player, String> {
+        match spec {
+            Spec::Uci(config) => Ok(Player::Engine(Box::new(Engine::start(config)?))),
+            _ => Ok(Player::Bot { spec: spec.clone(), bot: make_bot(spec, None) }),
+        }
+    }
+
+    /// Gets ready for a game. Bots are rebuilt with the game's seed so that each game is
+    /// reproducible however games are spread over threads.
+    pub fn new_game(&mut self, seed: u64) -> Result<(), String> {
+        match self {
+            Player::Bot { spec, bot } => {
+                *bot = make_bot(spec, Some(seed));
+                Ok(())
+            }
+            Player::Engine(engine) => engine.new_game(),
+        }
+    }
+
+    /// The player's move in the game's position. Only an engine that cannot be restarted is an error.
+    pub fn play(&mut self, game: &Game, movetime: Duration) -> Result<Turn, String> {
+        let pos = game.position();
+        match self {
+            Player::Bot { bot, .. } => {
+                let limits = Limits { movetime: Some(movetime), ..Limits::default() };
+                Ok(match bot.choose(game, &limits) {
+                    Some(m) if pos.is_legal(m) => Turn::Move(m),
+                    _ => Turn::Forfeit(Forfeit::IllegalMove),
+                })
+            }
+            Player::Engine(engine) => Ok(match engine.best_move(game, movetime)? {
+                Reply::BestMove(text) => match pos.parse_uci(&text) {
+                    Ok(m) => Turn::Move(m),
+                    Err(_) => Turn::Forfeit(Forfeit::IllegalMove),
+                },
+                Reply::TimedOut => Turn::Forfeit(Forfeit::Timeout),
+                Reply::Died => Turn::Forfeit(Forfeit::EngineDied),
+            }),
+        }
+    }
+}
+
+fn make_bot(spec: &Spec, seed: Option<u64>) -> Box<dyn Bot> {
+    match spec {
+        Spec::Level(level) => level.bot(seed),
+        // Spec::parse only makes Agent from AGENTS, so `agent` knows the name; level 1 is a
+        // harmless stand-in that can never be reached.
+        Spec::Agent(name) => agent(name, seed).unwrap_or_else(|| Level::ALL[0].bot(seed)),
+        Spec::Uci(_) => Level::ALL[0].bot(seed),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse_and_print_back() {
+        for text in ["level1", "level5", "dummy", "random", "greedy", "smart", "minimax4"] {
+            assert_eq!(Spec::parse(text, Variant::Standard).unwrap().to_string(), text);
+        }
+        let spec = Spec::parse("uci:/usr/games/stockfish,Skill Level=0, Threads=1", Variant::Standard).unwrap();
+        let Spec::Uci(config) = &spec else { panic!("{spec:?}") };
+        assert_eq!(config.path, "/usr/games/stockfish");
+        assert_eq!(config.options, [("Skill Level".into(), "0".into()), ("Threads".into(), "1".into())]);
+        assert_eq!(spec.to_string(), "uci:/usr/games/stockfish,Skill Level=0,Threads=1");
+        assert!(spec.uses_movetime());
+        assert!(!Spec::parse("level4", Variant::Standard).unwrap().uses_movetime());
+    }
+
+    #[test]
+    fn bad_specs_say_why() {
+        let err = Spec::parse("level9", Variant::Standard).unwrap_err();
+        assert_eq!(
+            err,
+            "unknown player \"level9\": expected level1..level5, dummy, random, greedy, smart, minimax4 or uci:PATH[,Name=Value...]"
+        );
+        for bad in ["", "level", "level0", "level+5", "level05", "minimax", "stockfish", "Level1"] {
+            assert!(Spec::parse(bad, Variant::Standard).unwrap_err().starts_with("unknown player"), "{bad}");
+        }
+        assert!(Spec::parse("uci:", Variant::Standard).unwrap_err().contains("names no engine"));
+        assert!(Spec::parse("uci:/bin/x,Skill Level", Variant::Standard).unwrap_err().contains("Name=Value"));
+        assert!(Spec::parse("uci:/bin/x,=3", Variant::Standard).unwrap_err().contains("Name=Value"));
+    }
+}
