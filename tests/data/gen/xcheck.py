@@ -2,7 +2,7 @@
 """Outside acceptance cross-check of `gambit perft` against trusted references.
 
     python3 tests/data/gen/xcheck.py --seed 1 [--gambit PATH] [--out DIR]
-                                  [--scale 1.0] [--skip-minichess] ...
+                                  [--n-uniform N] [--skip-minichess] ...
 
 References
   * Stockfish (`/usr/games/stockfish`, `go perft D`) for standard chess,
@@ -45,6 +45,7 @@ import chess
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import mc7  # noqa: E402
+from engines import Engine  # noqa: E402
 
 REPO = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 DATA = os.path.join(REPO, "tests", "data")
@@ -52,80 +53,6 @@ STOCKFISH = os.environ.get("STOCKFISH", "/usr/games/stockfish")
 FAIRY = os.environ.get("FAIRY_STOCKFISH", "/usr/games/fairy-stockfish")
 MC7_INI = os.path.join(DATA, "minichess7.ini")
 MC7_START = "nbqkacr/fpppppf/7/7/7/FPPPPPF/NBQKACR w - - 0 1"
-
-
-# --------------------------------------------------------------------------
-# UCI engine wrapper (adapted from tests/data/gen/engines.py)
-
-class Engine:
-    def __init__(self, path, variant_path=None, variant=None):
-        self.p = subprocess.Popen(
-            [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT, text=True, bufsize=1)
-        self.send("uci")
-        lines = self.read_until(lambda l: l == "uciok")
-        self.name = next((l[len("id name "):] for l in lines
-                          if l.startswith("id name ")), "?")
-        if variant_path:
-            self.send("setoption name VariantPath value " + variant_path)
-        if variant:
-            self.send("setoption name UCI_Variant value " + variant)
-        self.sync()
-
-    def send(self, cmd):
-        self.p.stdin.write(cmd + "\n")
-        self.p.stdin.flush()
-
-    def read_until(self, pred):
-        out = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("engine died; output so far: %r" % out[-20:])
-            line = line.rstrip("\n")
-            out.append(line)
-            if pred(line):
-                return out
-
-    def sync(self):
-        self.send("isready")
-        self.read_until(lambda l: l == "readyok")
-
-    def set_position(self, fen, moves=()):
-        cmd = "position fen " + fen
-        if moves:
-            cmd += " moves " + " ".join(moves)
-        self.send(cmd)
-
-    def perft(self, fen, depth, moves=()):
-        self.set_position(fen, moves)
-        self.send("go perft %d" % depth)
-        lines = self.read_until(lambda l: l.startswith("Nodes searched"))
-        total = int(lines[-1].split(":")[1])
-        divide = {}
-        for l in lines[:-1]:
-            if ": " in l:
-                mv, _, cnt = l.partition(": ")
-                mv = mv.strip()
-                if cnt.strip().isdigit() and " " not in mv:
-                    divide[mv] = int(cnt)
-        self.sync()
-        return total, divide
-
-    def display_fen(self, fen, moves=()):
-        self.set_position(fen, moves)
-        self.send("d")
-        lines = self.read_until(lambda l: l.startswith("Checkers:"))
-        self.sync()
-        return next(l[len("Fen: "):].strip() for l in lines
-                    if l.startswith("Fen: "))
-
-    def close(self):
-        try:
-            self.send("quit")
-            self.p.wait(timeout=10)
-        except Exception:
-            self.p.kill()
 
 
 # --------------------------------------------------------------------------
@@ -735,7 +662,7 @@ def localize_mc7(fsf, g, fen, depth):
         mv = next((m for m in bad if m in gr["divide"] and m in sd), None)
         if mv is None or d == 1:
             break
-        cur = fsf.display_fen(cur, [mv])
+        cur = fsf.display(cur, [mv])[0]
     return path
 
 
@@ -762,7 +689,7 @@ def run_minichess(ctx, rng, n, n_d4_min):
                 break
             moves = sorted(divide)
             m = rng.choices(moves, mc7_weights(fen, moves, style))[0]
-            fen = fsf.display_fen(fen, [m])
+            fen = fsf.display(fen, [m])[0]
         k = " ".join(fen.split()[:2])
         if k in seen or k in known:
             continue
