@@ -18,10 +18,10 @@ pub struct BotArgs {
     #[arg(long)]
     pub fen: Option<String>,
     /// Seed for the bot's random choices, to make them reproducible
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub seed: Option<u64>,
     /// Thinking time for level 5 in milliseconds (levels 1–4 answer at once)
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    #[arg(long, default_value_t = 1000, allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub movetime: u64,
 }
 

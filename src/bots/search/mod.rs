@@ -19,7 +19,7 @@ use self::tt::{Bound, Entry, Table};
 use super::eval::{evaluate, piece_value};
 use super::{Bot, Limits};
 use crate::chess::game::insufficient_material;
-use crate::chess::{Game, Move, Position, Role, Variant};
+use crate::chess::{Color, Game, Move, Position, Role, Variant};
 
 /// The score of being mated now; mate in n plies scores `MATE - n`.
 pub const MATE: i32 = 30_000;
@@ -28,6 +28,9 @@ const INFINITY: i32 = 32_000;
 const MATE_BOUND: i32 = MATE - 1_000;
 /// Without any limit, search this deep.
 const DEFAULT_DEPTH: u32 = 6;
+/// How much the engine dislikes a draw, in centipawns. Level 5 mostly meets weaker players,
+/// so a slightly worse position is still worth playing on rather than repeating.
+const CONTEMPT: i32 = 50;
 
 /// A score as UCI reports it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -130,6 +133,7 @@ impl Level5 {
             seldepth: 0,
             aborted: false,
             path: game.positions().iter().map(|p| p.hash()).collect(),
+            root_side: pos.turn(),
         };
 
         let mut result = none;
@@ -192,9 +196,20 @@ struct Searcher<'a> {
     aborted: bool,
     /// Hashes of the positions of the game and of the current search line, for repetitions.
     path: Vec<u64>,
+    /// The side the engine plays, for the contempt of draws.
+    root_side: Color,
 }
 
 impl Searcher<'_> {
+    /// A draw, for the side to move at `pos`: a little worse than even for the engine.
+    fn draw_score(&self, pos: &Position) -> i32 {
+        if pos.turn() == self.root_side {
+            -CONTEMPT
+        } else {
+            CONTEMPT
+        }
+    }
+
     /// Counts a node and, every so often, checks the budget.
     fn tick(&mut self) -> bool {
         self.nodes += 1;
@@ -268,7 +283,7 @@ impl Searcher<'_> {
             || self.is_repetition(pos)
             || (pos.variant() == Variant::Standard && insufficient_material(pos))
         {
-            return 0;
+            return self.draw_score(pos);
         }
         // No line from here can beat a mate already found nearer the root.
         alpha = alpha.max(-MATE + ply as i32);
@@ -322,7 +337,7 @@ impl Searcher<'_> {
 
         let legal = pos.legal_moves();
         if legal.is_empty() {
-            return terminal_score(pos, in_check, ply);
+            return terminal_score(pos, in_check, ply).unwrap_or_else(|| self.draw_score(pos));
         }
         let mut moves: Vec<(i32, Move)> =
             legal.iter().map(|&m| (ordering::score(pos, m, hash_move, self.heuristics, ply), m)).collect();
@@ -389,7 +404,7 @@ impl Searcher<'_> {
         let in_check = pos.is_check();
         let legal = pos.legal_moves();
         if legal.is_empty() {
-            return terminal_score(pos, in_check, ply);
+            return terminal_score(pos, in_check, ply).unwrap_or_else(|| self.draw_score(pos));
         }
         let stand_pat = if in_check { -INFINITY } else { evaluate(pos) };
         if stand_pat >= beta {
@@ -448,17 +463,17 @@ impl Searcher<'_> {
     }
 }
 
-/// The score of a position without legal moves, for the side to move.
-fn terminal_score(pos: &Position, in_check: bool, ply: usize) -> i32 {
-    let lost = -MATE + ply as i32;
+/// The score of a position without legal moves, for the side to move: a loss, or None for a draw.
+fn terminal_score(pos: &Position, in_check: bool, ply: usize) -> Option<i32> {
+    let lost = Some(-MATE + ply as i32);
     if in_check {
         return lost;
     }
     match pos.variant() {
-        Variant::Standard => 0,
+        Variant::Standard => None,
         // Minichess7: moves that all leave the king in check lose; no moves at all draws.
         Variant::Minichess7 if pos.has_pseudo_legal_move() => lost,
-        Variant::Minichess7 => 0,
+        Variant::Minichess7 => None,
     }
 }
 
@@ -521,18 +536,34 @@ mod tests {
     #[test]
     fn a_side_that_is_behind_repeats_the_position() {
         // Knight against rook, White shuffles; Ng1 now brings back a position the game has
-        // already seen, which the search counts as a draw — far better than the rook deficit.
+        // already seen, which the search counts as a draw — better, even with contempt, than
+        // the exchange deficit.
         let mut game = Game::from_fen(Variant::Standard, "r3k3/8/8/8/8/8/8/4K1N1 w - - 0 1", Rules::default()).unwrap();
         for m in ["g1f3", "e8d8", "f3g1", "d8e8", "g1f3", "e8d8"] {
             game.play_uci(m).unwrap();
         }
         let r = Level5::new(Some(3)).search(&game, &Limits::depth(5), &mut |_| {});
         assert_eq!(r.best.map(|m| m.to_string()), Some("f3g1".into()));
-        assert_eq!(r.score, Score::Cp(0));
+        assert_eq!(r.score, Score::Cp(-CONTEMPT));
         // Without that history the same position is simply a piece for the exchange down.
         let fresh = Game::from_fen(Variant::Standard, game.position().fen().as_str(), Rules::default()).unwrap();
         let r = Level5::new(Some(3)).search(&fresh, &Limits::depth(5), &mut |_| {});
         assert!(matches!(r.score, Score::Cp(cp) if cp < -100), "{:?}", r.score);
+    }
+
+    #[test]
+    fn an_even_position_is_not_thrown_away_for_a_draw() {
+        // The minichess7 game that level 5 once drew against `dummy`: after 1. Ff3 Ce5 2. Rg4
+        // Af5 3. Nb3 Nb5 4. Na1 Na7 5. Nb3 Nb5 6. Na1, Na7 would repeat a third time.
+        let mut game = Game::new(Variant::Minichess7);
+        for san in ["Ff3", "Ce5", "Rg4", "Af5", "Nb3", "Nb5", "Na1", "Na7", "Nb3", "Nb5", "Na1"] {
+            game.play_san(san).unwrap();
+        }
+        let r = Level5::new(Some(5)).search(&game, &Limits::depth(6), &mut |_| {});
+        let m = r.best.unwrap();
+        assert_ne!(m.to_string(), "b5a7", "{:?}", r.score);
+        game.play(m).unwrap();
+        assert_eq!(game.outcome(), None);
     }
 
     #[test]
