@@ -13,4 +13,6 @@
 
 pub mod bots;
 pub mod chess;
+pub mod server;
+pub mod term;
 pub mod tools;

@@ -19,6 +19,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Run the game server: WebSocket play and watching, the JSON API, metrics
+    Serve(gambit::server::ServeArgs),
+    /// Play a game from the terminal: create one (against a friend or a bot) or join one
+    Play(gambit::term::PlayArgs),
+    /// Follow a game live from the terminal until it ends
+    Watch(gambit::term::WatchArgs),
     /// Count the leaf nodes of the legal move tree to a depth (the standard move generator check)
     Perft(PerftArgs),
     /// Print the move a bot level would play in a position, in UCI ("0000" if there is none)
@@ -59,6 +65,12 @@ fn main() -> ExitCode {
         Err(err) => return fail(&one_line(&err.render().to_string())),
     };
     let outcome = match cli.command {
+        Command::Serve(args) => {
+            init_tracing();
+            gambit::server::run(&args).map_err(|e| ToolError(e.to_string()))
+        }
+        Command::Play(args) => gambit::term::play(&args).map_err(|e| ToolError(e.to_string())),
+        Command::Watch(args) => gambit::term::watch(&args).map_err(|e| ToolError(e.to_string())),
         Command::Perft(args) => return run_perft(args),
         Command::Bot(args) => bot::run(&args).map(|m| println!("{m}")),
         Command::Uci(args) => uci::run(&args),
@@ -68,6 +80,14 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(ToolError(message)) => fail(&message),
     }
+}
+
+/// Logs to stderr, filtered by RUST_LOG (default: info).
+fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    tracing_subscriber::fmt().with_env_filter(filter).with_ansi(ansi).with_writer(std::io::stderr).init();
 }
 
 /// Usage errors as one line: clap's message without its usage block.

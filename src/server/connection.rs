@@ -1,0 +1,456 @@
+//! One WebSocket connection: reads frames, parses and routes them to rooms and the lobby,
+//! replies with errors, and forwards the broadcasts of the games it plays or watches.
+//!
+//! Everything the connection sends goes through its own bounded queue to a writer task. A
+//! forwarder that finds the queue full waits; its broadcast receiver then lags and the
+//! subscriber gets a fresh `state` later, so a slow socket never holds up a room.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
+use futures::stream::{SplitSink, SplitStream};
+use futures::{SinkExt, StreamExt};
+use serde::Deserialize;
+use tokio::sync::{broadcast, mpsc, watch};
+use tokio::task::JoinHandle;
+
+use super::app::Shared;
+use super::protocol::{parse_client, ClientMessage, ErrorCode, GameId, ServerMessage, Side};
+use super::ratelimit::{RateLimiter, Verdict};
+use super::room::{Action, CreateSpec, RoomError, RoomHandle, Subscription};
+
+/// Messages waiting for a slow socket before forwarders hold back (and later catch up with a state).
+const OUTBOUND_CAPACITY: usize = 256;
+
+/// An item of the outbound queue.
+enum Outbound {
+    Text(Arc<str>),
+    Close(u16, &'static str),
+}
+
+/// What the connection follows in one game.
+struct Follow {
+    handle: RoomHandle,
+    forwarder: JoinHandle<()>,
+    /// The seat this connection holds, with its token.
+    seat: Option<(Side, String)>,
+    /// Counted in the room's watcher count.
+    counted: bool,
+}
+
+/// Serves one upgraded WebSocket until it closes or the server shuts down.
+pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
+    shared.metrics.connections.inc();
+    let (sink, stream) = socket.split();
+    let (out, out_rx) = mpsc::channel(OUTBOUND_CAPACITY);
+    let writer = tokio::spawn(write_loop(sink, out_rx));
+    let limiter = RateLimiter::new(shared.config.rate_burst, shared.config.rate_per_sec);
+    let mut conn = Connection { out, shared: shared.clone(), follows: HashMap::new(), list: None, limiter };
+    conn.read_loop(stream, shared.shutdown.clone()).await;
+    conn.close().await;
+    drop(conn);
+    let _ = writer.await;
+    shared.metrics.connections.dec();
+}
+
+async fn write_loop(mut sink: SplitSink<WebSocket, Message>, mut rx: mpsc::Receiver<Outbound>) {
+    while let Some(item) = rx.recv().await {
+        let result = match item {
+            Outbound::Text(text) => sink.send(Message::Text(Utf8Bytes::from(&*text))).await,
+            Outbound::Close(code, reason) => {
+                let _ = sink.send(Message::Close(Some(CloseFrame { code, reason: Utf8Bytes::from(reason) }))).await;
+                break;
+            }
+        };
+        if result.is_err() {
+            break;
+        }
+    }
+    let _ = sink.close().await;
+}
+
+/// Only the `id` of a frame, to echo it in errors about frames that are not parsed in full.
+#[derive(Deserialize)]
+struct IdOnly {
+    id: Option<u64>,
+}
+
+fn id_of(text: &str) -> Option<u64> {
+    serde_json::from_str::<IdOnly>(text).ok().and_then(|f| f.id)
+}
+
+struct Connection {
+    out: mpsc::Sender<Outbound>,
+    shared: Arc<Shared>,
+    follows: HashMap<GameId, Follow>,
+    /// The forwarder of the games list, once the client sent `list`.
+    list: Option<JoinHandle<()>>,
+    limiter: RateLimiter,
+}
+
+impl Connection {
+    async fn read_loop(&mut self, mut stream: SplitStream<WebSocket>, mut shutdown: watch::Receiver<bool>) {
+        loop {
+            tokio::select! {
+                frame = stream.next() => match frame {
+                    Some(Ok(frame)) => {
+                        if !self.on_frame(frame).await {
+                            break;
+                        }
+                    }
+                    Some(Err(e)) => {
+                        tracing::debug!(error = %e, "websocket read failed");
+                        break;
+                    }
+                    None => break,
+                },
+                _ = shutdown.changed() => {
+                    let _ = self.out.send(Outbound::Close(1001, "server shutting down")).await;
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Handles one frame; false when the connection is to close.
+    async fn on_frame(&mut self, frame: Message) -> bool {
+        let text = match frame {
+            Message::Text(text) => text,
+            Message::Binary(_) => {
+                if self.limit(None).await {
+                    self.error(ErrorCode::BadRequest, "send JSON messages as text frames".into(), None).await;
+                }
+                return !self.closing();
+            }
+            Message::Close(_) => return false,
+            // Pings are answered by the WebSocket layer itself.
+            Message::Ping(_) | Message::Pong(_) => return true,
+        };
+        let text = text.as_str();
+        if !self.limit(Some(text)).await {
+            return !self.closing();
+        }
+        if text.len() > self.shared.config.max_frame {
+            let message = format!("message of {} bytes; at most {} allowed", text.len(), self.shared.config.max_frame);
+            self.error(ErrorCode::TooLarge, message, id_of(text)).await;
+            return true;
+        }
+        match parse_client(text) {
+            Ok(message) => {
+                let id = message.id();
+                if let Err(e) = self.dispatch(message).await {
+                    self.error(e.code, e.message, id).await;
+                }
+            }
+            Err(e) => self.send_message(&e.to_message()).await,
+        }
+        true
+    }
+
+    /// Applies the rate limit; false if the frame is refused (and the connection perhaps closed).
+    async fn limit(&mut self, text: Option<&str>) -> bool {
+        let verdict = self.limiter.check();
+        if verdict == Verdict::Allow {
+            return true;
+        }
+        let id = text.and_then(id_of);
+        self.error(ErrorCode::RateLimited, "too many messages; slow down".into(), id).await;
+        if verdict == Verdict::Close {
+            tracing::info!("closing a connection that keeps exceeding the rate limit");
+            let _ = self.out.send(Outbound::Close(1008, "rate limit exceeded")).await;
+            self.out = mpsc::channel(1).0; // further sends go nowhere
+        }
+        false
+    }
+
+    fn closing(&self) -> bool {
+        self.out.is_closed()
+    }
+
+    async fn send(&self, text: Arc<str>) {
+        let _ = self.out.send(Outbound::Text(text)).await;
+    }
+
+    async fn send_message(&self, message: &ServerMessage) {
+        self.send(message.to_json().into()).await;
+    }
+
+    async fn error(&self, code: ErrorCode, message: String, id: Option<u64>) {
+        self.send_message(&ServerMessage::Error { code, message, id }).await;
+    }
+
+    async fn ack(&self, id: Option<u64>) {
+        if let Some(id) = id {
+            self.send_message(&ServerMessage::Ack { id }).await;
+        }
+    }
+
+    /// The room of `game`: the one followed already, else from the lobby.
+    async fn room(&self, game: &str) -> Result<RoomHandle, RoomError> {
+        if let Some(follow) = self.follows.get(game) {
+            return Ok(follow.handle.clone());
+        }
+        self.shared
+            .lobby
+            .get(game)
+            .await
+            .ok_or_else(|| RoomError::new(ErrorCode::NoSuchGame, format!("there is no game {game:?} on this server")))
+    }
+
+    async fn dispatch(&mut self, message: ClientMessage) -> Result<(), RoomError> {
+        match message {
+            ClientMessage::List { id } => {
+                let Some((games, rx)) = self.shared.lobby.subscribe().await else {
+                    return Err(RoomError::new(ErrorCode::BadRequest, "the server is shutting down"));
+                };
+                self.send_message(&ServerMessage::Games { games }).await;
+                if self.list.is_none() {
+                    self.list = Some(tokio::spawn(forward_list(rx, self.shared.clone(), self.out.clone())));
+                }
+                self.ack(id).await;
+            }
+            ClientMessage::Create { variant, fen, rules, white, black, clock, as_side, id } => {
+                if clock.is_some() {
+                    return Err(RoomError::new(
+                        ErrorCode::BadRequest,
+                        "clocks are not supported yet; leave out \"clock\" or send null",
+                    ));
+                }
+                let spec = CreateSpec { variant, fen, rules, white, black, as_side };
+                let (game, created) = self.shared.lobby.create(spec).await?;
+                tracing::info!(game = %game, "game created");
+                let (color, token) = match &created.seat {
+                    Some((side, token)) => (Some(*side), Some(token.clone())),
+                    None => (None, None),
+                };
+                self.send_message(&ServerMessage::Created { game: game.clone(), color, token, id }).await;
+                self.follow(game.clone(), created.handle.clone(), created.sub, created.seat, false).await;
+                if let Some(dir) = &self.shared.config.log_dir {
+                    super::observers::textlog::start(dir.clone(), game, created.handle);
+                }
+            }
+            ClientMessage::Join { game, color, id } => {
+                if self.follows.get(&game).is_some_and(|f| f.seat.is_some()) {
+                    return Err(RoomError::new(ErrorCode::SeatTaken, "you already hold a seat in this game"));
+                }
+                let handle = self.room(&game).await?;
+                let seated = handle.join(color).await?;
+                let message =
+                    ServerMessage::Joined { game: game.clone(), color: seated.color, token: seated.token.clone(), id };
+                self.send_message(&message).await;
+                self.follow(game, handle, seated.sub, Some((seated.color, seated.token)), false).await;
+            }
+            ClientMessage::Resume { game, token, v, id } => {
+                let handle = self.room(&game).await?;
+                let seated = handle.resume(token, v).await?;
+                let message =
+                    ServerMessage::Joined { game: game.clone(), color: seated.color, token: seated.token.clone(), id };
+                self.send_message(&message).await;
+                self.follow(game, handle, seated.sub, Some((seated.color, seated.token)), false).await;
+            }
+            ClientMessage::Watch { game, v, id } => {
+                let handle = self.room(&game).await?;
+                let (already_counted, has_seat) =
+                    self.follows.get(&game).map_or((false, false), |f| (f.counted, f.seat.is_some()));
+                let count = !already_counted && !has_seat;
+                let sub = handle.watch(v, count).await?;
+                self.follow(game, handle, sub, None, already_counted || count).await;
+                self.ack(id).await;
+            }
+            ClientMessage::Unwatch { game, id } => {
+                let Some(follow) = self.follows.remove(&game) else {
+                    self.room(&game).await?;
+                    return Err(RoomError::new(ErrorCode::BadRequest, "you are not watching this game"));
+                };
+                drop_follow(follow).await;
+                self.ack(id).await;
+            }
+            ClientMessage::Move { game, uci, id } => self.act(game, Action::Move(uci), id).await?,
+            ClientMessage::Undo { game, id } => self.act(game, Action::Undo, id).await?,
+            ClientMessage::Draw { game, id } => self.act(game, Action::Draw, id).await?,
+            ClientMessage::Decline { game, id } => self.act(game, Action::Decline, id).await?,
+            ClientMessage::Resign { game, id } => self.act(game, Action::Resign, id).await?,
+        }
+        Ok(())
+    }
+
+    async fn act(&mut self, game: GameId, action: Action, id: Option<u64>) -> Result<(), RoomError> {
+        let seat = self.follows.get(&game).and_then(|f| f.seat.clone().map(|(_, token)| (f.handle.clone(), token)));
+        let Some((handle, token)) = seat else {
+            self.room(&game).await?;
+            return Err(RoomError::new(
+                ErrorCode::NotAPlayer,
+                "you hold no seat in this game on this connection (spectators cannot act; players resume first)",
+            ));
+        };
+        handle.act(token, action).await?;
+        self.ack(id).await;
+        Ok(())
+    }
+
+    /// Starts forwarding `sub`, replacing what this connection followed of the game before.
+    async fn follow(
+        &mut self,
+        game: GameId,
+        handle: RoomHandle,
+        sub: Subscription,
+        seat: Option<(Side, String)>,
+        counted: bool,
+    ) {
+        let mut seat = seat;
+        let mut counted = counted;
+        if let Some(old) = self.follows.remove(&game) {
+            old.forwarder.abort();
+            match (&seat, old.seat) {
+                (None, kept) => seat = kept,
+                (Some((_, new)), Some((_, old_token))) if *new != old_token => old.handle.leave(old_token).await,
+                _ => {}
+            }
+            if old.counted && seat.is_some() {
+                // Now a player here, no longer a spectator.
+                old.handle.unwatch().await;
+            } else {
+                counted |= old.counted;
+            }
+        }
+        let forwarder = tokio::spawn(forward(sub, handle.clone(), self.shared.clone(), self.out.clone()));
+        self.follows.insert(game, Follow { handle, forwarder, seat, counted });
+    }
+
+    /// Stops every forwarder and tells the rooms this connection is gone.
+    async fn close(&mut self) {
+        if let Some(list) = self.list.take() {
+            list.abort();
+        }
+        for (_, follow) in self.follows.drain() {
+            drop_follow(follow).await;
+        }
+    }
+}
+
+/// Stops following a game: the seat goes offline (on this connection), the watcher count drops.
+async fn drop_follow(follow: Follow) {
+    follow.forwarder.abort();
+    if let Some((_, token)) = follow.seat {
+        follow.handle.leave(token).await;
+    }
+    if follow.counted {
+        follow.handle.unwatch().await;
+    }
+}
+
+/// Sends a room's events to the connection in order, skipping what the subscriber has seen
+/// and replacing what it missed by lagging with a fresh `state`.
+async fn forward(sub: Subscription, handle: RoomHandle, shared: Arc<Shared>, out: mpsc::Sender<Outbound>) {
+    let Subscription { mut rx, initial, v } = sub;
+    let mut seen = v;
+    for text in initial {
+        if out.send(Outbound::Text(text)).await.is_err() {
+            return;
+        }
+        shared.metrics.events_sent.inc();
+    }
+    loop {
+        match rx.recv().await {
+            Ok(event) => {
+                if let Some(v) = event.v {
+                    if v <= seen {
+                        continue;
+                    }
+                    seen = v;
+                }
+                if out.send(Outbound::Text(event.text)).await.is_err() {
+                    return;
+                }
+                shared.metrics.events_sent.inc();
+            }
+            Err(broadcast::error::RecvError::Lagged(missed)) => {
+                shared.metrics.lagged.inc();
+                tracing::debug!(missed, "subscriber lagged; sending a fresh state");
+                let Ok((v, text)) = handle.snapshot().await else { return };
+                seen = v;
+                if out.send(Outbound::Text(text)).await.is_err() {
+                    return;
+                }
+                shared.metrics.events_sent.inc();
+            }
+            Err(broadcast::error::RecvError::Closed) => return,
+        }
+    }
+}
+
+/// Sends the games list as it changes; a lagging subscriber gets the list as it is now.
+async fn forward_list(mut rx: broadcast::Receiver<Arc<str>>, shared: Arc<Shared>, out: mpsc::Sender<Outbound>) {
+    loop {
+        let text = match rx.recv().await {
+            Ok(text) => text,
+            Err(broadcast::error::RecvError::Lagged(_)) => {
+                shared.metrics.lagged.inc();
+                ServerMessage::Games { games: shared.lobby.list().await }.to_json().into()
+            }
+            Err(broadcast::error::RecvError::Closed) => return,
+        };
+        if out.send(Outbound::Text(text)).await.is_err() {
+            return;
+        }
+        shared.metrics.events_sent.inc();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::server::config::ServerConfig;
+    use crate::server::lobby::Lobby;
+    use crate::server::metrics::Metrics;
+    use crate::server::protocol::{RulesSpec, SeatSpec, VariantName};
+    use crate::server::room::{self, RoomContext};
+    use crate::server::store::NoStore;
+
+    #[tokio::test]
+    async fn a_lagging_subscriber_gets_a_fresh_state() {
+        let metrics = Arc::new(Metrics::new());
+        let ctx = RoomContext {
+            config: Default::default(),
+            metrics: metrics.clone(),
+            store: Arc::new(NoStore),
+            lobby: mpsc::unbounded_channel().0,
+        };
+        let lobby = Lobby::start(ctx.clone(), std::time::Duration::from_secs(60));
+        let (_stop, shutdown) = watch::channel(false);
+        let shared = Arc::new(Shared { lobby, metrics: metrics.clone(), config: ServerConfig::default(), shutdown });
+        let spec = CreateSpec {
+            variant: VariantName::Standard,
+            fen: None,
+            rules: RulesSpec::default(),
+            white: SeatSpec::Human,
+            black: SeatSpec::Human,
+            as_side: Some(Side::White),
+        };
+        let created = room::spawn("lagtest1".into(), spec, ctx).expect("room");
+        let white = created.seat.clone().expect("seat").1;
+        let black = created.handle.join(Some(Side::Black)).await.expect("join").token;
+        // 2 × 200 events: far more than the broadcast channel holds for a reader that waits.
+        for _ in 0..200 {
+            created.handle.act(white.clone(), Action::Draw).await.expect("offer");
+            created.handle.act(black.clone(), Action::Decline).await.expect("decline");
+        }
+        let (out, mut rx) = mpsc::channel(1024);
+        let task = tokio::spawn(forward(created.sub, created.handle.clone(), shared, out));
+        let mut texts = Vec::new();
+        while let Ok(Some(Outbound::Text(text))) =
+            tokio::time::timeout(std::time::Duration::from_millis(300), rx.recv()).await
+        {
+            texts.push(text);
+        }
+        task.abort();
+        let messages: Vec<ServerMessage> = texts.iter().map(|t| serde_json::from_str(t).expect("json")).collect();
+        // The initial state (v 0), then, instead of the lost events, a state at the latest version.
+        assert!(matches!(&messages[0], ServerMessage::State(s) if s.v == 0));
+        let last = messages.last().expect("messages");
+        assert!(matches!(last, ServerMessage::State(s) if s.v == 401), "{last:?}");
+        assert!(messages.len() < 10, "{} messages", messages.len());
+        assert_eq!(metrics.lagged.get(), 1);
+    }
+}

@@ -1,0 +1,220 @@
+//! The lobby: the registry `GameId -> RoomHandle`, owned by one task, and the games list with
+//! its own broadcast for `list` subscribers. Finished games stay listed for a while, then the
+//! lobby forgets them and their rooms end.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use rand::Rng;
+use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::time::Instant;
+
+use super::protocol::{GameId, GameSummary, ServerMessage, Status};
+use super::room::{self, CreateSpec, Created, RoomContext, RoomError, RoomHandle};
+
+/// Letters of game ids: lowercase base32 without the look-alikes 0/o and 1/l.
+const ID_ALPHABET: &[u8; 32] = b"abcdefghijkmnpqrstuvwxyz23456789";
+/// Length of a game id: 40 bits, plenty for the games one server holds.
+const ID_LEN: usize = 8;
+/// The games list is broadcast at most this often.
+const LIST_PERIOD: Duration = Duration::from_millis(250);
+
+/// A new random game id.
+pub fn new_game_id() -> GameId {
+    let mut rng = rand::rng();
+    (0..ID_LEN).map(|_| ID_ALPHABET[rng.random_range(0..ID_ALPHABET.len())] as char).collect()
+}
+
+enum LobbyCommand {
+    Create { spec: CreateSpec, reply: oneshot::Sender<Result<(GameId, Created), RoomError>> },
+    Get { game: GameId, reply: oneshot::Sender<Option<RoomHandle>> },
+    List { reply: oneshot::Sender<Vec<GameSummary>> },
+    Subscribe { reply: oneshot::Sender<(Vec<GameSummary>, broadcast::Receiver<Arc<str>>)> },
+}
+
+/// A cloneable handle on the lobby task.
+#[derive(Clone)]
+pub struct Lobby {
+    tx: mpsc::Sender<LobbyCommand>,
+}
+
+fn gone() -> RoomError {
+    RoomError::new(super::protocol::ErrorCode::BadRequest, "the server is shutting down")
+}
+
+impl Lobby {
+    /// Starts the lobby task. Rooms it creates get `ctx` (its `lobby` field is replaced by the
+    /// lobby's own update channel). `retention`: how long finished games stay listed.
+    pub fn start(ctx: RoomContext, retention: Duration) -> Lobby {
+        let (tx, rx) = mpsc::channel(256);
+        let (updates_tx, updates) = mpsc::unbounded_channel();
+        let (list_tx, _) = broadcast::channel(16);
+        let task = LobbyTask {
+            games: HashMap::new(),
+            ctx: RoomContext { lobby: updates_tx, ..ctx },
+            retention,
+            list_tx,
+            dirty: false,
+        };
+        tokio::spawn(task.run(rx, updates));
+        Lobby { tx }
+    }
+
+    async fn ask<T>(&self, make: impl FnOnce(oneshot::Sender<T>) -> LobbyCommand) -> Option<T> {
+        let (reply, answer) = oneshot::channel();
+        self.tx.send(make(reply)).await.ok()?;
+        answer.await.ok()
+    }
+
+    /// Creates a game and its room.
+    pub async fn create(&self, spec: CreateSpec) -> Result<(GameId, Created), RoomError> {
+        self.ask(|reply| LobbyCommand::Create { spec, reply }).await.unwrap_or_else(|| Err(gone()))
+    }
+
+    /// The room of a game, if the lobby holds it.
+    pub async fn get(&self, game: &str) -> Option<RoomHandle> {
+        self.ask(|reply| LobbyCommand::Get { game: game.to_string(), reply }).await.flatten()
+    }
+
+    /// The games list now.
+    pub async fn list(&self) -> Vec<GameSummary> {
+        self.ask(|reply| LobbyCommand::List { reply }).await.unwrap_or_default()
+    }
+
+    /// The games list now, and a feed of `games` messages as it changes.
+    pub async fn subscribe(&self) -> Option<(Vec<GameSummary>, broadcast::Receiver<Arc<str>>)> {
+        self.ask(|reply| LobbyCommand::Subscribe { reply }).await
+    }
+}
+
+struct Entry {
+    handle: RoomHandle,
+    summary: GameSummary,
+    /// When the game was first seen finished.
+    ended_at: Option<Instant>,
+}
+
+struct LobbyTask {
+    games: HashMap<GameId, Entry>,
+    ctx: RoomContext,
+    retention: Duration,
+    list_tx: broadcast::Sender<Arc<str>>,
+    /// The list changed since it was last broadcast.
+    dirty: bool,
+}
+
+impl LobbyTask {
+    async fn run(mut self, mut rx: mpsc::Receiver<LobbyCommand>, mut updates: mpsc::UnboundedReceiver<GameSummary>) {
+        let mut tick = tokio::time::interval(LIST_PERIOD);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                command = rx.recv() => match command {
+                    Some(command) => self.handle(command),
+                    None => break,
+                },
+                Some(summary) = updates.recv() => self.update(summary),
+                _ = tick.tick() => {
+                    self.sweep();
+                    self.flush();
+                }
+            }
+        }
+        for entry in self.games.values() {
+            entry.handle.shutdown().await;
+        }
+    }
+
+    fn handle(&mut self, command: LobbyCommand) {
+        match command {
+            LobbyCommand::Create { spec, reply } => {
+                let mut id = new_game_id();
+                while self.games.contains_key(&id) {
+                    id = new_game_id();
+                }
+                let result = room::spawn(id.clone(), spec, self.ctx.clone()).map(|created| {
+                    self.games.insert(
+                        id.clone(),
+                        Entry { handle: created.handle.clone(), summary: created.summary.clone(), ended_at: None },
+                    );
+                    self.ctx.metrics.live_games.set(self.games.len() as i64);
+                    self.dirty = true;
+                    (id, created)
+                });
+                let _ = reply.send(result);
+            }
+            LobbyCommand::Get { game, reply } => {
+                let _ = reply.send(self.games.get(&game).map(|e| e.handle.clone()));
+            }
+            LobbyCommand::List { reply } => {
+                let _ = reply.send(self.summaries());
+            }
+            LobbyCommand::Subscribe { reply } => {
+                let _ = reply.send((self.summaries(), self.list_tx.subscribe()));
+            }
+        }
+    }
+
+    fn update(&mut self, summary: GameSummary) {
+        if let Some(entry) = self.games.get_mut(&summary.game) {
+            if summary.status == Status::Ended && entry.ended_at.is_none() {
+                entry.ended_at = Some(Instant::now());
+            } else if summary.status != Status::Ended {
+                entry.ended_at = None;
+            }
+            if entry.summary != summary {
+                entry.summary = summary;
+                self.dirty = true;
+            }
+        }
+    }
+
+    /// Forgets games finished longer ago than the retention period, and ends their rooms.
+    fn sweep(&mut self) {
+        let now = Instant::now();
+        let expired: Vec<GameId> = self
+            .games
+            .iter()
+            .filter(|(_, e)| e.ended_at.is_some_and(|at| now.duration_since(at) >= self.retention))
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in expired {
+            if let Some(entry) = self.games.remove(&id) {
+                tracing::info!(game = %id, "finished game leaves memory");
+                // Off the lobby task: a busy room must not hold up the registry.
+                tokio::spawn(async move { entry.handle.shutdown().await });
+                self.dirty = true;
+            }
+        }
+        self.ctx.metrics.live_games.set(self.games.len() as i64);
+    }
+
+    fn flush(&mut self) {
+        if self.dirty && self.list_tx.receiver_count() > 0 {
+            let text: Arc<str> = ServerMessage::Games { games: self.summaries() }.to_json().into();
+            let _ = self.list_tx.send(text);
+        }
+        self.dirty = false;
+    }
+
+    /// The games list, ordered by id so it reads the same each time.
+    fn summaries(&self) -> Vec<GameSummary> {
+        let mut list: Vec<GameSummary> = self.games.values().map(|e| e.summary.clone()).collect();
+        list.sort_by(|a, b| a.game.cmp(&b.game));
+        list
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_short_and_readable() {
+        let id = new_game_id();
+        assert_eq!(id.len(), 8);
+        assert!(id.bytes().all(|c| ID_ALPHABET.contains(&c)));
+        assert_ne!(new_game_id(), new_game_id());
+    }
+}

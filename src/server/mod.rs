@@ -1,0 +1,16 @@
+//! The game server: the HTTP and WebSocket front (app, connection), the lobby of games, one room
+//! actor per game, and the observers that follow rooms (text log). See docs/protocol.md.
+
+pub mod app;
+pub mod config;
+pub mod connection;
+pub mod lobby;
+pub mod metrics;
+pub mod observers;
+pub mod protocol;
+pub mod ratelimit;
+pub mod room;
+pub mod store;
+
+pub use app::{run, serve, serve_until, ServeError};
+pub use config::{ServeArgs, ServerConfig};

@@ -1,0 +1,585 @@
+//! The room task: applies commands to the game one at a time and turns each change into one
+//! versioned event, serialised once and broadcast.
+
+use std::sync::Arc;
+
+use tokio::sync::{broadcast, mpsc};
+use tokio::time::Instant;
+
+use super::bot::{self, PendingBot};
+use super::history::History;
+use super::seat::{new_token, Seat};
+use super::{
+    Action, CreateSpec, RoomCommand, RoomContext, RoomError, Seated, Subscription, BROADCAST_CAPACITY, HISTORY_LEN,
+};
+use crate::bots::Level;
+use crate::chess::{write_pgn, Color, EndReason, Game, Move, MoveError, Outcome, PgnTags, UciMove, Variant};
+use crate::server::protocol::{
+    ErrorCode, GameId, GameState, GameSummary, OfferKind, OfferView, SeatSpec, SeatView, Seats, ServerMessage, Side,
+    Status,
+};
+use crate::server::room::Broadcast;
+use crate::server::store::StoreEvent;
+
+/// The state of one game, owned by its task.
+pub(super) struct Room {
+    id: GameId,
+    game: Game,
+    /// Indexed by `Color::index()`.
+    seats: [Seat; 2],
+    offer: Option<OfferView>,
+    v: u64,
+    history: History,
+    tx: broadcast::Sender<Broadcast>,
+    /// The room's own command queue, for bot answers; weak so the room ends when its handles do.
+    me: mpsc::WeakSender<RoomCommand>,
+    watchers: usize,
+    watchers_sent: usize,
+    flush_at: Option<Instant>,
+    job: Option<PendingBot>,
+    next_job: u64,
+    ctx: RoomContext,
+}
+
+fn bad(message: impl Into<String>) -> RoomError {
+    RoomError::new(ErrorCode::BadRequest, message)
+}
+
+fn seat_from(spec: SeatSpec) -> Result<Seat, RoomError> {
+    match spec {
+        SeatSpec::Human => Ok(Seat::Human { token: None, online: 0 }),
+        SeatSpec::Bot { level } => {
+            Level::new(level).map(|level| Seat::Bot { level, bot: None }).map_err(|e| bad(format!("bad bot seat: {e}")))
+        }
+    }
+}
+
+impl Room {
+    /// Builds a room from a create request; the creator's seat (side and token), if any.
+    pub(super) fn new(
+        id: GameId,
+        spec: CreateSpec,
+        ctx: RoomContext,
+        me: mpsc::WeakSender<RoomCommand>,
+    ) -> Result<(Room, Option<(Side, String)>), RoomError> {
+        let variant = Variant::from(spec.variant);
+        let fen = spec.fen.as_deref().unwrap_or(variant.initial_fen());
+        let game = Game::from_fen(variant, fen, spec.rules.into()).map_err(|e| bad(format!("bad FEN: {e}")))?;
+        let mut seats = [seat_from(spec.white)?, seat_from(spec.black)?];
+        let creator = match spec.as_side {
+            Some(side) if seats[Color::from(side).index()].is_bot() => {
+                return Err(bad(format!("\"as\": the {} seat is a bot's; take a human seat", side.name())))
+            }
+            Some(side) => Some(side),
+            None => [Side::White, Side::Black].into_iter().find(|s| !seats[Color::from(*s).index()].is_bot()),
+        };
+        let seat = creator.map(|side| {
+            let token = new_token();
+            seats[Color::from(side).index()] = Seat::Human { token: Some(token.clone()), online: 1 };
+            (side, token)
+        });
+        let (tx, _) = broadcast::channel(BROADCAST_CAPACITY);
+        let room = Room {
+            id,
+            game,
+            seats,
+            offer: None,
+            v: 0,
+            history: History::new(HISTORY_LEN),
+            tx,
+            me,
+            watchers: 0,
+            watchers_sent: 0,
+            flush_at: None,
+            job: None,
+            next_job: 0,
+            ctx,
+        };
+        Ok((room, seat))
+    }
+
+    /// The task: commands one at a time, and the batched watcher count.
+    pub(super) async fn run(mut self, mut rx: mpsc::Receiver<RoomCommand>) {
+        let created = StoreEvent::Created {
+            variant: self.game.variant().name().to_string(),
+            initial_fen: self.game.initial_position().fen(),
+        };
+        if let Err(e) = self.ctx.store.record(&self.id, created).await {
+            tracing::error!(game = %self.id, error = %e, "store failed");
+        }
+        self.maybe_start_bot();
+        loop {
+            let flush_at = self.flush_at;
+            tokio::select! {
+                command = rx.recv() => match command {
+                    None | Some(RoomCommand::Shutdown) => break,
+                    Some(command) => self.handle(command).await,
+                },
+                () = sleep_until(flush_at), if flush_at.is_some() => self.flush_watchers(),
+            }
+        }
+        if let Some(job) = self.job.take() {
+            job.cancel();
+        }
+        tracing::debug!(game = %self.id, "room closed");
+    }
+
+    async fn handle(&mut self, command: RoomCommand) {
+        match command {
+            RoomCommand::Join { color, reply } => {
+                let _ = reply.send(self.join(color));
+            }
+            RoomCommand::Resume { token, v, reply } => {
+                let _ = reply.send(self.resume(&token, v));
+            }
+            RoomCommand::Watch { v, counted, reply } => {
+                if counted {
+                    self.watchers += 1;
+                    self.schedule_flush();
+                }
+                let _ = reply.send(self.subscribe(v));
+            }
+            RoomCommand::Unwatch => {
+                self.watchers = self.watchers.saturating_sub(1);
+                self.schedule_flush();
+            }
+            RoomCommand::Leave { token } => self.leave(&token),
+            RoomCommand::Act { token, action, reply } => {
+                let result = self.act(&token, action).await;
+                let _ = reply.send(result);
+            }
+            RoomCommand::Snapshot { reply } => {
+                let _ = reply.send((self.v, self.state_text()));
+            }
+            RoomCommand::State { reply } => {
+                let _ = reply.send(self.state());
+            }
+            RoomCommand::Pgn { reply } => {
+                let _ = reply.send(self.pgn());
+            }
+            RoomCommand::BotMove { job, mv, bot } => self.bot_answer(job, mv, bot).await,
+            RoomCommand::Shutdown => {}
+        }
+    }
+
+    // ---- snapshots -------------------------------------------------------------------------
+
+    fn seat(&self, side: Side) -> &Seat {
+        &self.seats[Color::from(side).index()]
+    }
+
+    fn seat_mut(&mut self, side: Side) -> &mut Seat {
+        &mut self.seats[Color::from(side).index()]
+    }
+
+    fn seat_views(&self) -> Seats {
+        Seats { white: self.seat(Side::White).view(), black: self.seat(Side::Black).view() }
+    }
+
+    fn status(&self) -> Status {
+        if self.game.is_over() {
+            Status::Ended
+        } else if self.seats.iter().any(Seat::is_open) {
+            Status::Waiting
+        } else {
+            Status::Ongoing
+        }
+    }
+
+    fn legal(&self) -> Vec<String> {
+        self.game.legal_moves().iter().map(Move::to_string).collect()
+    }
+
+    pub(super) fn state(&self) -> GameState {
+        let outcome = self.game.outcome();
+        GameState {
+            game: self.id.clone(),
+            v: self.v,
+            variant: self.game.variant().into(),
+            initial_fen: self.game.initial_position().fen(),
+            fen: self.game.position().fen(),
+            moves: self.game.history().iter().map(|p| p.mv.to_string()).collect(),
+            san: self.game.history().iter().map(|p| p.san.clone()).collect(),
+            turn: self.game.turn().into(),
+            status: self.status(),
+            result: outcome.map(|o| o.result().to_string()),
+            reason: outcome.map(|o| o.reason.name().to_string()),
+            seats: self.seat_views(),
+            legal: self.legal(),
+            check: self.game.position().is_check(),
+            clock: None,
+            watchers: self.watchers,
+            offer: self.offer,
+        }
+    }
+
+    fn state_text(&self) -> Arc<str> {
+        ServerMessage::State(self.state()).to_json().into()
+    }
+
+    pub(super) fn summary(&self) -> GameSummary {
+        let seats = self.seat_views();
+        GameSummary {
+            game: self.id.clone(),
+            variant: self.game.variant().into(),
+            white: seats.white,
+            black: seats.black,
+            status: self.status(),
+            plies: self.game.ply(),
+            watchers: self.watchers,
+            result: self.game.outcome().map(|o| o.result().to_string()),
+        }
+    }
+
+    fn pgn(&self) -> String {
+        let name = |side: Side| match self.seat(side).view() {
+            SeatView::Bot { level } => format!("gambit level {level}"),
+            _ => format!("{} player", side.name()),
+        };
+        let tags = PgnTags {
+            event: format!("gambit game {}", self.id),
+            site: "gambit".into(),
+            white: name(Side::White),
+            black: name(Side::Black),
+            ..PgnTags::default()
+        };
+        write_pgn(&self.game, &tags)
+    }
+
+    /// A subscription brought up to date from version `since` (or from nothing).
+    pub(super) fn subscribe(&mut self, since: Option<u64>) -> Subscription {
+        let rx = self.tx.subscribe();
+        let initial = match since.and_then(|since| self.history.since(since, self.v)) {
+            Some(replay) => replay,
+            None => vec![self.state_text()],
+        };
+        Subscription { rx, initial, v: self.v }
+    }
+
+    // ---- events ----------------------------------------------------------------------------
+
+    /// Makes the next event: bumps `v`, serialises once, keeps it for replays, broadcasts it.
+    fn emit(&mut self, build: impl FnOnce(GameId, u64) -> ServerMessage) {
+        self.v += 1;
+        let text: Arc<str> = build(self.id.clone(), self.v).to_json().into();
+        self.history.push(self.v, text.clone());
+        // No receivers is fine: nobody is watching right now.
+        let _ = self.tx.send(Broadcast { v: Some(self.v), text });
+    }
+
+    fn emit_state(&mut self) {
+        self.v += 1;
+        let text = self.state_text();
+        self.history.push(self.v, text.clone());
+        let _ = self.tx.send(Broadcast { v: Some(self.v), text });
+    }
+
+    fn emit_seats(&mut self) {
+        let seats = self.seat_views();
+        self.emit(|game, v| ServerMessage::Seats { game, v, seats });
+        self.report();
+    }
+
+    /// Tells the lobby the games list may have changed.
+    fn report(&self) {
+        let _ = self.ctx.lobby.send(self.summary());
+    }
+
+    fn schedule_flush(&mut self) {
+        if self.flush_at.is_none() {
+            self.flush_at = Some(Instant::now() + self.ctx.config.watcher_batch);
+        }
+    }
+
+    fn flush_watchers(&mut self) {
+        self.flush_at = None;
+        if self.watchers != self.watchers_sent {
+            self.watchers_sent = self.watchers;
+            let text: Arc<str> =
+                ServerMessage::Watchers { game: self.id.clone(), count: self.watchers }.to_json().into();
+            let _ = self.tx.send(Broadcast { v: None, text });
+            self.report();
+        }
+    }
+
+    /// Records a change. The future does not borrow the room: a room is `Send` but not `Sync`
+    /// (bots are not), so no `&Room` may live across an await.
+    fn store(&self, event: StoreEvent) -> impl std::future::Future<Output = Result<(), RoomError>> + Send + 'static {
+        let saving = self.ctx.store.record(&self.id, event);
+        let id = self.id.clone();
+        async move {
+            saving.await.map_err(|e| {
+                tracing::error!(game = %id, error = %e, "store failed");
+                bad(e.to_string())
+            })
+        }
+    }
+
+    // ---- seats -----------------------------------------------------------------------------
+
+    fn join(&mut self, color: Option<Side>) -> Result<Seated, RoomError> {
+        let side = match color {
+            Some(side) => side,
+            None => [Side::White, Side::Black]
+                .into_iter()
+                .find(|s| self.seat(*s).is_open())
+                .ok_or_else(|| RoomError::new(ErrorCode::SeatTaken, "both seats are taken; you can watch"))?,
+        };
+        if !self.seat(side).is_open() {
+            let who = if self.seat(side).is_bot() { "a bot" } else { "another player" };
+            return Err(RoomError::new(ErrorCode::SeatTaken, format!("the {} seat is taken by {who}", side.name())));
+        }
+        let token = new_token();
+        *self.seat_mut(side) = Seat::Human { token: Some(token.clone()), online: 1 };
+        self.emit_seats();
+        self.maybe_start_bot();
+        Ok(Seated { color: side, token, sub: self.subscribe(None) })
+    }
+
+    fn side_of(&self, token: &str) -> Option<Side> {
+        [Side::White, Side::Black].into_iter().find(|s| self.seat(*s).held_by(token))
+    }
+
+    fn resume(&mut self, token: &str, v: Option<u64>) -> Result<Seated, RoomError> {
+        let side = self
+            .side_of(token)
+            .ok_or_else(|| RoomError::new(ErrorCode::NotAPlayer, "that token holds no seat in this game"))?;
+        let came_online = match self.seat_mut(side) {
+            Seat::Human { online, .. } => {
+                *online += 1;
+                *online == 1
+            }
+            Seat::Bot { .. } => false,
+        };
+        if came_online {
+            self.emit_seats();
+        }
+        Ok(Seated { color: side, token: token.to_string(), sub: self.subscribe(v) })
+    }
+
+    fn leave(&mut self, token: &str) {
+        let Some(side) = self.side_of(token) else { return };
+        let went_offline = match self.seat_mut(side) {
+            Seat::Human { online, .. } if *online > 0 => {
+                *online -= 1;
+                *online == 0
+            }
+            _ => false,
+        };
+        if went_offline {
+            self.emit_seats();
+        }
+    }
+
+    // ---- actions ---------------------------------------------------------------------------
+
+    async fn act(&mut self, token: &str, action: Action) -> Result<(), RoomError> {
+        let side = self
+            .side_of(token)
+            .ok_or_else(|| RoomError::new(ErrorCode::NotAPlayer, "you hold no seat in this game"))?;
+        if self.game.is_over() {
+            return Err(RoomError::new(ErrorCode::GameOver, "the game is over"));
+        }
+        match action {
+            Action::Move(uci) => self.human_move(side, &uci).await,
+            Action::Undo => self.undo(side).await,
+            Action::Draw => self.draw(side).await,
+            Action::Decline => self.decline(side),
+            Action::Resign => self.finish(Outcome::win(side.other().into(), EndReason::Resignation)).await,
+        }
+    }
+
+    async fn human_move(&mut self, side: Side, uci: &str) -> Result<(), RoomError> {
+        if self.status() == Status::Waiting {
+            return Err(RoomError::new(ErrorCode::NotYourTurn, "the game has not started: a seat is still open"));
+        }
+        if Side::from(self.game.turn()) != side {
+            return Err(RoomError::new(ErrorCode::NotYourTurn, format!("it is {}'s turn", self.game.turn())));
+        }
+        let parsed: UciMove = uci.parse().map_err(|e| RoomError::new(ErrorCode::IllegalMove, format!("{e}")))?;
+        let mv =
+            parsed.to_move(self.game.position()).map_err(|e| RoomError::new(ErrorCode::IllegalMove, e.to_string()))?;
+        self.play(mv).await
+    }
+
+    /// Plays a legal move: stores it, then broadcasts it (and the end, if it ends the game).
+    async fn play(&mut self, mv: Move) -> Result<(), RoomError> {
+        let (uci, san) = match self.game.play(mv) {
+            Ok(played) => (played.mv.to_string(), played.san.clone()),
+            Err(MoveError::GameOver) => return Err(RoomError::new(ErrorCode::GameOver, "the game is over")),
+            Err(e) => return Err(RoomError::new(ErrorCode::IllegalMove, e.to_string())),
+        };
+        let ply = self.game.ply();
+        if let Err(e) = self.store(StoreEvent::Move { ply, uci: uci.clone() }).await {
+            // Not durable, so not visible: take it back as if it never happened.
+            self.game.undo();
+            return Err(e);
+        }
+        self.ctx.metrics.moves.inc();
+        self.offer = None;
+        let fen = self.game.position().fen();
+        let turn = self.game.turn().into();
+        let legal = self.legal();
+        let check = self.game.position().is_check();
+        self.emit(|game, v| ServerMessage::Move { game, v, uci, san, fen, turn, ply, legal, check, clock: None });
+        if let Some(outcome) = self.game.outcome() {
+            self.announce_end(outcome).await;
+        }
+        self.report();
+        self.maybe_start_bot();
+        Ok(())
+    }
+
+    /// Ends the game for a reason off the board.
+    async fn finish(&mut self, outcome: Outcome) -> Result<(), RoomError> {
+        self.game.end(outcome);
+        self.announce_end(outcome).await;
+        self.report();
+        Ok(())
+    }
+
+    async fn announce_end(&mut self, outcome: Outcome) {
+        self.cancel_bot();
+        self.offer = None;
+        let (result, reason) = (outcome.result().to_string(), outcome.reason.name().to_string());
+        let event = StoreEvent::Ended { result: result.clone(), reason: reason.clone() };
+        // The end follows from what is already stored, so a store failure here only gets logged.
+        let _ = self.store(event).await;
+        self.emit(|game, v| ServerMessage::End { game, v, result, reason });
+    }
+
+    fn opponent_is_bot(&self, side: Side) -> bool {
+        self.seat(side.other()).is_bot()
+    }
+
+    async fn undo(&mut self, side: Side) -> Result<(), RoomError> {
+        if self.opponent_is_bot(side) {
+            let thinking = Side::from(self.game.turn()) != side;
+            // While the bot thinks, only the player's own last move goes; else the bot's reply too.
+            let plies = if thinking { 1 } else { 2 };
+            if self.game.ply() < plies {
+                return Err(bad("there is no move of yours to take back"));
+            }
+            return self.take_back(plies).await;
+        }
+        match self.offer {
+            Some(OfferView { kind: OfferKind::Undo, by }) if by != side => {
+                // Accepting: take back the offerer's last move (and the reply to it, if any).
+                let plies = if Side::from(self.game.turn()) == by { 2 } else { 1 };
+                self.take_back(plies).await
+            }
+            Some(OfferView { kind: OfferKind::Undo, .. }) => Err(bad("you have already offered to take back")),
+            _ => {
+                let plies = if Side::from(self.game.turn()) == side { 2 } else { 1 };
+                if self.game.ply() < plies {
+                    return Err(bad("there is no move of yours to take back"));
+                }
+                self.offer = Some(OfferView { kind: OfferKind::Undo, by: side });
+                self.emit(|game, v| ServerMessage::Offer { game, v, kind: OfferKind::Undo, by: side });
+                Ok(())
+            }
+        }
+    }
+
+    async fn take_back(&mut self, plies: usize) -> Result<(), RoomError> {
+        self.cancel_bot();
+        for _ in 0..plies {
+            self.game.undo();
+        }
+        self.offer = None;
+        if let Err(e) = self.store(StoreEvent::Undo { ply: self.game.ply() }).await {
+            tracing::error!(game = %self.id, error = %e, "undo not stored");
+        }
+        self.emit_state();
+        self.report();
+        self.maybe_start_bot();
+        Ok(())
+    }
+
+    async fn draw(&mut self, side: Side) -> Result<(), RoomError> {
+        if self.opponent_is_bot(side) {
+            // Bots decline draws at once: the offer and its refusal are both shown.
+            self.emit(|game, v| ServerMessage::Offer { game, v, kind: OfferKind::Draw, by: side });
+            self.emit(|game, v| ServerMessage::Declined { game, v, kind: OfferKind::Draw, by: side });
+            return Ok(());
+        }
+        match self.offer {
+            Some(OfferView { kind: OfferKind::Draw, by }) if by != side => {
+                self.finish(Outcome::draw(EndReason::Agreement)).await
+            }
+            Some(OfferView { kind: OfferKind::Draw, .. }) => Err(bad("you have already offered a draw")),
+            _ => {
+                self.offer = Some(OfferView { kind: OfferKind::Draw, by: side });
+                self.emit(|game, v| ServerMessage::Offer { game, v, kind: OfferKind::Draw, by: side });
+                Ok(())
+            }
+        }
+    }
+
+    fn decline(&mut self, side: Side) -> Result<(), RoomError> {
+        match self.offer {
+            Some(OfferView { kind, by }) if by != side => {
+                self.offer = None;
+                self.emit(|game, v| ServerMessage::Declined { game, v, kind, by });
+                Ok(())
+            }
+            _ => Err(bad("there is no offer to decline")),
+        }
+    }
+
+    // ---- bots ------------------------------------------------------------------------------
+
+    fn cancel_bot(&mut self) {
+        if let Some(job) = self.job.take() {
+            job.cancel();
+        }
+    }
+
+    /// Starts the bot to move, if a bot is to move and is not already thinking.
+    fn maybe_start_bot(&mut self) {
+        if self.job.is_some() || self.game.is_over() || self.status() != Status::Ongoing {
+            return;
+        }
+        let turn = Side::from(self.game.turn());
+        let both_bots = self.seats.iter().all(Seat::is_bot);
+        let config = self.ctx.config.clone();
+        let Seat::Bot { level, bot } = self.seat_mut(turn) else { return };
+        let level = *level;
+        // The bot may still be out with a cancelled search; a fresh one does the same job.
+        let bot = bot.take().unwrap_or_else(|| level.bot(None));
+        let movetime = config.level5_movetime;
+        let delay = if both_bots { config.bot_delay } else { std::time::Duration::ZERO };
+        self.next_job += 1;
+        self.job = Some(bot::start(self.next_job, bot, self.game.clone(), movetime, delay, self.me.clone()));
+    }
+
+    async fn bot_answer(&mut self, job: u64, mv: Option<Move>, returned: Box<dyn crate::bots::Bot>) {
+        let current = self.job.as_ref().is_some_and(|j| j.job == job);
+        let turn = Side::from(self.game.turn());
+        if let Seat::Bot { bot, .. } = self.seat_mut(turn) {
+            if bot.is_none() {
+                *bot = Some(returned);
+            }
+        }
+        if !current {
+            return; // Asked before an undo or the end: the position it answers is gone.
+        }
+        self.job = None;
+        match mv {
+            Some(mv) => {
+                if let Err(e) = self.play(mv).await {
+                    tracing::error!(game = %self.id, error = %e, "bot move refused");
+                }
+            }
+            None => tracing::warn!(game = %self.id, "bot found no move"),
+        }
+    }
+}
+
+/// Sleeps until `at`, or forever when there is nothing scheduled (the select guard skips it).
+async fn sleep_until(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,255 @@
+//! A room: one tokio task per game that alone owns the game, its seats, offers, version and
+//! event history. Everyone else talks to it through a [`RoomHandle`] and follows it through a
+//! broadcast [`Subscription`]. No lock guards a game: the task is the only owner.
+
+mod actor;
+mod bot;
+mod history;
+mod seat;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use thiserror::Error;
+use tokio::sync::{broadcast, mpsc, oneshot};
+
+use super::metrics::Metrics;
+use super::protocol::{ErrorCode, GameId, GameState, GameSummary, RulesSpec, SeatSpec, Side, VariantName};
+use super::store::GameStore;
+use crate::bots::Bot;
+use crate::chess::Move;
+
+pub use seat::new_token;
+
+/// How many recent events a room keeps to replay to clients that come back.
+pub const HISTORY_LEN: usize = 256;
+/// Capacity of a room's broadcast channel; a subscriber further behind lags and gets a state.
+const BROADCAST_CAPACITY: usize = 256;
+/// Capacity of a room's command queue.
+const COMMAND_CAPACITY: usize = 256;
+
+/// One message on a room's broadcast channel: the JSON text, serialised once, and its version
+/// (None for messages outside the event sequence, such as watcher counts).
+#[derive(Clone, Debug)]
+pub struct Broadcast {
+    pub v: Option<u64>,
+    pub text: Arc<str>,
+}
+
+/// Timing options of rooms.
+#[derive(Clone, Debug)]
+pub struct RoomConfig {
+    /// Thinking time of a level 5 bot per move (levels 1–4 answer at once).
+    pub level5_movetime: Duration,
+    /// Pause before each move of a bot-vs-bot game, so people can follow it.
+    pub bot_delay: Duration,
+    /// Watcher counts are sent at most once per this period.
+    pub watcher_batch: Duration,
+}
+
+impl Default for RoomConfig {
+    fn default() -> RoomConfig {
+        RoomConfig {
+            level5_movetime: Duration::from_millis(1000),
+            bot_delay: Duration::from_millis(1000),
+            watcher_batch: Duration::from_millis(500),
+        }
+    }
+}
+
+/// What a room needs from the rest of the server.
+#[derive(Clone)]
+pub struct RoomContext {
+    pub config: RoomConfig,
+    pub metrics: Arc<Metrics>,
+    pub store: Arc<dyn GameStore>,
+    /// Where the room sends its summary whenever the games list would show a change.
+    pub lobby: mpsc::UnboundedSender<GameSummary>,
+}
+
+/// The game a `create` asks for.
+#[derive(Clone, Debug)]
+pub struct CreateSpec {
+    pub variant: VariantName,
+    pub fen: Option<String>,
+    pub rules: RulesSpec,
+    pub white: SeatSpec,
+    pub black: SeatSpec,
+    pub as_side: Option<Side>,
+}
+
+/// A request refused by a room; becomes an `error` reply.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{message}")]
+pub struct RoomError {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+impl RoomError {
+    /// An error with this code and message.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> RoomError {
+        RoomError { code, message: message.into() }
+    }
+
+    fn gone() -> RoomError {
+        RoomError::new(ErrorCode::NoSuchGame, "that game is no longer on this server")
+    }
+}
+
+/// A live feed of a room: the receiver, the messages that bring the subscriber up to version
+/// `v` (a replay of missed events, or one `state`), to be sent before anything received.
+pub struct Subscription {
+    pub rx: broadcast::Receiver<Broadcast>,
+    pub initial: Vec<Arc<str>>,
+    pub v: u64,
+}
+
+/// A human seat taken by `join`, `resume` or `create`.
+pub struct Seated {
+    pub color: Side,
+    pub token: String,
+    pub sub: Subscription,
+}
+
+/// The answer to a create: the new room and, if the creator took a seat, that seat.
+pub struct Created {
+    pub handle: RoomHandle,
+    pub seat: Option<(Side, String)>,
+    pub sub: Subscription,
+    pub summary: GameSummary,
+}
+
+/// What a seat holder asks of the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    Move(String),
+    Undo,
+    Draw,
+    Decline,
+    Resign,
+}
+
+/// The messages a room task handles. Questions carry a oneshot for the answer.
+pub enum RoomCommand {
+    Join {
+        color: Option<Side>,
+        reply: oneshot::Sender<Result<Seated, RoomError>>,
+    },
+    Resume {
+        token: String,
+        v: Option<u64>,
+        reply: oneshot::Sender<Result<Seated, RoomError>>,
+    },
+    /// Subscribe; `counted` spectators are included in the watcher count.
+    Watch {
+        v: Option<u64>,
+        counted: bool,
+        reply: oneshot::Sender<Subscription>,
+    },
+    /// A counted spectator left.
+    Unwatch,
+    /// A connection holding this token closed.
+    Leave {
+        token: String,
+    },
+    Act {
+        token: String,
+        action: Action,
+        reply: oneshot::Sender<Result<(), RoomError>>,
+    },
+    /// The current `state` as JSON text, with its version.
+    Snapshot {
+        reply: oneshot::Sender<(u64, Arc<str>)>,
+    },
+    /// The current state as a value (HTTP API).
+    State {
+        reply: oneshot::Sender<GameState>,
+    },
+    /// The game as PGN.
+    Pgn {
+        reply: oneshot::Sender<String>,
+    },
+    /// A bot's answer to job `job`; stale answers are dropped.
+    BotMove {
+        job: u64,
+        mv: Option<Move>,
+        bot: Box<dyn Bot>,
+    },
+    /// Leave memory: the lobby has forgotten this game.
+    Shutdown,
+}
+
+/// A cloneable address of a room task.
+#[derive(Clone, Debug)]
+pub struct RoomHandle {
+    tx: mpsc::Sender<RoomCommand>,
+}
+
+impl RoomHandle {
+    async fn ask<T>(&self, make: impl FnOnce(oneshot::Sender<T>) -> RoomCommand) -> Result<T, RoomError> {
+        let (reply, answer) = oneshot::channel();
+        self.tx.send(make(reply)).await.map_err(|_| RoomError::gone())?;
+        answer.await.map_err(|_| RoomError::gone())
+    }
+
+    /// Takes an open human seat.
+    pub async fn join(&self, color: Option<Side>) -> Result<Seated, RoomError> {
+        self.ask(|reply| RoomCommand::Join { color, reply }).await?
+    }
+
+    /// Takes back a seat by its token.
+    pub async fn resume(&self, token: String, v: Option<u64>) -> Result<Seated, RoomError> {
+        self.ask(|reply| RoomCommand::Resume { token, v, reply }).await?
+    }
+
+    /// Subscribes to the room's events.
+    pub async fn watch(&self, v: Option<u64>, counted: bool) -> Result<Subscription, RoomError> {
+        self.ask(|reply| RoomCommand::Watch { v, counted, reply }).await
+    }
+
+    /// Tells the room a counted spectator left.
+    pub async fn unwatch(&self) {
+        let _ = self.tx.send(RoomCommand::Unwatch).await;
+    }
+
+    /// Tells the room a connection of this seat closed.
+    pub async fn leave(&self, token: String) {
+        let _ = self.tx.send(RoomCommand::Leave { token }).await;
+    }
+
+    /// Acts as the seat holding `token`.
+    pub async fn act(&self, token: String, action: Action) -> Result<(), RoomError> {
+        self.ask(|reply| RoomCommand::Act { token, action, reply }).await?
+    }
+
+    /// The current `state` text and its version.
+    pub async fn snapshot(&self) -> Result<(u64, Arc<str>), RoomError> {
+        self.ask(|reply| RoomCommand::Snapshot { reply }).await
+    }
+
+    /// The current state.
+    pub async fn state(&self) -> Result<GameState, RoomError> {
+        self.ask(|reply| RoomCommand::State { reply }).await
+    }
+
+    /// The game as PGN text.
+    pub async fn pgn(&self) -> Result<String, RoomError> {
+        self.ask(|reply| RoomCommand::Pgn { reply }).await
+    }
+
+    /// Asks the room to end its task.
+    pub async fn shutdown(&self) {
+        let _ = self.tx.send(RoomCommand::Shutdown).await;
+    }
+}
+
+/// Validates a create request, builds the room and starts its task.
+pub fn spawn(id: GameId, spec: CreateSpec, ctx: RoomContext) -> Result<Created, RoomError> {
+    let (tx, rx) = mpsc::channel(COMMAND_CAPACITY);
+    let (mut room, seat) = actor::Room::new(id, spec, ctx, tx.downgrade())?;
+    let sub = room.subscribe(None);
+    let summary = room.summary();
+    tokio::spawn(room.run(rx));
+    Ok(Created { handle: RoomHandle { tx }, seat, sub, summary })
+}

@@ -1,0 +1,258 @@
+//! The terminal client: `gambit play` and `gambit watch`. Plain text that works with or without a
+//! terminal: the board after each event, moves typed as UCI or SAN, reconnection after a drop.
+//!
+//! [`board`] draws boards, [`view`] keeps the game and says what happened in words, [`input`]
+//! reads what the player types, [`client`] is the WebSocket link and [`session`] runs the loop
+//! that ties them together.
+//!
+//! Choices a user sees:
+//! - After each burst of events (a move and a bot's instant reply come as one) the client prints a
+//!   line per event ("Level 1 played 1... e5."), then the board with the player's side at the
+//!   bottom, the move list, a `FEN:` line (handy to paste into other tools, and what scripts read)
+//!   and the status ("White to move — your move.", "Black to move — Level 3 is thinking…",
+//!   "Checkmate — Black wins (0-1)").
+//! - Moves are checked against the position before they are sent; moving out of turn, as a
+//!   spectator or before the game starts gets a note and sends nothing.
+//! - A dropped connection is re-opened after 0.25 s, doubling up to 8 s, 12 times (about a
+//!   minute) before giving up; the seat is resumed with its token and the last version seen, so
+//!   the server replays only what was missed.
+//! - `play` ends when the game ends, on `quit`, or at the end of input; `watch` ends when the game
+//!   ends or on `quit`, and keeps watching when it has no input at all.
+
+pub mod board;
+pub mod client;
+pub mod input;
+pub mod session;
+pub mod view;
+
+use clap::{Args, ValueEnum};
+use thiserror::Error;
+
+use crate::chess::Variant;
+use crate::server::protocol::{ClientMessage, RulesSpec, SeatSpec, Side};
+
+/// Where `play` and `watch` connect when no address is given (`gambit serve`'s default).
+pub const DEFAULT_URL: &str = "ws://127.0.0.1:8080/ws";
+
+/// Why `play` or `watch` stopped short; main.rs prints it as one `error:` line, exit code 2.
+#[derive(Debug, Error)]
+pub enum TermError {
+    #[error("bad server address {url:?}: {reason}")]
+    BadUrl { url: String, reason: String },
+    #[error("cannot connect to {url}: {reason}")]
+    Connect { url: String, reason: String },
+    /// The server refused to create, join or show the game.
+    #[error("{0}")]
+    Refused(String),
+    #[error("the server did not answer within {0} seconds")]
+    Timeout(u64),
+    #[error("the server closed the connection")]
+    Closed,
+    #[error("lost the connection to {url} and could not reconnect")]
+    Lost { url: String },
+    #[error("unexpected message from the server: {0}")]
+    Protocol(String),
+    #[error("cannot start the async runtime: {0}")]
+    Runtime(std::io::Error),
+}
+
+/// A side, as typed on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorArg {
+    White,
+    Black,
+}
+
+impl From<ColorArg> for Side {
+    fn from(color: ColorArg) -> Side {
+        match color {
+            ColorArg::White => Side::White,
+            ColorArg::Black => Side::Black,
+        }
+    }
+}
+
+/// `gambit play` arguments.
+#[derive(Args, Debug, Clone)]
+pub struct PlayArgs {
+    /// Server address
+    #[arg(value_name = "URL", default_value = DEFAULT_URL)]
+    pub url: String,
+    /// Join this game instead of creating one
+    #[arg(long, value_name = "ID", conflicts_with_all = ["vs_bot", "variant"])]
+    pub game: Option<String>,
+    /// Your side: for a new game (default white), or the seat to take with --game (default: the open one)
+    #[arg(long, value_enum)]
+    pub color: Option<ColorArg>,
+    /// Play a new game against the computer at this level, 1 (weakest) to 5
+    #[arg(long, value_name = "LEVEL", value_parser = clap::value_parser!(u8).range(1..=5))]
+    pub vs_bot: Option<u8>,
+    /// For a new game: standard or minichess7 [default: standard]
+    #[arg(long)]
+    pub variant: Option<Variant>,
+}
+
+impl PlayArgs {
+    /// The first message: create the game asked for, or join the one named.
+    fn request(&self) -> ClientMessage {
+        let color = self.color.map(Side::from);
+        if let Some(game) = &self.game {
+            return ClientMessage::Join { game: game.clone(), color, id: Some(session::SETUP_ID) };
+        }
+        let mine = color.unwrap_or(Side::White);
+        let other = match self.vs_bot {
+            Some(level) => SeatSpec::Bot { level },
+            None => SeatSpec::Human,
+        };
+        let (white, black) = match mine {
+            Side::White => (SeatSpec::Human, other),
+            Side::Black => (other, SeatSpec::Human),
+        };
+        ClientMessage::Create {
+            variant: self.variant.unwrap_or_default().into(),
+            fen: None,
+            rules: RulesSpec::default(),
+            white,
+            black,
+            clock: None,
+            as_side: Some(mine),
+            id: Some(session::SETUP_ID),
+        }
+    }
+}
+
+/// `gambit watch` arguments: `[URL] GAME`. Both are optional to clap, because a required
+/// positional cannot follow an optional one; [`WatchArgs::target`] sorts them out.
+#[derive(Args, Debug, Clone)]
+#[command(override_usage = "gambit watch [URL] GAME")]
+pub struct WatchArgs {
+    /// Server address [default: ws://127.0.0.1:8080/ws]; with a single argument, that is GAME
+    #[arg(value_name = "URL")]
+    pub first: Option<String>,
+    /// The id of the game to watch
+    #[arg(value_name = "GAME")]
+    pub second: Option<String>,
+}
+
+impl WatchArgs {
+    /// The server address and the game id.
+    fn target(&self) -> Result<(String, String), TermError> {
+        match (&self.first, &self.second) {
+            (Some(url), Some(game)) => Ok((url.clone(), game.clone())),
+            (Some(game), None) if !game.contains("://") => Ok((DEFAULT_URL.to_string(), game.clone())),
+            _ => Err(TermError::BadUrl {
+                url: self.first.clone().unwrap_or_default(),
+                reason: "which game? usage: gambit watch [URL] GAME".into(),
+            }),
+        }
+    }
+}
+
+/// The WebSocket address for what the user typed: `ws://host:port/ws` as is; `http://` turned
+/// into `ws://`; a bare `host:port` or an address without a path pointed at `/ws`.
+pub fn normalize_url(text: &str) -> Result<String, TermError> {
+    let bad = |reason: &str| TermError::BadUrl { url: text.to_string(), reason: reason.to_string() };
+    let text = text.trim();
+    let rest = if let Some(rest) = text.strip_prefix("ws://") {
+        rest
+    } else if let Some(rest) = text.strip_prefix("http://") {
+        rest
+    } else if text.starts_with("wss://") || text.starts_with("https://") {
+        return Err(bad("secure connections (wss://) are not supported by this client; use ws://"));
+    } else if text.contains("://") {
+        return Err(bad("expected a ws:// address like ws://127.0.0.1:8080/ws"));
+    } else {
+        text
+    };
+    let (host, path) = match rest.find('/') {
+        Some(i) => (&rest[..i], &rest[i..]),
+        None => (rest, ""),
+    };
+    if host.is_empty() || host.chars().any(char::is_whitespace) {
+        return Err(bad("expected a ws:// address like ws://127.0.0.1:8080/ws"));
+    }
+    let path = if path.is_empty() || path == "/" { "/ws" } else { path };
+    Ok(format!("ws://{host}{path}"))
+}
+
+/// `gambit play`: creates or joins a game and plays it from the terminal until it ends or the
+/// player quits.
+pub fn play(args: &PlayArgs) -> Result<(), TermError> {
+    let url = normalize_url(&args.url)?;
+    run_blocking(session::play(url, args.clone()))
+}
+
+/// `gambit watch`: follows a game, printing the board after each event, until it ends.
+pub fn watch(args: &WatchArgs) -> Result<(), TermError> {
+    let (url, game) = args.target()?;
+    let url = normalize_url(&url)?;
+    run_blocking(session::watch(url, game))
+}
+
+fn run_blocking(task: impl std::future::Future<Output = Result<(), TermError>>) -> Result<(), TermError> {
+    let runtime = tokio::runtime::Runtime::new().map_err(TermError::Runtime)?;
+    let result = runtime.block_on(task);
+    // Reading stdin blocks a thread of the runtime that cannot be interrupted; do not wait for
+    // it (it would hold the exit until the user pressed Enter).
+    runtime.shutdown_background();
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls() {
+        assert_eq!(normalize_url("ws://127.0.0.1:8080/ws").unwrap(), "ws://127.0.0.1:8080/ws");
+        assert_eq!(normalize_url("ws://example.org:9000").unwrap(), "ws://example.org:9000/ws");
+        assert_eq!(normalize_url("http://example.org:9000/").unwrap(), "ws://example.org:9000/ws");
+        assert_eq!(normalize_url("localhost:8080").unwrap(), "ws://localhost:8080/ws");
+        assert_eq!(normalize_url("ws://h/custom/path").unwrap(), "ws://h/custom/path");
+        for bad in ["wss://h/ws", "ftp://h", "ws://", "", "ws:///ws", "a b:1"] {
+            assert!(normalize_url(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn watch_arguments() {
+        let args = |a: Option<&str>, b: Option<&str>| WatchArgs { first: a.map(Into::into), second: b.map(Into::into) };
+        assert_eq!(args(Some("abc"), None).target().unwrap(), (DEFAULT_URL.to_string(), "abc".to_string()));
+        assert_eq!(
+            args(Some("ws://h/ws"), Some("abc")).target().unwrap(),
+            ("ws://h/ws".to_string(), "abc".to_string())
+        );
+        assert!(args(Some("ws://h/ws"), None).target().is_err());
+        assert!(args(None, None).target().is_err());
+    }
+
+    #[test]
+    fn play_requests() {
+        let base = PlayArgs { url: DEFAULT_URL.into(), game: None, color: None, vs_bot: None, variant: None };
+        let create = base.request();
+        assert!(matches!(
+            create,
+            ClientMessage::Create { white: SeatSpec::Human, black: SeatSpec::Human, as_side: Some(Side::White), .. }
+        ));
+        let bot = PlayArgs {
+            vs_bot: Some(3),
+            color: Some(ColorArg::Black),
+            variant: Some(Variant::Minichess7),
+            ..base.clone()
+        };
+        match bot.request() {
+            ClientMessage::Create { white, black, as_side, variant, .. } => {
+                assert_eq!(white, SeatSpec::Bot { level: 3 });
+                assert_eq!(black, SeatSpec::Human);
+                assert_eq!(as_side, Some(Side::Black));
+                assert_eq!(variant, crate::server::protocol::VariantName::Minichess7);
+            }
+            other => panic!("{other:?}"),
+        }
+        let join = PlayArgs { game: Some("abcd2345".into()), ..base };
+        assert_eq!(
+            join.request(),
+            ClientMessage::Join { game: "abcd2345".into(), color: None, id: Some(session::SETUP_ID) }
+        );
+    }
+}

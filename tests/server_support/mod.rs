@@ -1,0 +1,222 @@
+//! Helpers for the server tests: a real server on 127.0.0.1:0 and real WebSocket clients,
+//! every receive under a timeout so a hang fails the test instead of blocking it.
+
+#![allow(dead_code)] // each test crate uses a different part
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use futures::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::oneshot;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+use gambit::server::ServerConfig;
+
+/// How long a test waits for any one message.
+pub const TIMEOUT: Duration = Duration::from_secs(15);
+
+/// A running server; dropping it shuts the server down.
+pub struct Server {
+    pub addr: SocketAddr,
+    stop: Option<oneshot::Sender<()>>,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+/// Fast timings for tests: short bot thinking and bot-vs-bot pauses.
+pub fn test_config() -> ServerConfig {
+    let mut config = ServerConfig::default();
+    config.room.level5_movetime = Duration::from_millis(150);
+    config.room.bot_delay = Duration::from_millis(10);
+    config.room.watcher_batch = Duration::from_millis(50);
+    config
+}
+
+pub async fn start() -> Server {
+    start_with(test_config()).await
+}
+
+pub async fn start_with(config: ServerConfig) -> Server {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let (stop, stopped) = oneshot::channel::<()>();
+    tokio::spawn(async move {
+        let signal = async move {
+            let _ = stopped.await;
+        };
+        if let Err(e) = gambit::server::serve_until(config, listener, signal).await {
+            panic!("server failed: {e}");
+        }
+    });
+    Server { addr, stop: Some(stop) }
+}
+
+impl Server {
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    pub async fn client(&self) -> Client {
+        Client::connect(self.addr).await
+    }
+
+    /// A plain HTTP GET: status and body.
+    pub async fn get(&self, path: &str) -> (u16, String) {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let mut stream = TcpStream::connect(self.addr).await.expect("connect");
+        let request = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+        stream.write_all(request.as_bytes()).await.expect("write");
+        let mut response = Vec::new();
+        tokio::time::timeout(TIMEOUT, stream.read_to_end(&mut response)).await.expect("timeout").expect("read");
+        let text = String::from_utf8_lossy(&response).to_string();
+        let status = text.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+        let body = text.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default();
+        (status, dechunk(&body))
+    }
+}
+
+/// Undoes HTTP chunked encoding if the body looks chunked.
+fn dechunk(body: &str) -> String {
+    let mut out = String::new();
+    let mut rest = body;
+    loop {
+        let Some((size, after)) = rest.split_once("\r\n") else { return body.to_string() };
+        let Ok(n) = usize::from_str_radix(size.trim(), 16) else { return body.to_string() };
+        if n == 0 {
+            return out;
+        }
+        if after.len() < n {
+            return body.to_string();
+        }
+        out.push_str(&after[..n]);
+        rest = after[n..].trim_start_matches("\r\n");
+    }
+}
+
+/// A WebSocket client speaking JSON.
+pub struct Client {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+}
+
+impl Client {
+    pub async fn connect(addr: SocketAddr) -> Client {
+        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await.expect("websocket connect");
+        Client { ws }
+    }
+
+    pub async fn send(&mut self, message: Value) {
+        self.send_text(&message.to_string()).await;
+    }
+
+    pub async fn send_text(&mut self, text: &str) {
+        self.ws.send(Message::text(text)).await.expect("send");
+    }
+
+    pub async fn send_binary(&mut self, bytes: Vec<u8>) {
+        self.ws.send(Message::binary(bytes)).await.expect("send");
+    }
+
+    /// The next message, whatever it is. Panics after the timeout.
+    pub async fn recv(&mut self) -> Value {
+        self.try_recv(TIMEOUT).await.expect("no message before the timeout")
+    }
+
+    /// The next message, or None if the connection closed or nothing came within `wait`.
+    pub async fn try_recv(&mut self, wait: Duration) -> Option<Value> {
+        loop {
+            let frame = tokio::time::timeout(wait, self.ws.next()).await.ok()??;
+            match frame.ok()? {
+                Message::Text(text) => return Some(serde_json::from_str(&text).expect("server sent bad JSON")),
+                Message::Close(_) => return None,
+                _ => continue,
+            }
+        }
+    }
+
+    /// The next message that is not a watcher count or games list.
+    pub async fn recv_event(&mut self) -> Value {
+        loop {
+            let m = self.recv().await;
+            if m["type"] != "watchers" && m["type"] != "games" {
+                return m;
+            }
+        }
+    }
+
+    /// Skips messages until one of type `ty`.
+    pub async fn recv_type(&mut self, ty: &str) -> Value {
+        loop {
+            let m = self.recv().await;
+            if m["type"] == ty {
+                return m;
+            }
+        }
+    }
+
+    /// Expects an error with this code next (skipping watcher counts, seats and games lists).
+    pub async fn expect_error(&mut self, code: &str) -> Value {
+        loop {
+            let m = self.recv().await;
+            if matches!(m["type"].as_str(), Some("watchers" | "games" | "seats" | "ack")) {
+                continue;
+            }
+            assert_eq!(m["type"], "error", "expected error {code}, got {m}");
+            assert_eq!(m["code"], code, "{m}");
+            return m;
+        }
+    }
+
+    /// Creates a game with these seats; returns (game, token).
+    pub async fn create(&mut self, white: Value, black: Value, as_side: Option<&str>) -> (String, Option<String>) {
+        self.send(json!({"type":"create","white":white,"black":black,"as":as_side})).await;
+        let created = self.recv_type("created").await;
+        let game = created["game"].as_str().expect("game id").to_string();
+        (game, created["token"].as_str().map(str::to_string))
+    }
+
+    /// Joins a game; returns the token.
+    pub async fn join(&mut self, game: &str, color: &str) -> String {
+        self.send(json!({"type":"join","game":game,"color":color})).await;
+        let joined = self.recv_type("joined").await;
+        assert_eq!(joined["color"], color);
+        joined["token"].as_str().expect("token").to_string()
+    }
+
+    pub async fn close(mut self) {
+        let _ = self.ws.close(None).await;
+    }
+}
+
+pub fn human() -> Value {
+    json!({"kind":"human"})
+}
+
+pub fn bot(level: u8) -> Value {
+    json!({"kind":"bot","level":level})
+}
+
+/// Creates a human game: returns (white client, black client, game id, white token, black token),
+/// both clients past their initial `state` (and the seats event of the join).
+pub async fn human_game(server: &Server) -> (Client, Client, String, String, String) {
+    let mut white = server.client().await;
+    let (game, token) = white.create(human(), human(), Some("white")).await;
+    let white_token = token.expect("creator token");
+    let state = white.recv_type("state").await;
+    assert_eq!(state["status"], "waiting");
+    let mut black = server.client().await;
+    let black_token = black.join(&game, "black").await;
+    let state = black.recv_type("state").await;
+    assert_eq!(state["status"], "ongoing");
+    let seats = white.recv_type("seats").await;
+    assert_eq!(seats["seats"]["black"]["kind"], "human");
+    (white, black, game, white_token, black_token)
+}
