@@ -1,5 +1,5 @@
-//! The HTTP side: the axum router (`/ws`, the JSON API, PGN, health and metrics), starting the
-//! lobby, and serving until Ctrl-C or SIGTERM.
+//! The HTTP side: the axum router (the web client, `/ws`, the JSON API, PGN, health and
+//! metrics), starting the lobby, and serving until Ctrl-C or SIGTERM.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -20,6 +20,7 @@ use super::metrics::Metrics;
 use super::protocol::{ErrorCode, ServerMessage};
 use super::room::RoomContext;
 use super::store::NoStore;
+use super::web;
 
 /// What every connection and handler shares.
 pub struct Shared {
@@ -44,6 +45,9 @@ pub enum ServeError {
 /// The router for `shared`.
 pub fn router(shared: Arc<Shared>) -> Router {
     Router::new()
+        .route("/", get(web::index))
+        .route("/g/{id}", get(web::index))
+        .route("/assets/{*path}", get(web::asset))
         .route("/ws", get(ws))
         .route("/api/games", get(games))
         .route("/api/games/{id}", get(game))

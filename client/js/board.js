@@ -1,0 +1,342 @@
+// The board: an SVG of squares, coordinates, highlights and pieces, and the ways to move on it —
+// click a piece then a square, drag and drop (pointer events, so mouse, pen and touch alike), or
+// the keyboard (arrow keys move between squares, Enter or Space picks up and puts down).
+//
+// The board knows nothing of the protocol. Its owner calls `update()` with what to show and the
+// legal moves, and gets `onMove(uci)` back; the promotion picker is part of the board.
+
+import { PIECE_NAMES, pieceId } from './pieces.js';
+import { parseSquare, pieceColor, squareName } from './chess.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const UNIT = 100; // one square in SVG units
+const DRAG_THRESHOLD_PX = 4;
+
+function el(name, attrs = {}, parent = null) {
+  const node = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+export class Board {
+  /**
+   * @param {HTMLElement} container where the board goes
+   * @param {object} options `onMove(uci)`; `label` for screen readers
+   */
+  constructor(container, { onMove, label = 'Chess board' }) {
+    this.onMove = onMove;
+    this.wrap = document.createElement('div');
+    this.wrap.className = 'board-wrap';
+    container.appendChild(this.wrap);
+    this.svg = el('svg', { class: 'board', role: 'group', 'aria-label': label });
+    this.wrap.appendChild(this.svg);
+    this.state = { size: 8, placement: new Map(), orientation: 'white', lastMove: null, check: null, legal: [], mover: null };
+    this.selected = null;
+    this.focusSquare = null;
+    this.drag = null;
+    this.deferred = false;
+    this.picker = null;
+    this.svg.addEventListener('pointerdown', (e) => this.pointerDown(e));
+    this.svg.addEventListener('pointermove', (e) => this.pointerMove(e));
+    this.svg.addEventListener('pointerup', (e) => this.pointerUp(e));
+    this.svg.addEventListener('pointercancel', () => this.cancelDrag());
+    this.svg.addEventListener('keydown', (e) => this.keyDown(e));
+    // The page scrolls on touch everywhere but on the board, where a touch is a move.
+    this.svg.style.touchAction = 'none';
+  }
+
+  /**
+   * Shows a position. `state`: `size` (7 or 8), `placement` (Map square → FEN letter),
+   * `orientation` ('white' at the bottom or 'black'), `lastMove` (UCI or null), `check` (the
+   * square of a king in check or null), `legal` (UCI moves the viewer may make now; empty when
+   * they may not move), `mover` (the colour whose pieces may be picked up, or null).
+   */
+  update(state) {
+    this.state = { ...this.state, ...state };
+    if (this.selected && !this.destinations(this.selected).length) this.selected = null;
+    if (!this.state.legal.length) this.closePicker();
+    // Never rebuild under a dragging finger: the drop finishes first, then the latest state shows.
+    if (this.drag?.moved) {
+      this.deferred = true;
+      return;
+    }
+    // Redraw only when something visible changed: a redraw replaces the squares, which would
+    // cost keyboard focus its place and a pointer its target for no reason.
+    const { size, placement, orientation, lastMove, check, legal, mover } = this.state;
+    const signature = JSON.stringify([size, [...placement], orientation, lastMove, check, legal, mover, this.selected]);
+    if (signature === this.signature) return;
+    this.render();
+  }
+
+  get interactive() {
+    return this.state.legal.length > 0 && this.state.mover !== null;
+  }
+
+  destinations(from) {
+    return [...new Set(this.state.legal.filter((m) => m.startsWith(from)).map((m) => m.slice(2, 4)))];
+  }
+
+  /** Screen position (file, rank) → SVG coordinates of the square's top-left corner. */
+  origin(file, rank) {
+    const n = this.state.size;
+    const flipped = this.state.orientation === 'black';
+    const col = flipped ? n - 1 - file : file;
+    const row = flipped ? rank : n - 1 - rank;
+    return [col * UNIT, row * UNIT];
+  }
+
+  render() {
+    const { size: n, placement, orientation, lastMove, check, legal, mover } = this.state;
+    this.signature = JSON.stringify([n, [...placement], orientation, lastMove, check, legal, mover, this.selected]);
+    const hadFocus = this.svg.contains(document.activeElement);
+    this.svg.replaceChildren();
+    this.svg.setAttribute('viewBox', `0 0 ${n * UNIT} ${n * UNIT}`);
+    this.svg.dataset.size = String(n);
+    this.svg.dataset.orientation = orientation;
+    // A compact, comparable text of the position for tests and for debugging.
+    this.svg.dataset.position = [...placement].sort().map(([sq, p]) => sq + p).join(' ');
+
+    const squares = el('g', { class: 'squares' }, this.svg);
+    const marks = el('g', { class: 'marks', 'pointer-events': 'none' }, this.svg);
+    const coords = el('g', { class: 'coords', 'pointer-events': 'none', 'aria-hidden': 'true' }, this.svg);
+    const pieces = el('g', { class: 'pieces', 'pointer-events': 'none' }, this.svg);
+    const hints = el('g', { class: 'hints', 'pointer-events': 'none' }, this.svg);
+    const dests = this.selected ? this.destinations(this.selected) : [];
+    const lastFrom = lastMove?.slice(0, 2);
+    const lastTo = lastMove?.slice(2, 4);
+    if (!this.focusSquare || !parseSquare(this.focusSquare) || parseSquare(this.focusSquare).file >= n) {
+      this.focusSquare = orientation === 'white' ? squareName(0, 0) : squareName(n - 1, n - 1);
+    }
+
+    for (let rank = 0; rank < n; rank++) {
+      for (let file = 0; file < n; file++) {
+        const sq = squareName(file, rank);
+        const [x, y] = this.origin(file, rank);
+        const light = (file + rank) % 2 === 1;
+        const piece = placement.get(sq);
+        const label = [sq, piece ? `${pieceColor(piece)} ${PIECE_NAMES[piece.toLowerCase()]}` : 'empty'];
+        if (sq === this.selected) label.push('selected');
+        if (dests.includes(sq)) label.push('legal destination');
+        el('rect', {
+          x, y, width: UNIT, height: UNIT,
+          class: `sq ${light ? 'light' : 'dark'}`,
+          'data-square': sq,
+          role: 'button',
+          tabindex: sq === this.focusSquare ? 0 : -1,
+          'aria-label': label.join(', '),
+        }, squares);
+        if (sq === lastFrom || sq === lastTo) el('rect', { x, y, width: UNIT, height: UNIT, class: 'mark-last' }, marks);
+        if (sq === this.selected) el('rect', { x, y, width: UNIT, height: UNIT, class: 'mark-selected' }, marks);
+        if (sq === check) el('circle', { cx: x + UNIT / 2, cy: y + UNIT / 2, r: UNIT * 0.5, class: 'mark-check' }, marks);
+        // Coordinates sit inside the edge squares, in the other square colour, as on lichess.
+        const bottomRow = y === (n - 1) * UNIT;
+        const leftCol = x === 0;
+        if (bottomRow) {
+          el('text', { x: x + UNIT - 6, y: y + UNIT - 7, class: `coord ${light ? 'on-light' : 'on-dark'}`, 'text-anchor': 'end' }, coords)
+            .textContent = sq[0];
+        }
+        if (leftCol) {
+          el('text', { x: x + 6, y: y + 22, class: `coord ${light ? 'on-light' : 'on-dark'}` }, coords).textContent = sq.slice(1);
+        }
+        if (piece) {
+          el('use', {
+            href: `#${pieceId(piece)}`, x: x + 2, y: y + 2, width: UNIT - 4, height: UNIT - 4,
+            class: 'piece', 'data-square': sq, 'data-piece': piece,
+          }, pieces);
+        }
+        if (dests.includes(sq)) {
+          if (piece) el('circle', { cx: x + UNIT / 2, cy: y + UNIT / 2, r: UNIT * 0.44, class: 'hint-capture' }, hints);
+          else el('circle', { cx: x + UNIT / 2, cy: y + UNIT / 2, r: UNIT * 0.15, class: 'hint-move' }, hints);
+        }
+      }
+    }
+    this.pieceLayer = pieces;
+    if (hadFocus) this.focus();
+  }
+
+  focus() {
+    this.svg.querySelector(`rect.sq[data-square="${this.focusSquare}"]`)?.focus({ preventScroll: true });
+  }
+
+  squareAt(clientX, clientY) {
+    const box = this.svg.getBoundingClientRect();
+    const n = this.state.size;
+    const col = Math.floor(((clientX - box.left) / box.width) * n);
+    const row = Math.floor(((clientY - box.top) / box.height) * n);
+    if (col < 0 || row < 0 || col >= n || row >= n) return null;
+    const flipped = this.state.orientation === 'black';
+    return squareName(flipped ? n - 1 - col : col, flipped ? row : n - 1 - row);
+  }
+
+  canPickUp(sq) {
+    const piece = this.state.placement.get(sq);
+    return Boolean(piece && pieceColor(piece) === this.state.mover && this.destinations(sq).length);
+  }
+
+  /** A click (or Enter) on `sq`: select, move the selected piece there, or deselect. */
+  activate(sq) {
+    if (!this.interactive || !sq) return false;
+    if (this.selected && this.destinations(this.selected).includes(sq)) {
+      this.tryMove(this.selected, sq);
+      return true;
+    }
+    if (this.canPickUp(sq) && sq !== this.selected) {
+      this.selected = sq;
+    } else {
+      this.selected = null;
+    }
+    this.render();
+    return false;
+  }
+
+  pointerDown(e) {
+    if (e.button !== 0 || this.picker) return;
+    const sq = this.squareAt(e.clientX, e.clientY);
+    if (!sq || !this.interactive) return;
+    e.preventDefault();
+    this.focusSquare = sq;
+    const wasSelected = this.selected === sq;
+    if (this.activate(sq) || !this.canPickUp(sq)) return;
+    // Possibly the start of a drag; a release without moving is a click and keeps the selection.
+    this.selected = sq;
+    this.drag = { from: sq, pointerId: e.pointerId, x: e.clientX, y: e.clientY, moved: false, wasSelected };
+    this.svg.setPointerCapture?.(e.pointerId);
+    this.render();
+  }
+
+  pointerMove(e) {
+    const drag = this.drag;
+    if (!drag || e.pointerId !== drag.pointerId) return;
+    if (!drag.moved && Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < DRAG_THRESHOLD_PX) return;
+    const box = this.svg.getBoundingClientRect();
+    const scale = (this.state.size * UNIT) / box.width;
+    const x = (e.clientX - box.left) * scale - UNIT / 2;
+    const y = (e.clientY - box.top) * scale - UNIT / 2;
+    if (!drag.moved) {
+      drag.moved = true;
+      const original = this.pieceLayer?.querySelector(`use[data-square="${drag.from}"]`);
+      if (original) {
+        drag.ghost = original.cloneNode();
+        original.classList.add('lifted');
+        drag.ghost.classList.add('dragging');
+        drag.ghost.removeAttribute('data-square');
+        this.svg.appendChild(drag.ghost);
+      }
+    }
+    drag.ghost?.setAttribute('x', String(x));
+    drag.ghost?.setAttribute('y', String(y));
+  }
+
+  pointerUp(e) {
+    const drag = this.drag;
+    if (!drag || e.pointerId !== drag.pointerId) return;
+    this.drag = null;
+    if (drag.moved) {
+      const to = this.squareAt(e.clientX, e.clientY);
+      if (to && to !== drag.from && this.destinations(drag.from).includes(to)) {
+        this.tryMove(drag.from, to);
+      } else {
+        this.selected = to === drag.from ? drag.from : null;
+        this.render();
+      }
+    } else if (drag.wasSelected) {
+      // A second click on the selected piece puts it down.
+      this.selected = null;
+      this.render();
+    }
+    if (this.deferred) {
+      this.deferred = false;
+      this.render();
+    }
+  }
+
+  cancelDrag() {
+    if (!this.drag) return;
+    this.drag = null;
+    this.deferred = false;
+    this.render();
+  }
+
+  keyDown(e) {
+    const sq = parseSquare(this.focusSquare);
+    if (!sq) return;
+    const n = this.state.size;
+    const sign = this.state.orientation === 'white' ? 1 : -1;
+    const moves = { ArrowUp: [0, sign], ArrowDown: [0, -sign], ArrowLeft: [-sign, 0], ArrowRight: [sign, 0] };
+    if (moves[e.key]) {
+      e.preventDefault();
+      const [df, dr] = moves[e.key];
+      const file = Math.min(n - 1, Math.max(0, sq.file + df));
+      const rank = Math.min(n - 1, Math.max(0, sq.rank + dr));
+      this.focusSquare = squareName(file, rank);
+      this.render();
+      this.focus();
+    } else if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      this.activate(this.focusSquare);
+    } else if (e.key === 'Escape') {
+      this.selected = null;
+      this.render();
+    }
+  }
+
+  /** Plays from→to, asking which piece first when the move is a promotion. */
+  tryMove(from, to) {
+    const options = this.state.legal.filter((m) => m.slice(0, 4) === from + to);
+    this.selected = null;
+    if (options.length > 1) {
+      this.render();
+      this.askPromotion(options);
+    } else if (options.length === 1) {
+      this.onMove(options[0]);
+    }
+  }
+
+  /** Shows the promotion picker for `options` (UCI moves differing only in the promotion piece). */
+  askPromotion(options) {
+    this.closePicker();
+    const color = pieceColor(this.state.placement.get(options[0].slice(0, 2)) || 'P');
+    const picker = document.createElement('div');
+    picker.className = 'promotion';
+    picker.setAttribute('role', 'dialog');
+    picker.setAttribute('aria-label', 'Promote to');
+    const order = 'qcarbnf';
+    const sorted = [...options].sort((a, b) => order.indexOf(a[4]) - order.indexOf(b[4]));
+    for (const uci of sorted) {
+      const letter = color === 'white' ? uci[4].toUpperCase() : uci[4];
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.dataset.promo = uci[4];
+      button.setAttribute('aria-label', `Promote to ${PIECE_NAMES[uci[4]]}`);
+      button.innerHTML = `<svg viewBox="0 0 45 45" aria-hidden="true"><use href="#${pieceId(letter)}"></use></svg>`;
+      button.addEventListener('click', () => {
+        this.closePicker();
+        this.onMove(uci);
+      });
+      picker.appendChild(button);
+    }
+    const cancel = document.createElement('button');
+    cancel.type = 'button';
+    cancel.className = 'promotion-cancel';
+    cancel.textContent = 'Cancel';
+    cancel.addEventListener('click', () => this.closePicker());
+    picker.appendChild(cancel);
+    picker.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape') this.closePicker();
+    });
+    this.wrap.appendChild(picker);
+    this.picker = picker;
+    picker.querySelector('button')?.focus();
+  }
+
+  /** Asks for the promotion piece of a typed move; the board's own picker, reused. */
+  choosePromotion(options) {
+    this.askPromotion(options);
+  }
+
+  closePicker() {
+    this.picker?.remove();
+    this.picker = null;
+  }
+}

@@ -1,0 +1,195 @@
+// The lobby, `/`: the live list of games (from the `list` subscription) and the forms that start
+// a game — against a friend, against the computer, or between two computer players.
+//
+// Creating a game here only sends `create`; on `created` the seat token is stored and the page
+// moves to /g/{id}, which resumes the seat like any reload would. One path, well tested.
+
+import { Connection } from './connection.js';
+import { saveSeat } from './store.js';
+import { escapeHtml, seatName, setConnectionBadge } from './ui.js';
+
+const VARIANTS = { standard: 'Standard', minichess7: 'Minichess 7×7' };
+
+function levelOptions(selected) {
+  return [1, 2, 3, 4, 5].map((n) => `<option value="${n}"${n === selected ? ' selected' : ''}>Level ${n}</option>`).join('');
+}
+
+function randomColor() {
+  const byte = new Uint8Array(1);
+  crypto.getRandomValues(byte);
+  return byte[0] % 2 ? 'white' : 'black';
+}
+
+class Lobby {
+  constructor(root) {
+    this.root = root;
+    this.requests = new Map(); // request id → what it was for, to route errors
+    this.buildDom();
+    this.conn = new Connection({
+      onOpen: () => this.conn.send({ type: 'list' }),
+      onMessage: (msg) => this.handle(msg),
+      onStatus: (up) => setConnectionBadge(up),
+    });
+  }
+
+  start() {
+    this.conn.start();
+  }
+
+  buildDom() {
+    this.root.innerHTML = `
+      <div class="lobby">
+        <section class="new-game" aria-labelledby="new-title">
+          <h1 id="new-title">Play chess</h1>
+          <div class="cards">
+            <form class="card" id="friend-form">
+              <h2>Play a friend</h2>
+              <p>Get a link to send; whoever opens it takes the other side.</p>
+              <fieldset class="choice"><legend>Your side</legend>
+                <label><input type="radio" name="color" value="white" checked> White</label>
+                <label><input type="radio" name="color" value="black"> Black</label>
+                <label><input type="radio" name="color" value="random"> Random</label>
+              </fieldset>
+              <button type="submit" class="primary" id="play-friend">Create game</button>
+            </form>
+            <form class="card" id="bot-form">
+              <h2>Play the computer</h2>
+              <label>Strength <select name="level" id="bot-level">${levelOptions(1)}</select></label>
+              <fieldset class="choice"><legend>Your side</legend>
+                <label><input type="radio" name="color" value="white" checked> White</label>
+                <label><input type="radio" name="color" value="black"> Black</label>
+                <label><input type="radio" name="color" value="random"> Random</label>
+              </fieldset>
+              <button type="submit" class="primary" id="play-bot">Play</button>
+            </form>
+            <form class="card" id="bots-form">
+              <h2>Watch bots play</h2>
+              <label>White <select name="white" id="white-level">${levelOptions(3)}</select></label>
+              <label>Black <select name="black" id="black-level">${levelOptions(5)}</select></label>
+              <button type="submit" class="primary" id="watch-bots">Watch</button>
+            </form>
+          </div>
+          <details class="options" id="options">
+            <summary>Game options</summary>
+            <div class="options-body">
+              <label>Variant
+                <select id="variant">${Object.entries(VARIANTS).map(([k, v]) => `<option value="${k}">${v}</option>`).join('')}</select>
+              </label>
+              <label><input type="checkbox" id="castling" checked> Castling</label>
+              <label><input type="checkbox" id="en-passant" checked> En passant</label>
+              <label>Repetition
+                <select id="repetition">
+                  <option value="threefold">Threefold repetition draws</option>
+                  <option value="eight_move">Eight-move repetition draws</option>
+                </select>
+              </label>
+              <label class="wide">Start from a position (FEN, optional)
+                <input id="fen" spellcheck="false" autocomplete="off" placeholder="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1">
+              </label>
+              <p class="hint">Time controls arrive with clocks; games are untimed for now.</p>
+            </div>
+          </details>
+          <p id="create-error" class="error" role="alert"></p>
+        </section>
+        <section class="games" aria-labelledby="games-title">
+          <h2 id="games-title">Games on this server</h2>
+          <ul id="games" class="game-list"><li class="none">Loading…</li></ul>
+        </section>
+      </div>`;
+    const $ = (sel) => this.root.querySelector(sel);
+    this.dom = { error: $('#create-error'), games: $('#games'), variant: $('#variant'), castling: $('#castling'), enPassant: $('#en-passant'), repetition: $('#repetition'), fen: $('#fen') };
+    this.dom.variant.addEventListener('change', () => this.syncOptions());
+    this.syncOptions();
+    $('#friend-form').addEventListener('submit', (e) => {
+      e.preventDefault();
+      const side = this.side(e.target);
+      this.create({ white: { kind: 'human' }, black: { kind: 'human' }, as: side });
+    });
+    $('#bot-form').addEventListener('submit', (e) => {
+      e.preventDefault();
+      const side = this.side(e.target);
+      const bot = { kind: 'bot', level: Number(e.target.elements.level.value) };
+      this.create({ white: side === 'white' ? { kind: 'human' } : bot, black: side === 'black' ? { kind: 'human' } : bot, as: side });
+    });
+    $('#bots-form').addEventListener('submit', (e) => {
+      e.preventDefault();
+      const f = e.target.elements;
+      this.create({ white: { kind: 'bot', level: Number(f.white.value) }, black: { kind: 'bot', level: Number(f.black.value) } });
+    });
+  }
+
+  side(form) {
+    const value = form.elements.color.value;
+    return value === 'random' ? randomColor() : value;
+  }
+
+  /** Minichess has neither castling nor en passant: their switches would only mislead there. */
+  syncOptions() {
+    const mini = this.dom.variant.value === 'minichess7';
+    this.dom.castling.disabled = mini;
+    this.dom.enPassant.disabled = mini;
+    this.dom.fen.placeholder = mini ? 'nbqkacr/fpppppf/7/7/7/FPPPPPF/NBQKACR w - - 0 1' : 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+  }
+
+  create(seats) {
+    const fen = this.dom.fen.value.trim();
+    const msg = {
+      type: 'create',
+      variant: this.dom.variant.value,
+      fen: fen || null,
+      rules: { castling: this.dom.castling.checked, en_passant: this.dom.enPassant.checked, repetition: this.dom.repetition.value },
+      white: seats.white,
+      black: seats.black,
+      clock: null,
+    };
+    if (seats.as) msg.as = seats.as;
+    const id = this.conn.send(msg);
+    if (id === null) {
+      this.dom.error.textContent = 'Not connected to the server — retrying; try again in a moment.';
+      return;
+    }
+    this.dom.error.textContent = '';
+    this.requests.set(id, 'create');
+  }
+
+  handle(msg) {
+    if (msg.type === 'games') this.renderGames(msg.games || []);
+    else if (msg.type === 'created') {
+      if (msg.token && msg.color) saveSeat(msg.game, { token: msg.token, color: msg.color });
+      location.assign(`/g/${encodeURIComponent(msg.game)}`);
+    } else if (msg.type === 'error') {
+      const what = this.requests.get(msg.id);
+      if (what === 'create') {
+        this.dom.error.textContent = msg.message;
+        // A bad FEN is the usual cause; show the options so the field can be fixed.
+        if (/fen/i.test(msg.message)) this.root.querySelector('#options').open = true;
+      }
+    }
+  }
+
+  renderGames(games) {
+    const order = { ongoing: 0, waiting: 1, ended: 2 };
+    const sorted = [...games].sort((a, b) => (order[a.status] - order[b.status]) || b.plies - a.plies);
+    if (!sorted.length) {
+      this.dom.games.innerHTML = '<li class="none">No games yet — start one above.</li>';
+      return;
+    }
+    this.dom.games.innerHTML = sorted.map((g) => {
+      const status = g.status === 'ended' ? (g.result || 'ended') : g.status === 'waiting' ? 'waiting for a player' : 'playing';
+      const moves = Math.ceil(g.plies / 2);
+      const label = `${VARIANTS[g.variant] || g.variant}: ${seatName(g.white)} against ${seatName(g.black)}, ${status}, ${moves} moves, ${g.watchers} watching`;
+      return `<li><a href="/g/${encodeURIComponent(g.game)}" class="game-row status-${escapeHtml(g.status)}" data-game="${escapeHtml(g.game)}" aria-label="${escapeHtml(label)}">
+        <span class="variant">${escapeHtml(VARIANTS[g.variant] || g.variant)}</span>
+        <span class="players"><span class="swatch white" aria-hidden="true"></span>${escapeHtml(seatName(g.white))} <span class="vs">vs</span> <span class="swatch black" aria-hidden="true"></span>${escapeHtml(seatName(g.black))}</span>
+        <span class="plies">${moves} ${moves === 1 ? 'move' : 'moves'}</span>
+        <span class="state">${escapeHtml(status)}</span>
+        <span class="watchers">${g.watchers} watching</span>
+      </a></li>`;
+    }).join('');
+  }
+}
+
+/** Starts the lobby inside `root`. */
+export function startLobby(root) {
+  new Lobby(root).start();
+}

@@ -1,0 +1,465 @@
+//! The web client in a real browser: headless Chromium, driven over WebDriver (chromedriver)
+//! by fantoccini, against the real server on 127.0.0.1:0. The tests click, drag and type as a
+//! person would, and read what the page shows. Screenshots land in target/screenshots/.
+//!
+//! Without chromium and chromedriver these tests fail when CI=true (CI must run them) and are
+//! skipped with a note otherwise. `apt-get install chromium chromium-driver` installs both.
+
+mod server_support;
+
+use std::net::TcpListener as StdListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
+use fantoccini::elements::Element;
+use fantoccini::{Client, ClientBuilder, Locator};
+use hyper_util::client::legacy::connect::HttpConnector;
+use serde_json::{json, Value};
+use server_support::{start, Server};
+
+/// How long any one expectation may take before the test fails.
+const WAIT: Duration = Duration::from_secs(20);
+
+/// The browsers share two cores with everything else: one scenario at a time.
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// A chromedriver process on a free port; killed on drop.
+struct Driver {
+    child: Child,
+    port: u16,
+    chromium: PathBuf,
+    profiles: Vec<PathBuf>,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        for dir in &self.profiles {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
+fn find(env: &str, candidates: &[&str]) -> Option<PathBuf> {
+    if let Ok(path) = std::env::var(env) {
+        return Some(PathBuf::from(path));
+    }
+    candidates.iter().map(PathBuf::from).find(|p| p.exists())
+}
+
+/// Starts chromedriver, or says why not: None means "skip" (only allowed outside CI).
+async fn driver() -> Option<Driver> {
+    let chromium = find("CHROMIUM", &["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]);
+    let chromedriver = find("CHROMEDRIVER", &["/usr/bin/chromedriver"]);
+    let (Some(chromium), Some(chromedriver)) = (chromium, chromedriver) else {
+        if std::env::var("CI").is_ok_and(|v| v == "true") {
+            panic!("chromium and chromedriver are required in CI: apt-get install -y chromium chromium-driver");
+        }
+        eprintln!(
+            "note: skipping browser test: chromium/chromedriver not found (apt-get install chromium chromium-driver)"
+        );
+        return None;
+    };
+    let port = StdListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("free port");
+    let child = Command::new(&chromedriver)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start chromedriver");
+    let driver = Driver { child, port, chromium, profiles: Vec::new() };
+    let deadline = Instant::now() + WAIT;
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "chromedriver did not start listening");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    Some(driver)
+}
+
+impl Driver {
+    /// A new browser with its own fresh profile (so its own localStorage).
+    async fn browser(&mut self, width: u32, height: u32) -> Client {
+        let profile = std::env::temp_dir().join(format!("gambit-chromium-{}-{}", std::process::id(), rand_suffix()));
+        self.profiles.push(profile.clone());
+        let mut caps = serde_json::Map::new();
+        caps.insert(
+            "goog:chromeOptions".into(),
+            json!({
+                "binary": self.chromium,
+                "args": [
+                    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                    "--disable-dev-shm-usage", "--hide-scrollbars", "--force-device-scale-factor=1",
+                    format!("--window-size={width},{height}"),
+                    format!("--user-data-dir={}", profile.display()),
+                ],
+                // Headless windows have a minimum width; a phone's viewport needs emulation.
+                "mobileEmulation": { "deviceMetrics": { "width": width, "height": height, "pixelRatio": 1.0 } },
+            }),
+        );
+        let url = format!("http://127.0.0.1:{}", self.port);
+        let mut builder = ClientBuilder::new(HttpConnector::new());
+        builder.capabilities(caps);
+        builder.connect(&url).await.expect("start a chromium session")
+    }
+}
+
+fn rand_suffix() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static N: AtomicU64 = AtomicU64::new(0);
+    N.fetch_add(1, Ordering::Relaxed)
+}
+
+/// Runs `script` (a function body returning a value) until it returns something truthy.
+async fn wait_js(c: &Client, what: &str, script: &str) -> Value {
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let value = c.execute(script, vec![]).await.unwrap_or(Value::Null);
+        let truthy = !matches!(&value, Value::Null | Value::Bool(false)) && value != json!("") && value != json!(0);
+        if truthy {
+            return value;
+        }
+        if Instant::now() > deadline {
+            let status = c.execute("return document.getElementById('status')?.textContent", vec![]).await;
+            panic!("timed out waiting for {what}; last value {value}; status line {status:?}");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn plies(c: &Client) -> u64 {
+    let v = c.execute("return Number(document.getElementById('app').dataset.plies || -1)", vec![]).await;
+    v.ok().and_then(|v| v.as_i64()).map_or(0, |n| n.max(0) as u64)
+}
+
+async fn wait_plies(c: &Client, n: u64) {
+    wait_js(c, &format!("{n} moves"), &format!("return document.getElementById('app').dataset.plies === '{n}'")).await;
+}
+
+async fn status(c: &Client) -> String {
+    c.find(Locator::Id("status")).await.expect("status line").text().await.unwrap_or_default()
+}
+
+async fn wait_status(c: &Client, contains: &str) -> String {
+    let script = format!("return (document.getElementById('status')?.textContent || '').includes({contains:?})");
+    wait_js(c, &format!("status containing {contains:?}"), &script).await;
+    status(c).await
+}
+
+/// What the board shows: every piece on its square, e.g. "a1R a2P …".
+async fn position(c: &Client) -> String {
+    let v = c.execute("return document.querySelector('svg.board').dataset.position", vec![]).await;
+    v.ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+}
+
+async fn move_list(c: &Client) -> String {
+    c.find(Locator::Id("moves")).await.expect("move list").text().await.unwrap_or_default()
+}
+
+async fn square(c: &Client, sq: &str) -> Element {
+    c.find(Locator::Css(&format!("rect.sq[data-square='{sq}']"))).await.unwrap_or_else(|e| panic!("square {sq}: {e}"))
+}
+
+/// Clicks the element `css` once it exists, finding it afresh if the page redrew it meanwhile.
+async fn click_css(c: &Client, css: &str) {
+    let mut last = None;
+    for _ in 0..5 {
+        let element =
+            c.wait().at_most(WAIT).for_element(Locator::Css(css)).await.unwrap_or_else(|e| panic!("{css}: {e}"));
+        match element.click().await {
+            Ok(()) => return,
+            Err(e) => last = Some(e),
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("click {css}: {last:?}");
+}
+
+/// Clicks square `sq`, finding it afresh if the board was redrawn between finding and clicking
+/// (an opponent's move or a seat change redraws it).
+async fn click_square(c: &Client, sq: &str) {
+    let mut last = None;
+    for _ in 0..5 {
+        match square(c, sq).await.click().await {
+            Ok(()) => return,
+            Err(e) => last = Some(e),
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("click {sq}: {last:?}");
+}
+
+/// Plays `uci` by clicking its two squares.
+async fn click_move(c: &Client, uci: &str) {
+    click_square(c, &uci[0..2]).await;
+    click_square(c, &uci[2..4]).await;
+}
+
+/// The viewport coordinates of the centre of square `sq`. (Coordinates, not elements: the
+/// board redraws its squares when a piece is picked up.)
+async fn centre(c: &Client, sq: &str) -> (f64, f64) {
+    let script = format!(
+        "const r = document.querySelector(\"rect.sq[data-square='{sq}']\").getBoundingClientRect();
+         return [r.left + r.width / 2, r.top + r.height / 2];"
+    );
+    let v = c.execute(&script, vec![]).await.unwrap_or_else(|e| panic!("square {sq}: {e}"));
+    (v[0].as_f64().unwrap_or(0.0), v[1].as_f64().unwrap_or(0.0))
+}
+
+/// Plays `uci` by dragging the piece with the mouse, through a point on the way.
+async fn drag_move(c: &Client, uci: &str) {
+    let (fx, fy) = centre(c, &uci[0..2]).await;
+    let (tx, ty) = centre(c, &uci[2..4]).await;
+    let mouse = MouseActions::new("mouse".to_string())
+        .then(PointerAction::MoveTo { duration: None, x: fx.round(), y: fy.round() })
+        .then(PointerAction::Down { button: MOUSE_BUTTON_LEFT })
+        .then(PointerAction::MoveTo {
+            duration: Some(Duration::from_millis(100)),
+            x: (fx + 12.0).round(),
+            y: (fy - 9.0).round(),
+        })
+        .then(PointerAction::MoveTo { duration: Some(Duration::from_millis(200)), x: tx.round(), y: ty.round() })
+        .then(PointerAction::Up { button: MOUSE_BUTTON_LEFT });
+    c.perform_actions(mouse).await.expect("drag and drop");
+}
+
+/// A legal move for the player now, preferring ones that develop a knight or bishop (not a
+/// promotion, so a click pair suffices), from the page's own model.
+async fn some_legal_move(c: &Client) -> String {
+    let script = "const g = window.gambit.game; const legal = g.legal.filter(m => m.length === 4);
+        const board = g.boards[g.boards.length - 1];
+        const nice = legal.find(m => 'NBnb'.includes(board.get(m.slice(0, 2)) || '-'));
+        return nice || legal[0] || null;";
+    let v = wait_js(c, "a legal move", script).await;
+    v.as_str().expect("a move").to_string()
+}
+
+/// Cuts the page's connection and keeps it down until [`reconnect`]; waits for the badge.
+async fn disconnect(c: &Client) {
+    c.execute("window.gambit.conn.stopped = true; window.gambit.conn.drop();", vec![]).await.expect("drop");
+    wait_js(c, "the reconnecting badge", "return !document.getElementById('connection').hidden").await;
+}
+
+/// Lets the page reconnect on its own back-off path and waits until it is back.
+async fn reconnect(c: &Client) {
+    c.execute("window.gambit.conn.stopped = false; window.gambit.conn.reconnectSoon();", vec![])
+        .await
+        .expect("reconnect");
+    wait_js(c, "the connection back", "return document.getElementById('connection').hidden").await;
+}
+
+async fn screenshot(c: &Client, name: &str) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/screenshots");
+    std::fs::create_dir_all(&dir).expect("screenshot dir");
+    let png = c.screenshot().await.expect("screenshot");
+    std::fs::write(dir.join(name), png).expect("write screenshot");
+}
+
+async fn open(c: &Client, server: &Server, path: &str) {
+    c.goto(&server.url(path)).await.expect("open page");
+}
+
+async fn current_path(c: &Client) -> String {
+    c.current_url().await.map(|u| u.path().to_string()).unwrap_or_default()
+}
+
+/// Lobby → a game against level 1; three moves by clicking and one by dragging, each answered;
+/// a reload mid-game shows the same board and moves; undo; resign; the result shows.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_the_computer_click_drag_reload_undo_resign() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver().await else { return };
+    let server = start().await;
+    let c = driver.browser(1280, 900).await;
+
+    open(&c, &server, "/").await;
+    wait_js(&c, "the lobby", "return document.querySelector('#games .none, #games a') !== null").await;
+    c.find(Locator::Id("bot-level")).await.expect("level").select_by_value("1").await.expect("level 1");
+    click_css(&c, "#play-bot").await;
+    wait_js(
+        &c,
+        "the game page",
+        "return location.pathname.startsWith('/g/') && document.getElementById('app').dataset.status === 'ongoing'",
+    )
+    .await;
+    assert_eq!(
+        c.execute("return document.getElementById('app').dataset.seat", vec![]).await.ok(),
+        Some(json!("white"))
+    );
+    assert!(status(&c).await.contains("Your move"), "{}", status(&c).await);
+
+    // Three moves by clicking: each time the bot answers.
+    for n in 1..=3u64 {
+        let mv = some_legal_move(&c).await;
+        click_move(&c, &mv).await;
+        wait_plies(&c, 2 * n).await;
+        let pos = position(&c).await;
+        assert!(pos.contains(&mv[2..4]), "{mv} not shown in {pos}");
+    }
+    // One by drag and drop.
+    let mv = some_legal_move(&c).await;
+    drag_move(&c, &mv).await;
+    wait_plies(&c, 8).await;
+    wait_status(&c, "Your move").await;
+    assert_eq!(move_list(&c).await.lines().filter(|l| l.contains('.')).count(), 4, "{}", move_list(&c).await);
+    screenshot(&c, "game-standard.png").await;
+
+    // Reload: the same board and move list come back.
+    let (before_pos, before_moves) = (position(&c).await, move_list(&c).await);
+    c.refresh().await.expect("reload");
+    wait_plies(&c, 8).await;
+    assert_eq!(position(&c).await, before_pos);
+    assert_eq!(move_list(&c).await, before_moves);
+    assert_eq!(
+        c.execute("return document.getElementById('app').dataset.seat", vec![]).await.ok(),
+        Some(json!("white"))
+    );
+
+    // Review an earlier position, then back to live.
+    click_css(&c, "#moves [data-ply='2']").await;
+    wait_js(&c, "the review bar", "return !document.getElementById('review-bar').hidden").await;
+    assert_ne!(position(&c).await, before_pos);
+    click_css(&c, "#live").await;
+    assert_eq!(position(&c).await, before_pos);
+
+    // A typed move in SAN or UCI.
+    let mv = some_legal_move(&c).await;
+    c.find(Locator::Id("move-input")).await.expect("move box").send_keys(&format!("{mv}\n")).await.expect("type");
+    wait_plies(&c, 10).await;
+
+    // Undo takes back my move and the bot's reply.
+    click_css(&c, "#undo").await;
+    wait_plies(&c, 8).await;
+    assert_eq!(position(&c).await, before_pos);
+
+    // Resign, confirm: the result shows.
+    click_css(&c, "#resign").await;
+    click_css(&c, "#resign-confirm").await;
+    let line = wait_status(&c, "wins").await;
+    assert_eq!(line, "White resigned — Black wins");
+
+    // The lobby lists the finished game.
+    open(&c, &server, "/").await;
+    wait_js(&c, "the game in the list", "return document.querySelector('#games a.status-ended') !== null").await;
+    screenshot(&c, "lobby.png").await;
+    let _ = c.close().await;
+}
+
+/// A friend game: A creates it from a position, B opens the invite link and takes black, C
+/// watches; every move shows for all three; a promotion through the picker mates.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn friends_play_and_a_spectator_follows_to_checkmate() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver().await else { return };
+    let server = start().await;
+    let a = driver.browser(1100, 850).await;
+    let b = driver.browser(1100, 850).await;
+    let c = driver.browser(375, 812).await;
+
+    open(&a, &server, "/").await;
+    wait_js(&a, "the lobby", "return document.querySelector('#games .none, #games a') !== null").await;
+    click_css(&a, "#options summary").await;
+    // White: king c6, pawn g7. Black: king a8, pawn h5. 1. Kb6 h4 2. g8=Q#.
+    a.find(Locator::Id("fen")).await.expect("fen").send_keys("k7/6P1/2K5/7p/8/8/8/8 w - - 0 1").await.expect("type");
+    click_css(&a, "#play-friend").await;
+    let invite = wait_js(&a, "the invite link", "const i = document.getElementById('invite'); return i && !i.hidden && document.getElementById('invite-link').value").await;
+    let invite = invite.as_str().expect("link").to_string();
+    assert!(invite.contains("/g/"), "{invite}");
+    wait_status(&a, "Waiting for your friend").await;
+
+    b.goto(&invite).await.expect("open invite");
+    click_css(&b, "#join-black").await;
+    wait_js(&b, "black's seat", "return document.getElementById('app').dataset.seat === 'black'").await;
+    wait_status(&b, "White to move").await;
+    assert_eq!(
+        b.execute("return document.querySelector('svg.board').dataset.orientation", vec![]).await.ok(),
+        Some(json!("black"))
+    );
+
+    c.goto(&invite).await.expect("open as spectator");
+    wait_status(&c, "White to move").await;
+    assert_eq!(
+        c.execute("return document.getElementById('app').dataset.seat", vec![]).await.ok(),
+        Some(json!("spectator"))
+    );
+    // A spectator has no controls.
+    assert!(c.find(Locator::Css("#move-form:not([hidden])")).await.is_err());
+    wait_status(&a, "Your move").await;
+
+    // The spectator's connection drops: "reconnecting…" shows; the move made meanwhile arrives
+    // when it is back (a `watch` with its last version).
+    disconnect(&c).await;
+    click_move(&a, "c6b6").await;
+    wait_plies(&a, 1).await;
+    assert_eq!(plies(&c).await, 0);
+    reconnect(&c).await;
+    for p in [&a, &b, &c] {
+        wait_plies(p, 1).await;
+    }
+    assert!(position(&c).await.contains("b6K"));
+    wait_status(&b, "Your move").await;
+    drag_move(&b, "h5h4").await;
+    for p in [&a, &b, &c] {
+        wait_plies(p, 2).await;
+    }
+    assert!(position(&c).await.contains("h4p"));
+
+    // The promotion: the picker offers the pieces; the queen mates. Black is offline meanwhile
+    // and learns of it when it resumes its seat.
+    disconnect(&b).await;
+    click_move(&a, "g7g8").await;
+    click_css(&a, ".promotion [data-promo='q']").await;
+    wait_plies(&a, 3).await;
+    reconnect(&b).await;
+    for p in [&a, &b, &c] {
+        wait_plies(p, 3).await;
+        let line = wait_status(p, "Checkmate").await;
+        assert_eq!(line, "Checkmate — White wins");
+    }
+    assert!(position(&c).await.contains("g8Q"));
+    assert_eq!(move_list(&c).await.split_whitespace().collect::<Vec<_>>(), ["1.", "Kb6", "h4", "2.", "g8=Q#"]);
+    screenshot(&c, "game-mobile-spectator.png").await;
+    for p in [a, b, c] {
+        let _ = p.close().await;
+    }
+}
+
+/// Minichess 7x7 against the computer, with a bad FEN first: the server's reason shows.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn minichess_board_and_fen_errors() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver().await else { return };
+    let server = start().await;
+    let c = driver.browser(1280, 900).await;
+
+    open(&c, &server, "/").await;
+    wait_js(&c, "the lobby", "return document.querySelector('#games .none, #games a') !== null").await;
+    click_css(&c, "#options summary").await;
+    c.find(Locator::Id("fen")).await.expect("fen").send_keys("8/8/8/8/8/8/8/8 w - - 0 1").await.expect("type");
+    click_css(&c, "#play-bot").await;
+    let error = wait_js(&c, "the FEN error", "return document.getElementById('create-error').textContent").await;
+    assert!(error.as_str().is_some_and(|e| e.to_lowercase().contains("king")), "{error}");
+    assert_eq!(current_path(&c).await, "/");
+
+    c.find(Locator::Id("fen")).await.expect("fen").clear().await.expect("clear");
+    c.find(Locator::Id("variant")).await.expect("variant").select_by_value("minichess7").await.expect("minichess");
+    c.find(Locator::Id("bot-level")).await.expect("level").select_by_value("2").await.expect("level 2");
+    click_css(&c, "#play-bot").await;
+    wait_js(&c, "the 7x7 game", "return document.getElementById('app').dataset.status === 'ongoing' && document.querySelector('svg.board')?.dataset.size === '7'").await;
+    let pos = position(&c).await;
+    for piece in ["C", "A", "F", "c", "a", "f"] {
+        assert!(pos.split(' ').any(|p| p.ends_with(piece)), "no {piece} in {pos}");
+    }
+    for n in 1..=2u64 {
+        let mv = some_legal_move(&c).await;
+        click_move(&c, &mv).await;
+        wait_plies(&c, 2 * n).await;
+    }
+    wait_status(&c, "Your move").await;
+    screenshot(&c, "game-minichess7.png").await;
+    assert!(plies(&c).await >= 4);
+    let _ = c.close().await;
+}
