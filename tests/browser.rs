@@ -463,3 +463,57 @@ async fn minichess_board_and_fen_errors() {
     assert!(plies(&c).await >= 4);
     let _ = c.close().await;
 }
+
+/// A timed game against the computer: the lobby's time control is sent, the games list names it,
+/// both clocks show, the running one is highlighted and ticks down, and the bot's reply passes
+/// the clock back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn timed_game_against_the_computer_shows_ticking_clocks() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver().await else { return };
+    let server = start().await;
+    let c = driver.browser(1280, 900).await;
+
+    open(&c, &server, "/").await;
+    wait_js(&c, "the lobby", "return document.querySelector('#games .none, #games a') !== null").await;
+    click_css(&c, "#options summary").await;
+    c.find(Locator::Id("time-control")).await.expect("time control").select_by_value("3+2").await.expect("3+2");
+    click_css(&c, "#play-bot").await;
+    wait_js(&c, "the timed game", "return document.getElementById('app').dataset.status === 'ongoing'").await;
+    let clock_text = |side: &str| format!("return document.getElementById('clock-{side}')?.textContent || ''");
+    wait_js(
+        &c,
+        "both clocks",
+        "return /^[23]:[0-9]{2}$/.test(document.getElementById('clock-white')?.textContent || '') \
+         && document.getElementById('clock-black')?.textContent === '3:00'",
+    )
+    .await;
+    let running = c.execute("return document.querySelector('.clock.running')?.id", vec![]).await.expect("js");
+    assert_eq!(running, json!("clock-white"));
+    let first = c.execute(&clock_text("white"), vec![]).await.expect("js");
+    // The running clock ticks down locally, with no message from the server.
+    wait_js(
+        &c,
+        "White's clock to tick",
+        &format!("return document.getElementById('clock-white').textContent !== {first}"),
+    )
+    .await;
+    let white = c.execute(&clock_text("white"), vec![]).await.expect("js");
+    assert!(white.as_str().is_some_and(|t| t.starts_with("2:5")), "{white}");
+    screenshot(&c, "game-timed.png").await;
+
+    // A move passes the clock to the bot, whose answer passes it back with the increment.
+    let mv = some_legal_move(&c).await;
+    click_move(&c, &mv).await;
+    wait_plies(&c, 2).await;
+    wait_js(&c, "White's clock running again", "return document.querySelector('.clock.running')?.id === 'clock-white'")
+        .await;
+    let white = c.execute(&clock_text("white"), vec![]).await.expect("js");
+    assert!(white.as_str().is_some_and(|t| t.starts_with("3:0") || t.starts_with("2:5")), "{white}");
+
+    // The games list shows the time control.
+    open(&c, &server, "/").await;
+    wait_js(&c, "the game in the list", "return document.querySelector('#games .time-control')?.textContent === '3+2'")
+        .await;
+    let _ = c.close().await;
+}

@@ -7,6 +7,7 @@
 // page never shows a move as played before the server has broadcast it.
 
 import { Board } from './board.js';
+import { formatTime, LOW_MS, remaining, timeControlName } from './clock.js';
 import { Connection } from './connection.js';
 import {
   applyUci, boardSize, fenTurn, kingSquare, parsePlacement, resolveMove, samePlacement,
@@ -45,6 +46,8 @@ function modelFromState(s) {
     moves: [...s.moves], san: [...s.san], boards,
     turn: s.turn, status: s.status, result: s.result, reason: s.reason, seats: s.seats,
     legal: [...s.legal], check: s.check, offer: s.offer || null, watchers: s.watchers || 0,
+    // The clock as the server last sent it, and when it arrived (the page counts down from there).
+    clock: s.clock || null, clockAt: performance.now(),
   };
 }
 
@@ -61,6 +64,7 @@ export class GameView {
     this.notice = '';
     this.resumeId = null;
     this.missing = false;
+    this.ticker = null;
     this.buildDom();
     this.conn = new Connection({
       onOpen: () => this.follow(),
@@ -143,12 +147,14 @@ export class GameView {
         g.san.push(msg.san);
         g.boards.push(placement);
         Object.assign(g, { fen: msg.fen, turn: msg.turn, legal: msg.legal, check: msg.check, offer: null });
+        if (msg.clock) Object.assign(g, { clock: msg.clock, clockAt: performance.now() });
         if (g.status === 'waiting') g.status = 'ongoing';
         if (this.pending === msg.uci) this.pending = null;
         break;
       }
       case 'end':
         Object.assign(g, { status: 'ended', result: msg.result, reason: msg.reason, legal: [], offer: null });
+        if (msg.clock) Object.assign(g, { clock: msg.clock, clockAt: performance.now() });
         this.pending = null;
         break;
       case 'offer':
@@ -208,9 +214,9 @@ export class GameView {
     this.root.innerHTML = `
       <div class="game">
         <section class="board-area" aria-label="Board">
-          <div class="player player-top" id="player-top"></div>
+          <div class="player player-top" id="player-top"><span class="who"></span><span class="clock" hidden></span></div>
           <div id="board-host"></div>
-          <div class="player player-bottom" id="player-bottom"></div>
+          <div class="player player-bottom" id="player-bottom"><span class="who"></span><span class="clock" hidden></span></div>
         </section>
         <aside class="panel">
           <p id="status" class="status" role="status" aria-live="polite">Connecting…</p>
@@ -360,7 +366,13 @@ export class GameView {
         const winner = g.result === '1-0' ? 'White' : 'Black';
         const loser = g.result === '1-0' ? 'Black' : 'White';
         if (g.reason === 'resignation') return `${loser} resigned — ${winner} wins`;
+        if (g.reason === 'timeout') return `${winner} wins on time`;
         return `${reason} — ${winner} wins`;
+      }
+      if (g.reason === 'timeout') {
+        // A flag fell, but the other side had too little left to ever mate.
+        const flagged = g.clock && g.clock.black_ms === 0 && g.clock.white_ms !== 0 ? 'black' : 'white';
+        return `Draw — ${SIDE[flagged]}'s time ran out but ${SIDE[OTHER[flagged]]} cannot mate`;
       }
       return g.reason === 'agreement' ? 'Draw by agreement' : `${reason} — draw`;
     }
@@ -406,6 +418,7 @@ export class GameView {
     });
 
     this.renderPlayers();
+    this.renderClocks();
     this.renderMoves();
     d.reviewBar.hidden = live;
     d.reviewLabel.textContent = live ? '' : `Reviewing: ${ply === 0 ? 'start position' : `after ${Math.ceil(ply / 2)}${ply % 2 ? '.' : '…'} ${g.san[ply - 1]}`}`;
@@ -454,7 +467,38 @@ export class GameView {
       const online = seat.kind === 'human' ? `<span class="dot ${seat.online ? 'on' : 'off'}" title="${seat.online ? 'online' : 'offline'}"></span>` : '';
       const toMove = g.status === 'ongoing' && g.turn === color ? ' to-move' : '';
       node.className = `player player-${node === this.dom.top ? 'top' : 'bottom'}${toMove}`;
-      setHtml(node, `<span class="swatch ${color}" aria-hidden="true"></span>${online}<span class="name">${escapeHtml(seatName(seat))}${you}</span><span class="side">${SIDE[color]}</span>`);
+      const clockNode = node.querySelector('.clock');
+      clockNode.id = `clock-${color}`;
+      clockNode.dataset.color = color;
+      clockNode.hidden = !g.clock;
+      setHtml(node.querySelector('.who'), `<span class="swatch ${color}" aria-hidden="true"></span>${online}<span class="name">${escapeHtml(seatName(seat))}${you}</span><span class="side">${SIDE[color]}</span>`);
+    }
+  }
+
+  /**
+   * Writes both clocks as of now, and keeps a ticker running while a side's time runs: only the
+   * clock text changes between events, so the ticker touches nothing else.
+   */
+  renderClocks() {
+    const g = this.game;
+    const running = Boolean(g?.clock?.running) && g.status === 'ongoing';
+    if (g?.clock) {
+      const now = performance.now();
+      for (const node of [this.dom.top, this.dom.bottom]) {
+        const clockNode = node.querySelector('.clock');
+        const color = clockNode.dataset.color;
+        if (!color) continue;
+        const ms = remaining(g.clock, g.clockAt, color, now);
+        clockNode.textContent = formatTime(ms);
+        clockNode.classList.toggle('running', running && g.clock.running === color);
+        clockNode.classList.toggle('low', ms < LOW_MS);
+        clockNode.setAttribute('aria-label', `${SIDE[color]}'s clock: ${formatTime(ms)} left (${timeControlName(g.clock)})`);
+      }
+    }
+    if (running && !this.ticker) this.ticker = setInterval(() => this.renderClocks(), 100);
+    if (!running && this.ticker) {
+      clearInterval(this.ticker);
+      this.ticker = null;
     }
   }
 

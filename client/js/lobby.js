@@ -4,6 +4,7 @@
 // Creating a game here only sends `create`; on `created` the seat token is stored and the page
 // moves to /g/{id}, which resumes the seat like any reload would. One path, well tested.
 
+import { clockSpec, PRESETS, timeControlName } from './clock.js';
 import { Connection } from './connection.js';
 import { saveSeat } from './store.js';
 import { escapeHtml, seatName, setConnectionBadge } from './ui.js';
@@ -86,7 +87,17 @@ class Lobby {
               <label class="wide">Start from a position (FEN, optional)
                 <input id="fen" spellcheck="false" autocomplete="off" placeholder="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1">
               </label>
-              <p class="hint">Time controls arrive with clocks; games are untimed for now.</p>
+              <label>Time control
+                <select id="time-control">
+                  <option value="untimed">Untimed</option>
+                  ${PRESETS.map(([label, m, inc]) => `<option value="${m}+${inc}">${label}</option>`).join('')}
+                  <option value="custom">Custom…</option>
+                </select>
+              </label>
+              <span class="custom-time" id="custom-time" hidden>
+                <label>Minutes <input id="custom-minutes" type="number" min="0.1" max="180" step="any" value="5" inputmode="decimal"></label>
+                <label>Increment (s) <input id="custom-increment" type="number" min="0" max="60" step="1" value="3" inputmode="numeric"></label>
+              </span>
             </div>
           </details>
           <p id="create-error" class="error" role="alert"></p>
@@ -97,7 +108,11 @@ class Lobby {
         </section>
       </div>`;
     const $ = (sel) => this.root.querySelector(sel);
-    this.dom = { error: $('#create-error'), games: $('#games'), variant: $('#variant'), castling: $('#castling'), enPassant: $('#en-passant'), repetition: $('#repetition'), fen: $('#fen') };
+    this.dom = { error: $('#create-error'), games: $('#games'), variant: $('#variant'), castling: $('#castling'), enPassant: $('#en-passant'), repetition: $('#repetition'), fen: $('#fen'),
+      timeControl: $('#time-control'), customTime: $('#custom-time'), customMinutes: $('#custom-minutes'), customIncrement: $('#custom-increment') };
+    this.dom.timeControl.addEventListener('change', () => {
+      this.dom.customTime.hidden = this.dom.timeControl.value !== 'custom';
+    });
     this.dom.variant.addEventListener('change', () => this.syncOptions());
     this.syncOptions();
     $('#friend-form').addEventListener('submit', (e) => {
@@ -131,6 +146,15 @@ class Lobby {
     this.dom.fen.placeholder = mini ? 'nbqkacr/fpppppf/7/7/7/FPPPPPF/NBQKACR w - - 0 1' : 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
   }
 
+  /** The chosen time control as the `clock` of `create`: null for untimed; the server checks the range. */
+  clock() {
+    const choice = this.dom.timeControl.value;
+    if (choice === 'untimed') return null;
+    if (choice === 'custom') return clockSpec(this.dom.customMinutes.value, this.dom.customIncrement.value);
+    const [m, inc] = choice.split('+');
+    return clockSpec(m, inc);
+  }
+
   create(seats) {
     const fen = this.dom.fen.value.trim();
     const msg = {
@@ -140,7 +164,7 @@ class Lobby {
       rules: { castling: this.dom.castling.checked, en_passant: this.dom.enPassant.checked, repetition: this.dom.repetition.value },
       white: seats.white,
       black: seats.black,
-      clock: null,
+      clock: this.clock(),
     };
     if (seats.as) msg.as = seats.as;
     const id = this.conn.send(msg);
@@ -162,7 +186,7 @@ class Lobby {
       if (what === 'create') {
         this.dom.error.textContent = msg.message;
         // A bad FEN is the usual cause; show the options so the field can be fixed.
-        if (/fen/i.test(msg.message)) this.root.querySelector('#options').open = true;
+        if (/fen|clock/i.test(msg.message)) this.root.querySelector('#options').open = true;
       }
     }
   }
@@ -177,9 +201,10 @@ class Lobby {
     this.dom.games.innerHTML = sorted.map((g) => {
       const status = g.status === 'ended' ? (g.result || 'ended') : g.status === 'waiting' ? 'waiting for a player' : 'playing';
       const moves = Math.ceil(g.plies / 2);
-      const label = `${VARIANTS[g.variant] || g.variant}: ${seatName(g.white)} against ${seatName(g.black)}, ${status}, ${moves} moves, ${g.watchers} watching`;
+      const time = timeControlName(g.clock);
+      const label = `${VARIANTS[g.variant] || g.variant}, ${time}: ${seatName(g.white)} against ${seatName(g.black)}, ${status}, ${moves} moves, ${g.watchers} watching`;
       return `<li><a href="/g/${encodeURIComponent(g.game)}" class="game-row status-${escapeHtml(g.status)}" data-game="${escapeHtml(g.game)}" aria-label="${escapeHtml(label)}">
-        <span class="variant">${escapeHtml(VARIANTS[g.variant] || g.variant)}</span>
+        <span class="variant">${escapeHtml(VARIANTS[g.variant] || g.variant)} <span class="time-control">${escapeHtml(time)}</span></span>
         <span class="players"><span class="swatch white" aria-hidden="true"></span>${escapeHtml(seatName(g.white))} <span class="vs">vs</span> <span class="swatch black" aria-hidden="true"></span>${escapeHtml(seatName(g.black))}</span>
         <span class="plies">${moves} ${moves === 1 ? 'move' : 'moves'}</span>
         <span class="state">${escapeHtml(status)}</span>

@@ -77,7 +77,7 @@ pub async fn serve_until(
         // The lobby puts its own channel here.
         lobby: mpsc::unbounded_channel().0,
     };
-    let lobby = Lobby::start(ctx, config.retention);
+    let lobby = Lobby::start_limited(ctx, config.retention, config.max_rooms);
     let shared = Arc::new(Shared { lobby, metrics, config, shutdown: shutdown_rx });
     if let Ok(addr) = listener.local_addr() {
         tracing::info!(%addr, "gambit server listening");

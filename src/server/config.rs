@@ -26,6 +26,10 @@ pub struct ServerConfig {
     pub rate_burst: u32,
     /// ... and per second after that.
     pub rate_per_sec: f64,
+    /// Unfinished games one connection may have created at a time.
+    pub max_games_per_connection: usize,
+    /// Games (finished ones included) the server holds at a time.
+    pub max_rooms: usize,
 }
 
 impl Default for ServerConfig {
@@ -37,6 +41,8 @@ impl Default for ServerConfig {
             max_frame: MAX_FRAME,
             rate_burst: 20,
             rate_per_sec: 10.0,
+            max_games_per_connection: 8,
+            max_rooms: 2000,
         }
     }
 }
@@ -59,6 +65,12 @@ pub struct ServeArgs {
     /// How long finished games stay listed, in seconds
     #[arg(long, default_value_t = 600)]
     pub keep_finished: u64,
+    /// Bot searches run at once across the server (default: the number of CPUs)
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub max_bot_searches: Option<u64>,
+    /// An unfinished game nobody plays or watches for this long ends, in seconds
+    #[arg(long, default_value_t = 1800, value_parser = clap::value_parser!(u64).range(1..))]
+    pub idle_timeout: u64,
 }
 
 impl From<&ServeArgs> for ServerConfig {
@@ -69,6 +81,11 @@ impl From<&ServeArgs> for ServerConfig {
             room: RoomConfig {
                 level5_movetime: Duration::from_millis(args.bot_movetime),
                 bot_delay: Duration::from_millis(args.bot_delay),
+                idle_timeout: Duration::from_secs(args.idle_timeout),
+                bot_searches: match args.max_bot_searches {
+                    Some(n) => RoomConfig::bot_search_permits(n as usize),
+                    None => defaults.room.bot_searches.clone(),
+                },
                 ..defaults.room.clone()
             },
             retention: Duration::from_secs(args.keep_finished),

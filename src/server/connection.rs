@@ -46,7 +46,8 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
     let (out, out_rx) = mpsc::channel(OUTBOUND_CAPACITY);
     let writer = tokio::spawn(write_loop(sink, out_rx));
     let limiter = RateLimiter::new(shared.config.rate_burst, shared.config.rate_per_sec);
-    let mut conn = Connection { out, shared: shared.clone(), follows: HashMap::new(), list: None, limiter };
+    let mut conn =
+        Connection { out, shared: shared.clone(), follows: HashMap::new(), list: None, limiter, created: Vec::new() };
     conn.read_loop(stream, shared.shutdown.clone()).await;
     conn.close().await;
     drop(conn);
@@ -87,6 +88,8 @@ struct Connection {
     /// The forwarder of the games list, once the client sent `list`.
     list: Option<JoinHandle<()>>,
     limiter: RateLimiter,
+    /// Games this connection created that were unfinished when last looked at.
+    created: Vec<GameId>,
 }
 
 impl Connection {
@@ -96,6 +99,11 @@ impl Connection {
                 frame = stream.next() => match frame {
                     Some(Ok(frame)) => {
                         if !self.on_frame(frame).await {
+                            if self.closing() {
+                                // Closed for flooding: keep reading (and dropping) a moment so
+                                // the peer gets the close frame rather than a reset.
+                                drain(&mut stream).await;
+                            }
                             break;
                         }
                     }
@@ -211,14 +219,17 @@ impl Connection {
                 self.ack(id).await;
             }
             ClientMessage::Create { variant, fen, rules, white, black, clock, as_side, id } => {
-                if clock.is_some() {
+                let spec = CreateSpec { variant, fen, rules, white, black, clock, as_side };
+                self.created = self.shared.lobby.unfinished(std::mem::take(&mut self.created)).await;
+                let cap = self.shared.config.max_games_per_connection;
+                if self.created.len() >= cap {
                     return Err(RoomError::new(
-                        ErrorCode::BadRequest,
-                        "clocks are not supported yet; leave out \"clock\" or send null",
+                        ErrorCode::TooMany,
+                        format!("you have {cap} unfinished games, the limit; finish or resign one first"),
                     ));
                 }
-                let spec = CreateSpec { variant, fen, rules, white, black, as_side };
                 let (game, created) = self.shared.lobby.create(spec).await?;
+                self.created.push(game.clone());
                 tracing::info!(game = %game, "game created");
                 let (color, token) = match &created.seat {
                     Some((side, token)) => (Some(*side), Some(token.clone())),
@@ -304,7 +315,9 @@ impl Connection {
             old.forwarder.abort();
             match (&seat, old.seat) {
                 (None, kept) => seat = kept,
-                (Some((_, new)), Some((_, old_token))) if *new != old_token => old.handle.leave(old_token).await,
+                // The room counted the new seat (a `resume` of the same one too): the old one
+                // goes, so a connection holding a seat counts once.
+                (Some(_), Some((_, old_token))) => old.handle.leave(old_token).await,
                 _ => {}
             }
             if old.counted && seat.is_some() {
@@ -327,6 +340,21 @@ impl Connection {
             drop_follow(follow).await;
         }
     }
+}
+
+/// How long a connection closed for flooding still reads before it lets go of the socket.
+const DRAIN: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Reads and drops frames until the peer closes or [`DRAIN`] has passed.
+async fn drain(stream: &mut SplitStream<WebSocket>) {
+    let _ = tokio::time::timeout(DRAIN, async {
+        while let Some(Ok(frame)) = stream.next().await {
+            if matches!(frame, Message::Close(_)) {
+                break;
+            }
+        }
+    })
+    .await;
 }
 
 /// Stops following a game: the seat goes offline (on this connection), the watcher count drops.
@@ -426,6 +454,7 @@ mod tests {
             rules: RulesSpec::default(),
             white: SeatSpec::Human,
             black: SeatSpec::Human,
+            clock: None,
             as_side: Some(Side::White),
         };
         let created = room::spawn("lagtest1".into(), spec, ctx).expect("room");

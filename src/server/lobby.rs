@@ -10,13 +10,15 @@ use rand::Rng;
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::time::Instant;
 
-use super::protocol::{GameId, GameSummary, ServerMessage, Status};
+use super::protocol::{ErrorCode, GameId, GameSummary, ServerMessage, Status};
 use super::room::{self, CreateSpec, Created, RoomContext, RoomError, RoomHandle};
 
 /// Letters of game ids: lowercase base32 without the look-alikes 0/o and 1/l.
 const ID_ALPHABET: &[u8; 32] = b"abcdefghijkmnpqrstuvwxyz23456789";
 /// Length of a game id: 40 bits, plenty for the games one server holds.
 const ID_LEN: usize = 8;
+/// The most games a lobby holds unless told otherwise.
+pub const DEFAULT_MAX_ROOMS: usize = 2000;
 /// The games list is broadcast at most this often.
 const LIST_PERIOD: Duration = Duration::from_millis(250);
 
@@ -27,10 +29,25 @@ pub fn new_game_id() -> GameId {
 }
 
 enum LobbyCommand {
-    Create { spec: CreateSpec, reply: oneshot::Sender<Result<(GameId, Created), RoomError>> },
-    Get { game: GameId, reply: oneshot::Sender<Option<RoomHandle>> },
-    List { reply: oneshot::Sender<Vec<GameSummary>> },
-    Subscribe { reply: oneshot::Sender<(Vec<GameSummary>, broadcast::Receiver<Arc<str>>)> },
+    Create {
+        spec: CreateSpec,
+        reply: oneshot::Sender<Result<(GameId, Created), RoomError>>,
+    },
+    /// Which of these games are held and not finished.
+    Unfinished {
+        games: Vec<GameId>,
+        reply: oneshot::Sender<Vec<GameId>>,
+    },
+    Get {
+        game: GameId,
+        reply: oneshot::Sender<Option<RoomHandle>>,
+    },
+    List {
+        reply: oneshot::Sender<Vec<GameSummary>>,
+    },
+    Subscribe {
+        reply: oneshot::Sender<(Vec<GameSummary>, broadcast::Receiver<Arc<str>>)>,
+    },
 }
 
 /// A cloneable handle on the lobby task.
@@ -45,8 +62,14 @@ fn gone() -> RoomError {
 
 impl Lobby {
     /// Starts the lobby task. Rooms it creates get `ctx` (its `lobby` field is replaced by the
-    /// lobby's own update channel). `retention`: how long finished games stay listed.
+    /// lobby's own update channel). `retention`: how long finished games stay listed. At most
+    /// `DEFAULT_MAX_ROOMS` games are held; see [`Lobby::start_limited`].
     pub fn start(ctx: RoomContext, retention: Duration) -> Lobby {
+        Lobby::start_limited(ctx, retention, DEFAULT_MAX_ROOMS)
+    }
+
+    /// [`Lobby::start`], holding at most `max_rooms` games: a create beyond gets `too_many`.
+    pub fn start_limited(ctx: RoomContext, retention: Duration, max_rooms: usize) -> Lobby {
         let (tx, rx) = mpsc::channel(256);
         let (updates_tx, updates) = mpsc::unbounded_channel();
         let (list_tx, _) = broadcast::channel(16);
@@ -54,6 +77,7 @@ impl Lobby {
             games: HashMap::new(),
             ctx: RoomContext { lobby: updates_tx, ..ctx },
             retention,
+            max_rooms,
             list_tx,
             dirty: false,
         };
@@ -70,6 +94,11 @@ impl Lobby {
     /// Creates a game and its room.
     pub async fn create(&self, spec: CreateSpec) -> Result<(GameId, Created), RoomError> {
         self.ask(|reply| LobbyCommand::Create { spec, reply }).await.unwrap_or_else(|| Err(gone()))
+    }
+
+    /// Those of `games` the lobby holds that are not finished.
+    pub async fn unfinished(&self, games: Vec<GameId>) -> Vec<GameId> {
+        self.ask(|reply| LobbyCommand::Unfinished { games, reply }).await.unwrap_or_default()
     }
 
     /// The room of a game, if the lobby holds it.
@@ -99,6 +128,7 @@ struct LobbyTask {
     games: HashMap<GameId, Entry>,
     ctx: RoomContext,
     retention: Duration,
+    max_rooms: usize,
     list_tx: broadcast::Sender<Arc<str>>,
     /// The list changed since it was last broadcast.
     dirty: bool,
@@ -129,20 +159,31 @@ impl LobbyTask {
     fn handle(&mut self, command: LobbyCommand) {
         match command {
             LobbyCommand::Create { spec, reply } => {
+                if self.games.len() >= self.max_rooms {
+                    let message = format!("the server holds {} games, its limit; try again later", self.games.len());
+                    let _ = reply.send(Err(RoomError::new(ErrorCode::TooMany, message)));
+                    return;
+                }
                 let mut id = new_game_id();
                 while self.games.contains_key(&id) {
                     id = new_game_id();
                 }
                 let result = room::spawn(id.clone(), spec, self.ctx.clone()).map(|created| {
+                    // A game created finished (a mated position) leaves after the retention too.
+                    let ended_at = (created.summary.status == Status::Ended).then(Instant::now);
                     self.games.insert(
                         id.clone(),
-                        Entry { handle: created.handle.clone(), summary: created.summary.clone(), ended_at: None },
+                        Entry { handle: created.handle.clone(), summary: created.summary.clone(), ended_at },
                     );
                     self.ctx.metrics.live_games.set(self.games.len() as i64);
                     self.dirty = true;
                     (id, created)
                 });
                 let _ = reply.send(result);
+            }
+            LobbyCommand::Unfinished { games, reply } => {
+                let open = |id: &GameId| self.games.get(id).is_some_and(|e| e.summary.status != Status::Ended);
+                let _ = reply.send(games.into_iter().filter(|id| open(id)).collect());
             }
             LobbyCommand::Get { game, reply } => {
                 let _ = reply.send(self.games.get(&game).map(|e| e.handle.clone()));
@@ -170,8 +211,18 @@ impl LobbyTask {
         }
     }
 
-    /// Forgets games finished longer ago than the retention period, and ends their rooms.
+    /// Forgets games finished longer ago than the retention period, and ends their rooms; and
+    /// forgets rooms that closed by themselves (a waiting game left alone).
     fn sweep(&mut self) {
+        let before = self.games.len();
+        self.games.retain(|id, e| {
+            let open = !e.handle.is_closed();
+            if !open {
+                tracing::info!(game = %id, "closed game leaves memory");
+            }
+            open
+        });
+        self.dirty |= self.games.len() != before;
         let now = Instant::now();
         let expired: Vec<GameId> = self
             .games

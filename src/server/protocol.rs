@@ -149,12 +149,24 @@ pub struct Seats {
     pub black: SeatView,
 }
 
-/// A chess clock setting. Accepted by the parser; the server does not run clocks yet and refuses
-/// a non-null clock with `bad_request`.
+/// A Fischer time control, as asked for in `create` and shown in the games list: each side
+/// starts with `initial_ms` and gains `increment_ms` after each of its moves.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct ClockSpec {
     pub initial_ms: u64,
     pub increment_ms: u64,
+}
+
+/// A game's clock as of an event: the setting, both sides' time left, and the side whose time
+/// is running (null while the game waits for a player or once it has ended). Clients count
+/// the running side down locally from the event.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct ClockView {
+    pub initial_ms: u64,
+    pub increment_ms: u64,
+    pub white_ms: u64,
+    pub black_ms: u64,
+    pub running: Option<Side>,
 }
 
 /// Where a game is in its life.
@@ -194,6 +206,9 @@ pub struct GameSummary {
     pub watchers: usize,
     /// `"1-0"`, `"0-1"`, `"1/2-1/2"` once ended.
     pub result: Option<String>,
+    /// The time control; null for an untimed game.
+    #[serde(default)]
+    pub clock: Option<ClockSpec>,
 }
 
 /// A full snapshot of a game: sent on joining, watching, resuming, after an undo and to a
@@ -217,8 +232,9 @@ pub struct GameState {
     /// The legal moves now, in UCI; empty once the game is over.
     pub legal: Vec<String>,
     pub check: bool,
-    /// Always null: clocks are not run yet.
-    pub clock: Option<ClockSpec>,
+    /// The clock as of this snapshot; null for an untimed game.
+    #[serde(default)]
+    pub clock: Option<ClockView>,
     pub watchers: usize,
     /// The pending draw or undo offer, if any.
     pub offer: Option<OfferView>,
@@ -237,6 +253,8 @@ pub enum ErrorCode {
     BadRequest,
     RateLimited,
     TooLarge,
+    /// A server limit is reached: too many unfinished games of one connection, or on the server.
+    TooMany,
 }
 
 impl ErrorCode {
@@ -252,6 +270,7 @@ impl ErrorCode {
             ErrorCode::BadRequest => "bad_request",
             ErrorCode::RateLimited => "rate_limited",
             ErrorCode::TooLarge => "too_large",
+            ErrorCode::TooMany => "too_many",
         }
     }
 }
@@ -404,12 +423,22 @@ pub enum ServerMessage {
         ply: usize,
         legal: Vec<String>,
         check: bool,
-        clock: Option<ClockSpec>,
+        /// The clock just after this move (the mover's time charged and incremented).
+        #[serde(default)]
+        clock: Option<ClockView>,
     },
     /// A request with an `id` was carried out.
     Ack { id: u64 },
     /// Event: the game ended.
-    End { game: GameId, v: u64, result: String, reason: String },
+    End {
+        game: GameId,
+        v: u64,
+        result: String,
+        reason: String,
+        /// The stopped clock at the end; null for an untimed game.
+        #[serde(default)]
+        clock: Option<ClockView>,
+    },
     /// Event: a side offers a draw or an undo.
     Offer { game: GameId, v: u64, kind: OfferKind, by: Side },
     /// Event: the offer made by `by` was refused (by the other side).

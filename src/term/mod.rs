@@ -21,6 +21,7 @@
 
 pub mod board;
 pub mod client;
+pub mod clock;
 pub mod input;
 pub mod session;
 pub mod view;
@@ -29,7 +30,7 @@ use clap::{Args, ValueEnum};
 use thiserror::Error;
 
 use crate::chess::Variant;
-use crate::server::protocol::{ClientMessage, RulesSpec, SeatSpec, Side};
+use crate::server::protocol::{ClientMessage, ClockSpec, RulesSpec, SeatSpec, Side};
 
 /// Where `play` and `watch` connect when no address is given (`gambit serve`'s default).
 pub const DEFAULT_URL: &str = "ws://127.0.0.1:8080/ws";
@@ -90,6 +91,9 @@ pub struct PlayArgs {
     /// For a new game: standard or minichess7 [default: standard]
     #[arg(long)]
     pub variant: Option<Variant>,
+    /// For a new game: a time control, MINUTES+INCREMENT_SECONDS such as 5+3 [default: untimed]
+    #[arg(long, value_name = "MIN+INC", value_parser = clock::parse_time_control, conflicts_with = "game")]
+    pub time: Option<ClockSpec>,
 }
 
 impl PlayArgs {
@@ -114,7 +118,7 @@ impl PlayArgs {
             rules: RulesSpec::default(),
             white,
             black,
-            clock: None,
+            clock: self.time,
             as_side: Some(mine),
             id: Some(session::SETUP_ID),
         }
@@ -228,7 +232,8 @@ mod tests {
 
     #[test]
     fn play_requests() {
-        let base = PlayArgs { url: DEFAULT_URL.into(), game: None, color: None, vs_bot: None, variant: None };
+        let base =
+            PlayArgs { url: DEFAULT_URL.into(), game: None, color: None, vs_bot: None, variant: None, time: None };
         let create = base.request();
         assert!(matches!(
             create,
@@ -236,16 +241,18 @@ mod tests {
         ));
         let bot = PlayArgs {
             vs_bot: Some(3),
+            time: Some(ClockSpec { initial_ms: 300_000, increment_ms: 3_000 }),
             color: Some(ColorArg::Black),
             variant: Some(Variant::Minichess7),
             ..base.clone()
         };
         match bot.request() {
-            ClientMessage::Create { white, black, as_side, variant, .. } => {
+            ClientMessage::Create { white, black, as_side, variant, clock, .. } => {
                 assert_eq!(white, SeatSpec::Bot { level: 3 });
                 assert_eq!(black, SeatSpec::Human);
                 assert_eq!(as_side, Some(Side::Black));
                 assert_eq!(variant, crate::server::protocol::VariantName::Minichess7);
+                assert_eq!(clock, Some(ClockSpec { initial_ms: 300_000, increment_ms: 3_000 }));
             }
             other => panic!("{other:?}"),
         }

@@ -2,10 +2,15 @@
 //! text shown for it: the board, the move list, the FEN, the status line, and a plain-words note
 //! for each event.
 
+use std::time::Instant;
+
 use crate::chess::{Color, Position, UciMove, Variant};
-use crate::server::protocol::{GameId, GameState, OfferKind, OfferView, SeatView, Seats, ServerMessage, Side, Status};
+use crate::server::protocol::{
+    ClockView, GameId, GameState, OfferKind, OfferView, SeatView, Seats, ServerMessage, Side, Status,
+};
 
 use super::board::{self, Marks};
+use super::clock;
 
 /// Width at which the move list wraps.
 const MOVES_WIDTH: usize = 72;
@@ -34,6 +39,8 @@ pub struct GameView {
     /// The seat this client holds; None for a spectator.
     me: Option<Side>,
     flipped: bool,
+    /// The clock of a timed game as of the last event that carried it, and when that came.
+    clock: Option<(ClockView, Instant)>,
 }
 
 /// What an event changed, for the screen.
@@ -85,6 +92,7 @@ impl GameView {
             v: 0,
             me,
             flipped: false,
+            clock: None,
         };
         view.replace(state);
         view
@@ -108,6 +116,7 @@ impl GameView {
         self.watchers = state.watchers;
         self.offer = state.offer;
         self.v = state.v;
+        self.clock = state.clock.map(|c| (c, Instant::now()));
     }
 
     /// The game's id.
@@ -193,7 +202,7 @@ impl GameView {
                 }
                 Update::redraw(notes)
             }
-            ServerMessage::Move { game, v, uci, san, fen, turn, legal, check, .. } if *game == self.game => {
+            ServerMessage::Move { game, v, uci, san, fen, turn, legal, check, clock, .. } if *game == self.game => {
                 let mover = turn.other();
                 self.moves.push(uci.clone());
                 self.san.push(san.clone());
@@ -204,13 +213,19 @@ impl GameView {
                 self.check = *check;
                 self.offer = None;
                 self.v = *v;
+                if let Some(clock) = clock {
+                    self.clock = Some((*clock, Instant::now()));
+                }
                 if self.status == Status::Waiting {
                     self.status = Status::Ongoing;
                 }
                 let numbered = self.numbered(self.san.len() - 1);
                 Update::redraw(vec![format!("{} played {numbered}.", capitalise(&self.who(mover)))])
             }
-            ServerMessage::End { game, v, result, reason } if *game == self.game => {
+            ServerMessage::End { game, v, result, reason, clock } if *game == self.game => {
+                if let Some(clock) = clock {
+                    self.clock = Some((*clock, Instant::now()));
+                }
                 self.status = Status::Ended;
                 self.result = Some(result.clone());
                 self.reason = Some(reason.clone());
@@ -411,7 +426,24 @@ impl GameView {
         if self.watchers > 0 {
             header.push_str(&format!(" · {} watching", self.watchers));
         }
+        if let Some(clocks) = self.clocks_line() {
+            header.push('\n');
+            header.push_str(&clocks);
+        }
         header
+    }
+
+    /// "White 4:58 · Black 5:00 (5+3)", as of now, for a timed game; the running side is marked.
+    pub fn clocks_line(&self) -> Option<String> {
+        let (view, at) = self.clock.as_ref()?;
+        let elapsed = at.elapsed();
+        let side = |s: Side| {
+            let time = clock::format_time(clock::remaining(view, s, elapsed));
+            let mark = if view.running == Some(s) { " ⏱" } else { "" };
+            format!("{} {time}{mark}", colour_name(s))
+        };
+        let spec = crate::server::protocol::ClockSpec { initial_ms: view.initial_ms, increment_ms: view.increment_ms };
+        Some(format!("{} · {} ({})", side(Side::White), side(Side::Black), clock::time_control_name(spec)))
     }
 
     /// The line that says where the game is: whose move, who is thinking, or how it ended.
@@ -446,7 +478,18 @@ impl GameView {
             _ => None,
         };
         let reason = self.reason.as_deref().unwrap_or("");
-        let mut line = outcome_text(winner, reason);
+        let mut line = match (winner, reason, &self.clock) {
+            // A draw on time: say whose flag fell, and why it is not a loss.
+            (None, "timeout", Some((view, _))) => {
+                let flagged = if view.white_ms == 0 { Side::White } else { Side::Black };
+                format!(
+                    "Draw — {}'s time ran out but {} cannot mate",
+                    colour_name(flagged),
+                    colour_name(flagged.other())
+                )
+            }
+            _ => outcome_text(winner, reason),
+        };
         line.push_str(&format!(" ({result})"));
         match (self.me, winner) {
             (Some(me), Some(w)) if me == w => line.push_str(". You won!"),
@@ -539,6 +582,7 @@ pub fn outcome_text(winner: Option<Side>, reason: &str) -> String {
             "fifty_moves" => "Draw by the fifty-move rule".into(),
             "insufficient_material" => "Draw by insufficient material".into(),
             "no_moves" => "No moves at all — draw".into(),
+            "timeout" => "Draw — time ran out but the other side cannot mate".into(),
             "" => "Draw".into(),
             other => format!("Draw by {}", other.replace('_', " ")),
         },
@@ -620,7 +664,13 @@ mod tests {
         // A replayed event changes nothing.
         assert_eq!(view.apply(&move_event(&mut game.clone(), 3, "g1f3")), Update::default());
 
-        let end = ServerMessage::End { game: "g1".into(), v: 4, result: "0-1".into(), reason: "resignation".into() };
+        let end = ServerMessage::End {
+            game: "g1".into(),
+            v: 4,
+            result: "0-1".into(),
+            reason: "resignation".into(),
+            clock: None,
+        };
         assert!(view.apply(&end).redraw);
         assert!(view.is_over());
         assert_eq!(view.status_line(), "White resigned — Black wins (0-1). You lost.");
@@ -642,7 +692,13 @@ mod tests {
         assert!(text.contains(" 1  ♖  ♘  ♗  ♕ (♔) ♗  ♘  ♖  1"), "{text}");
         assert!(text.contains(" 4  ·  ·  ·  ·  ·  ·  ♙ [♛] 4"), "{text}");
         assert!(text.contains("Moves: 1. f3 e5 2. g4 Qh4#\n"), "{text}");
-        let end = ServerMessage::End { game: "g1".into(), v: 6, result: "0-1".into(), reason: "checkmate".into() };
+        let end = ServerMessage::End {
+            game: "g1".into(),
+            v: 6,
+            result: "0-1".into(),
+            reason: "checkmate".into(),
+            clock: None,
+        };
         view.apply(&end);
         assert!(view.render().ends_with("Checkmate — Black wins (0-1)\n"));
         assert_eq!(view.why_not_my_turn().as_deref(), Some("You are watching; spectators cannot move."));
@@ -749,5 +805,34 @@ mod tests {
         assert_eq!(outcome_text(None, "agreement"), "Draw agreed");
         assert_eq!(outcome_text(None, "stalemate"), "Stalemate — draw");
         assert_eq!(outcome_text(None, "something_new"), "Draw by something new");
+        assert_eq!(outcome_text(Some(Side::White), "timeout"), "Black ran out of time — White wins");
+    }
+
+    #[test]
+    fn clocks_in_the_header_and_a_draw_on_time() {
+        let game = Game::new(Variant::Standard);
+        let mut state = state_of(&game, 1, vs_bot());
+        state.clock = Some(ClockView {
+            initial_ms: 300_000,
+            increment_ms: 3_000,
+            white_ms: 298_400,
+            black_ms: 300_000,
+            running: None,
+        });
+        let mut view = GameView::new(state, Some(Side::White));
+        let text = view.render();
+        assert!(text.contains("\nWhite 4:58 · Black 5:00 (5+3)\n"), "{text}");
+        let clock =
+            ClockView { initial_ms: 300_000, increment_ms: 3_000, white_ms: 0, black_ms: 12_000, running: None };
+        let end = ServerMessage::End {
+            game: "g1".into(),
+            v: 2,
+            result: "1/2-1/2".into(),
+            reason: "timeout".into(),
+            clock: Some(clock),
+        };
+        assert!(view.apply(&end).redraw);
+        assert_eq!(view.status_line(), "Draw — White's time ran out but Black cannot mate (1/2-1/2)");
+        assert!(view.render().contains("White 0:00.0 · Black 0:12"));
     }
 }

@@ -191,6 +191,18 @@ impl Client {
         joined["token"].as_str().expect("token").to_string()
     }
 
+    /// Skips messages until the server's close frame: its code, or None if the connection ended
+    /// without one (a reset, or nothing within the timeout).
+    pub async fn recv_close_code(&mut self) -> Option<u16> {
+        loop {
+            let frame = tokio::time::timeout(TIMEOUT, self.ws.next()).await.ok()??;
+            match frame.ok()? {
+                Message::Close(frame) => return frame.map(|f| u16::from(f.code)),
+                _ => continue,
+            }
+        }
+    }
+
     pub async fn close(mut self) {
         let _ = self.ws.close(None).await;
     }

@@ -84,8 +84,14 @@ pub struct Level5 {
 
 impl Level5 {
     pub fn new(seed: Option<u64>) -> Level5 {
-        // 2^19 entries: 16 MiB, plenty for searches of a second or two.
-        Level5 { table: Table::new(19), heuristics: Heuristics::new(), rng: super::rng(seed) }
+        // 2^19 entries (about 12 MiB): plenty for searches of a second or two.
+        Level5::with_table_bits(seed, 19)
+    }
+
+    /// An engine whose transposition table holds 2^bits entries (clamped to 10..=26), for
+    /// hosts that run many engines at once. The table's memory is taken on the first search.
+    pub fn with_table_bits(seed: Option<u64>, bits: u32) -> Level5 {
+        Level5 { table: Table::new(bits.clamp(10, 26)), heuristics: Heuristics::new(), rng: super::rng(seed) }
     }
 
     /// Searches the game's position within `limits`, reporting each finished iteration.
@@ -124,6 +130,7 @@ impl Level5 {
             DEFAULT_DEPTH
         });
         self.heuristics.killers = [[None; 2]; MAX_PLY];
+        self.table.allocate();
         let mut searcher = Searcher {
             table: &mut self.table,
             heuristics: &mut self.heuristics,

@@ -22,28 +22,43 @@ pub struct Entry {
     pub bound: Bound,
 }
 
-/// A fixed-size, always-replace-if-deeper-or-newer table.
+/// A fixed-size, always-replace-if-deeper-or-newer table. Its memory is taken on the first
+/// search, not at creation: a server may hold many bot seats that are not thinking.
 pub struct Table {
     entries: Vec<Option<Entry>>,
-    mask: usize,
+    bits: u32,
 }
 
 impl Table {
-    /// A table of 2^bits entries.
+    /// A table of 2^bits entries (allocated by [`Table::allocate`]).
     pub fn new(bits: u32) -> Table {
-        Table { entries: vec![None; 1 << bits], mask: (1 << bits) - 1 }
+        Table { entries: Vec::new(), bits }
+    }
+
+    /// Takes the table's memory if it has not yet.
+    pub fn allocate(&mut self) {
+        if self.entries.is_empty() {
+            self.entries = vec![None; 1 << self.bits];
+        }
     }
 
     pub fn clear(&mut self) {
         self.entries.iter_mut().for_each(|e| *e = None);
     }
 
+    fn slot(&self, key: u64) -> usize {
+        key as usize & (self.entries.len().max(1) - 1)
+    }
+
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        self.entries[key as usize & self.mask].filter(|e| e.key == key)
+        self.entries.get(self.slot(key)).copied().flatten().filter(|e| e.key == key)
     }
 
     pub fn store(&mut self, entry: Entry) {
-        let slot = &mut self.entries[entry.key as usize & self.mask];
+        let index = self.slot(entry.key);
+        let Some(slot) = self.entries.get_mut(index) else {
+            return;
+        };
         // Keep a deeper result for the same position; otherwise the newest wins.
         if let Some(old) = slot {
             if old.key == entry.key && old.depth > entry.depth && entry.bound != Bound::Exact {

@@ -29,7 +29,7 @@ async fn run(dir: PathBuf, game: &str, handle: RoomHandle) -> std::io::Result<()
     let path = dir.join(format!("{game}.log"));
     let mut file = tokio::fs::OpenOptions::new().create(true).append(true).open(&path).await?;
     // From version 0: every event of the game, as long as the room still holds them all.
-    let Ok(sub) = handle.watch(Some(0), false).await else { return Ok(()) };
+    let Ok(sub) = handle.observe(Some(0)).await else { return Ok(()) };
     let mut rx = sub.rx;
     let mut seen = sub.v;
     for text in sub.initial {

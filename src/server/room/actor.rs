@@ -2,12 +2,15 @@
 //! versioned event, serialised once and broadcast.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use tokio::sync::{broadcast, mpsc};
 use tokio::time::Instant;
 
 use super::bot::{self, PendingBot};
+use super::clock::{self, Clock};
 use super::history::History;
+use super::idle::{self, IdleTracker};
 use super::seat::{new_token, Seat};
 use super::{
     Action, CreateSpec, RoomCommand, RoomContext, RoomError, Seated, Subscription, BROADCAST_CAPACITY, HISTORY_LEN,
@@ -38,6 +41,12 @@ pub(super) struct Room {
     flush_at: Option<Instant>,
     job: Option<PendingBot>,
     next_job: u64,
+    /// The chess clock of a timed game.
+    clock: Option<Clock>,
+    /// Subscribers that are the server's own (text logs): they do not attend the game.
+    observers: usize,
+    /// How long the game has been left alone.
+    idle: IdleTracker,
     ctx: RoomContext,
 }
 
@@ -65,6 +74,7 @@ impl Room {
         let variant = Variant::from(spec.variant);
         let fen = spec.fen.as_deref().unwrap_or(variant.initial_fen());
         let game = Game::from_fen(variant, fen, spec.rules.into()).map_err(|e| bad(format!("bad FEN: {e}")))?;
+        let clock = spec.clock.map(Clock::new).transpose().map_err(|e| bad(e.to_string()))?;
         let mut seats = [seat_from(spec.white)?, seat_from(spec.black)?];
         let creator = match spec.as_side {
             Some(side) if seats[Color::from(side).index()].is_bot() => {
@@ -79,7 +89,7 @@ impl Room {
             (side, token)
         });
         let (tx, _) = broadcast::channel(BROADCAST_CAPACITY);
-        let room = Room {
+        let mut room = Room {
             id,
             game,
             seats,
@@ -93,8 +103,13 @@ impl Room {
             flush_at: None,
             job: None,
             next_job: 0,
+            clock,
+            observers: 0,
+            idle: IdleTracker::default(),
             ctx,
         };
+        // A game with both seats filled at once (a bot opponent) starts now.
+        room.sync_clock();
         Ok((room, seat))
     }
 
@@ -110,12 +125,20 @@ impl Room {
         self.maybe_start_bot();
         loop {
             let flush_at = self.flush_at;
+            let flag_at = self.flag_at();
             tokio::select! {
                 command = rx.recv() => match command {
                     None | Some(RoomCommand::Shutdown) => break,
+                    Some(RoomCommand::IdleCheck) => {
+                        if self.idle_check().await {
+                            break;
+                        }
+                    }
                     Some(command) => self.handle(command).await,
                 },
                 () = sleep_until(flush_at), if flush_at.is_some() => self.flush_watchers(),
+                // The room's own timer: a flag falls with nobody sending anything.
+                () = sleep_until(flag_at), if flag_at.is_some() => self.check_flag().await,
             }
         }
         if let Some(job) = self.job.take() {
@@ -158,7 +181,11 @@ impl Room {
                 let _ = reply.send(self.pgn());
             }
             RoomCommand::BotMove { job, mv, bot } => self.bot_answer(job, mv, bot).await,
-            RoomCommand::Shutdown => {}
+            RoomCommand::Observe { v, reply } => {
+                self.observers += 1;
+                let _ = reply.send(self.subscribe(v));
+            }
+            RoomCommand::IdleCheck | RoomCommand::Shutdown => {}
         }
     }
 
@@ -207,7 +234,7 @@ impl Room {
             seats: self.seat_views(),
             legal: self.legal(),
             check: self.game.position().is_check(),
-            clock: None,
+            clock: self.clock_view(),
             watchers: self.watchers,
             offer: self.offer,
         }
@@ -228,6 +255,7 @@ impl Room {
             plies: self.game.ply(),
             watchers: self.watchers,
             result: self.game.outcome().map(|o| o.result().to_string()),
+            clock: self.clock.as_ref().map(Clock::spec),
         }
     }
 
@@ -315,6 +343,44 @@ impl Room {
         }
     }
 
+    // ---- clock -----------------------------------------------------------------------------
+
+    fn clock_view(&self) -> Option<crate::server::protocol::ClockView> {
+        self.clock.as_ref().map(|c| c.view(Instant::now()))
+    }
+
+    /// When the running side's flag falls, while the game goes on.
+    fn flag_at(&self) -> Option<Instant> {
+        self.clock.as_ref().filter(|_| !self.game.is_over()).and_then(Clock::flag_at)
+    }
+
+    /// Runs the clock of the side to move while the game is on, stops it otherwise. True if this
+    /// started the clock of a game whose clock was not running.
+    fn sync_clock(&mut self) -> bool {
+        let ongoing = self.status() == Status::Ongoing;
+        let turn = self.game.turn();
+        let Some(clock) = &mut self.clock else { return false };
+        let now = Instant::now();
+        let was_running = clock.running().is_some();
+        if ongoing {
+            clock.start(turn, now);
+        } else {
+            clock.stop(now);
+        }
+        ongoing && !was_running
+    }
+
+    /// Ends the game if the running side's time is up: a loss, or a draw when the opponent
+    /// cannot mate (docs/rules.md, "Time controls").
+    async fn check_flag(&mut self) {
+        if self.game.is_over() {
+            return;
+        }
+        let Some(flagged) = self.clock.as_ref().and_then(|c| c.flagged(Instant::now())) else { return };
+        let outcome = clock::timeout_outcome(self.game.position(), flagged);
+        let _ = self.finish(outcome).await;
+    }
+
     // ---- seats -----------------------------------------------------------------------------
 
     fn join(&mut self, color: Option<Side>) -> Result<Seated, RoomError> {
@@ -332,6 +398,10 @@ impl Room {
         let token = new_token();
         *self.seat_mut(side) = Seat::Human { token: Some(token.clone()), online: 1 };
         self.emit_seats();
+        if self.sync_clock() {
+            // The seats event carries no clock: a fresh state tells everyone it is running.
+            self.emit_state();
+        }
         self.maybe_start_bot();
         Ok(Seated { color: side, token, sub: self.subscribe(None) })
     }
@@ -380,6 +450,9 @@ impl Room {
         if self.game.is_over() {
             return Err(RoomError::new(ErrorCode::GameOver, "the game is over"));
         }
+        if self.status() == Status::Waiting && !matches!(action, Action::Move(_)) {
+            return Err(RoomError::new(ErrorCode::NotYourTurn, "the game has not started: a seat is still open"));
+        }
         match action {
             Action::Move(uci) => self.human_move(side, &uci).await,
             Action::Undo => self.undo(side).await,
@@ -404,6 +477,13 @@ impl Room {
 
     /// Plays a legal move: stores it, then broadcasts it (and the end, if it ends the game).
     async fn play(&mut self, mv: Move) -> Result<(), RoomError> {
+        // The move counts as made when it arrives, before the store is written.
+        let now = Instant::now();
+        if self.clock.as_ref().and_then(|c| c.flagged(now)).is_some() {
+            // The timer has not fired yet, but the time is up: the flag falls first.
+            self.check_flag().await;
+            return Err(RoomError::new(ErrorCode::GameOver, "your time ran out"));
+        }
         let (uci, san) = match self.game.play(mv) {
             Ok(played) => (played.mv.to_string(), played.san.clone()),
             Err(MoveError::GameOver) => return Err(RoomError::new(ErrorCode::GameOver, "the game is over")),
@@ -417,11 +497,19 @@ impl Room {
         }
         self.ctx.metrics.moves.inc();
         self.offer = None;
+        if let Some(clock) = &mut self.clock {
+            clock.press(now);
+            if self.game.is_over() {
+                clock.stop(now);
+            }
+        }
+        // As of the move's arrival, so the side now to move shows its full time.
+        let clock = self.clock.as_ref().map(|c| c.view(now));
         let fen = self.game.position().fen();
         let turn = self.game.turn().into();
         let legal = self.legal();
         let check = self.game.position().is_check();
-        self.emit(|game, v| ServerMessage::Move { game, v, uci, san, fen, turn, ply, legal, check, clock: None });
+        self.emit(|game, v| ServerMessage::Move { game, v, uci, san, fen, turn, ply, legal, check, clock });
         if let Some(outcome) = self.game.outcome() {
             self.announce_end(outcome).await;
         }
@@ -441,11 +529,15 @@ impl Room {
     async fn announce_end(&mut self, outcome: Outcome) {
         self.cancel_bot();
         self.offer = None;
+        if let Some(clock) = &mut self.clock {
+            clock.stop(Instant::now());
+        }
+        let clock = self.clock_view();
         let (result, reason) = (outcome.result().to_string(), outcome.reason.name().to_string());
         let event = StoreEvent::Ended { result: result.clone(), reason: reason.clone() };
         // The end follows from what is already stored, so a store failure here only gets logged.
         let _ = self.store(event).await;
-        self.emit(|game, v| ServerMessage::End { game, v, result, reason });
+        self.emit(|game, v| ServerMessage::End { game, v, result, reason, clock });
     }
 
     fn opponent_is_bot(&self, side: Side) -> bool {
@@ -487,6 +579,8 @@ impl Room {
             self.game.undo();
         }
         self.offer = None;
+        // Clocks are not rolled back (docs/protocol.md): the side to move now has its time running.
+        self.sync_clock();
         if let Err(e) = self.store(StoreEvent::Undo { ply: self.game.ply() }).await {
             tracing::error!(game = %self.id, error = %e, "undo not stored");
         }
@@ -527,6 +621,37 @@ impl Room {
         }
     }
 
+    // ---- idle games ------------------------------------------------------------------------
+
+    /// Someone is at the game: a seat holder online, a spectator, or another follower (such as
+    /// the creator of a bot game).
+    fn attended(&self) -> bool {
+        let online = self.seats.iter().any(|s| matches!(s, Seat::Human { online, .. } if *online > 0));
+        online || self.watchers > 0 || self.tx.receiver_count() > self.observers
+    }
+
+    /// Ends an unfinished game left alone for the idle timeout. True if the room is to close
+    /// (a game still waiting for a player simply goes); a game in progress ends and stays
+    /// while finished games do.
+    async fn idle_check(&mut self) -> bool {
+        if self.game.is_over() {
+            return false;
+        }
+        let attended = self.attended();
+        if !self.idle.expired(attended, Instant::now(), self.ctx.config.idle_timeout) {
+            return false;
+        }
+        if self.status() == Status::Waiting {
+            tracing::info!(game = %self.id, "waiting game left alone; closed");
+            return true;
+        }
+        let human = [!self.seats[0].is_bot(), !self.seats[1].is_bot()];
+        let outcome = idle::abandoned_outcome(human, self.game.turn());
+        tracing::info!(game = %self.id, %outcome, "unattended game ended");
+        let _ = self.finish(outcome).await;
+        false
+    }
+
     // ---- bots ------------------------------------------------------------------------------
 
     fn cancel_bot(&mut self) {
@@ -541,16 +666,34 @@ impl Room {
             return;
         }
         let turn = Side::from(self.game.turn());
+        if !self.seat(turn).is_bot() {
+            return;
+        }
         let both_bots = self.seats.iter().all(Seat::is_bot);
         let config = self.ctx.config.clone();
+        let (movetime, delay) = match &self.clock {
+            Some(c) => {
+                let remaining = c.remaining(turn.into(), Instant::now());
+                let budget = clock::think_budget(config.level5_movetime, remaining, c.increment());
+                // The pause for spectators is charged too, so it shrinks with the time left.
+                (budget, if both_bots { config.bot_delay.min(remaining / 20) } else { Duration::ZERO })
+            }
+            None => (config.level5_movetime, if both_bots { config.bot_delay } else { Duration::ZERO }),
+        };
         let Seat::Bot { level, bot } = self.seat_mut(turn) else { return };
         let level = *level;
         // The bot may still be out with a cancelled search; a fresh one does the same job.
-        let bot = bot.take().unwrap_or_else(|| level.bot(None));
-        let movetime = config.level5_movetime;
-        let delay = if both_bots { config.bot_delay } else { std::time::Duration::ZERO };
+        let bot = bot.take().unwrap_or_else(|| bot::new_bot(level));
         self.next_job += 1;
-        self.job = Some(bot::start(self.next_job, bot, self.game.clone(), movetime, delay, self.me.clone()));
+        self.job = Some(bot::start(
+            self.next_job,
+            bot,
+            self.game.clone(),
+            movetime,
+            delay,
+            self.ctx.config.bot_searches.clone(),
+            self.me.clone(),
+        ));
     }
 
     async fn bot_answer(&mut self, job: u64, mv: Option<Move>, returned: Box<dyn crate::bots::Bot>) {

@@ -4,11 +4,23 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, Semaphore};
 
 use super::RoomCommand;
-use crate::bots::{Bot, Limits};
+use crate::bots::{Bot, Level, Level5, Limits};
 use crate::chess::Game;
+
+/// Transposition table size of the server's level 5 bots: 2^17 entries (about 3 MiB), enough
+/// for a second's search, small enough for many games at once.
+const SERVER_TABLE_BITS: u32 = 17;
+
+/// A fresh bot for a seat of this level.
+pub(super) fn new_bot(level: Level) -> Box<dyn Bot> {
+    match level.get() {
+        5 => Box::new(Level5::with_table_bits(None, SERVER_TABLE_BITS)),
+        _ => level.bot(None),
+    }
+}
 
 /// A search under way: its id (to recognise its answer) and the flag that stops it early.
 pub(super) struct PendingBot {
@@ -23,14 +35,16 @@ impl PendingBot {
     }
 }
 
-/// Starts a search on the blocking pool after `delay`; the answer comes back to the room as
-/// [`RoomCommand::BotMove`] tagged with `job`.
+/// Starts a search on the blocking pool after `delay`, once one of the server's `permits` is
+/// free (so however many bot games run, only so many searches take CPUs at once); the answer
+/// comes back to the room as [`RoomCommand::BotMove`] tagged with `job`.
 pub(super) fn start(
     job: u64,
     mut bot: Box<dyn Bot>,
     game: Game,
     movetime: Duration,
     delay: Duration,
+    permits: Arc<Semaphore>,
     room: mpsc::WeakSender<RoomCommand>,
 ) -> PendingBot {
     let stop = Arc::new(AtomicBool::new(false));
@@ -43,8 +57,14 @@ pub(super) fn start(
         if stopped.load(Ordering::Relaxed) {
             return;
         }
+        let Ok(permit) = permits.acquire_owned().await else { return };
+        if stopped.load(Ordering::Relaxed) {
+            return; // Cancelled while waiting for a permit.
+        }
+        // The movetime counts from when the search starts, not from the wait for a permit.
         let searched = tokio::task::spawn_blocking(move || {
             let mv = bot.choose(&game, &limits);
+            drop(permit);
             (mv, bot)
         })
         .await;
@@ -57,4 +77,57 @@ pub(super) fn start(
         }
     });
     PendingBot { job, stop }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+
+    use crate::chess::{Move, Variant};
+
+    /// A bot that notes how many of its kind search at once.
+    struct Counting {
+        now: Arc<AtomicUsize>,
+        most: Arc<AtomicUsize>,
+    }
+
+    impl Bot for Counting {
+        fn choose(&mut self, game: &Game, _: &Limits) -> Option<Move> {
+            let n = self.now.fetch_add(1, Ordering::SeqCst) + 1;
+            self.most.fetch_max(n, Ordering::SeqCst);
+            std::thread::sleep(Duration::from_millis(30));
+            self.now.fetch_sub(1, Ordering::SeqCst);
+            game.legal_moves().first().copied()
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn searches_wait_for_a_permit() {
+        let (tx, mut rx) = mpsc::channel(64);
+        let (now, most) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+        let permits = Arc::new(Semaphore::new(2));
+        let game = Game::new(Variant::Standard);
+        let _pending: Vec<PendingBot> = (0..8)
+            .map(|job| {
+                let bot = Box::new(Counting { now: now.clone(), most: most.clone() });
+                start(
+                    job,
+                    bot,
+                    game.clone(),
+                    Duration::from_millis(10),
+                    Duration::ZERO,
+                    permits.clone(),
+                    tx.downgrade(),
+                )
+            })
+            .collect();
+        for _ in 0..8 {
+            let answer = tokio::time::timeout(Duration::from_secs(10), rx.recv()).await.expect("answer");
+            assert!(matches!(answer, Some(RoomCommand::BotMove { mv: Some(_), .. })));
+        }
+        let most = most.load(Ordering::SeqCst);
+        assert!((1..=2).contains(&most), "{most} searches at once");
+        assert_eq!(permits.available_permits(), 2);
+    }
 }

@@ -21,9 +21,14 @@ impl History {
         self.events.push_back((v, text));
     }
 
-    /// The events after version `since` up to `now`, or None when some of them are no longer held.
+    /// The events after version `since` up to `now`, or None when some of them are no longer
+    /// held, or when `since` is ahead of `now` (a version this game never had: the client needs
+    /// a fresh state, not silence).
     pub(super) fn since(&self, since: u64, now: u64) -> Option<Vec<Arc<str>>> {
-        if since >= now {
+        if since > now {
+            return None;
+        }
+        if since == now {
             return Some(Vec::new());
         }
         let first = self.events.front()?.0;
@@ -42,6 +47,7 @@ mod tests {
     fn replays_or_gives_up() {
         let mut h = History::new(3);
         assert_eq!(h.since(0, 0), Some(vec![]));
+        assert_eq!(h.since(7, 0), None, "a version from the future");
         assert_eq!(h.since(0, 1), None);
         for v in 1..=5 {
             h.push(v, format!("e{v}").into());
@@ -51,5 +57,6 @@ mod tests {
         assert_eq!(h.since(4, 5).map(texts), Some(vec!["e5".to_string()]));
         assert_eq!(h.since(1, 5), None);
         assert_eq!(h.since(5, 5), Some(vec![]));
+        assert_eq!(h.since(6, 5), None);
     }
 }

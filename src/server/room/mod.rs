@@ -4,7 +4,9 @@
 
 mod actor;
 mod bot;
+mod clock;
 mod history;
+mod idle;
 mod seat;
 
 use std::sync::Arc;
@@ -14,7 +16,7 @@ use thiserror::Error;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::metrics::Metrics;
-use super::protocol::{ErrorCode, GameId, GameState, GameSummary, RulesSpec, SeatSpec, Side, VariantName};
+use super::protocol::{ClockSpec, ErrorCode, GameId, GameState, GameSummary, RulesSpec, SeatSpec, Side, VariantName};
 use super::store::GameStore;
 use crate::bots::Bot;
 use crate::chess::Move;
@@ -36,7 +38,7 @@ pub struct Broadcast {
     pub text: Arc<str>,
 }
 
-/// Timing options of rooms.
+/// Timing options of rooms, and the limits they share.
 #[derive(Clone, Debug)]
 pub struct RoomConfig {
     /// Thinking time of a level 5 bot per move (levels 1–4 answer at once).
@@ -45,6 +47,17 @@ pub struct RoomConfig {
     pub bot_delay: Duration,
     /// Watcher counts are sent at most once per this period.
     pub watcher_batch: Duration,
+    /// An unfinished game that nobody plays or watches for this long ends (see `idle`).
+    pub idle_timeout: Duration,
+    /// Permits for bot searches, shared by every room of a server: a search waits for one.
+    pub bot_searches: Arc<tokio::sync::Semaphore>,
+}
+
+impl RoomConfig {
+    /// A pool of `n` bot search permits (at least one).
+    pub fn bot_search_permits(n: usize) -> Arc<tokio::sync::Semaphore> {
+        Arc::new(tokio::sync::Semaphore::new(n.max(1)))
+    }
 }
 
 impl Default for RoomConfig {
@@ -53,6 +66,10 @@ impl Default for RoomConfig {
             level5_movetime: Duration::from_millis(1000),
             bot_delay: Duration::from_millis(1000),
             watcher_batch: Duration::from_millis(500),
+            idle_timeout: Duration::from_secs(1800),
+            bot_searches: RoomConfig::bot_search_permits(
+                std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+            ),
         }
     }
 }
@@ -75,6 +92,8 @@ pub struct CreateSpec {
     pub rules: RulesSpec,
     pub white: SeatSpec,
     pub black: SeatSpec,
+    /// The time control; None for an untimed game.
+    pub clock: Option<ClockSpec>,
     pub as_side: Option<Side>,
 }
 
@@ -147,6 +166,12 @@ pub enum RoomCommand {
         counted: bool,
         reply: oneshot::Sender<Subscription>,
     },
+    /// Subscribe as an observer of the server itself (the text log): not a spectator, and it
+    /// does not keep an unattended game alive.
+    Observe {
+        v: Option<u64>,
+        reply: oneshot::Sender<Subscription>,
+    },
     /// A counted spectator left.
     Unwatch,
     /// A connection holding this token closed.
@@ -176,6 +201,8 @@ pub enum RoomCommand {
         mv: Option<Move>,
         bot: Box<dyn Bot>,
     },
+    /// Time to see whether the game has been left alone too long (sent by the room's ticker).
+    IdleCheck,
     /// Leave memory: the lobby has forgotten this game.
     Shutdown,
 }
@@ -206,6 +233,11 @@ impl RoomHandle {
     /// Subscribes to the room's events.
     pub async fn watch(&self, v: Option<u64>, counted: bool) -> Result<Subscription, RoomError> {
         self.ask(|reply| RoomCommand::Watch { v, counted, reply }).await
+    }
+
+    /// Subscribes to the room's events as a server-side observer (see [`RoomCommand::Observe`]).
+    pub async fn observe(&self, v: Option<u64>) -> Result<Subscription, RoomError> {
+        self.ask(|reply| RoomCommand::Observe { v, reply }).await
     }
 
     /// Tells the room a counted spectator left.
@@ -242,14 +274,124 @@ impl RoomHandle {
     pub async fn shutdown(&self) {
         let _ = self.tx.send(RoomCommand::Shutdown).await;
     }
+
+    /// True once the room's task has ended (an idle game that was closed).
+    pub fn is_closed(&self) -> bool {
+        self.tx.is_closed()
+    }
 }
 
 /// Validates a create request, builds the room and starts its task.
 pub fn spawn(id: GameId, spec: CreateSpec, ctx: RoomContext) -> Result<Created, RoomError> {
+    let idle_timeout = ctx.config.idle_timeout;
     let (tx, rx) = mpsc::channel(COMMAND_CAPACITY);
     let (mut room, seat) = actor::Room::new(id, spec, ctx, tx.downgrade())?;
     let sub = room.subscribe(None);
     let summary = room.summary();
+    idle::start_ticker(idle_timeout, tx.downgrade());
     tokio::spawn(room.run(rx));
     Ok(Created { handle: RoomHandle { tx }, seat, sub, summary })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::server::protocol::ClockSpec;
+    use crate::server::store::NoStore;
+
+    fn context() -> RoomContext {
+        RoomContext {
+            config: RoomConfig::default(),
+            metrics: Arc::new(Metrics::new()),
+            store: Arc::new(NoStore),
+            lobby: mpsc::unbounded_channel().0,
+        }
+    }
+
+    fn timed(initial_ms: u64, fen: Option<&str>) -> CreateSpec {
+        CreateSpec {
+            variant: VariantName::Standard,
+            fen: fen.map(str::to_string),
+            rules: RulesSpec::default(),
+            white: SeatSpec::Human,
+            black: SeatSpec::Human,
+            clock: Some(ClockSpec { initial_ms, increment_ms: 0 }),
+            as_side: Some(Side::White),
+        }
+    }
+
+    /// The next versioned event's JSON.
+    async fn next_event(rx: &mut broadcast::Receiver<Broadcast>) -> serde_json::Value {
+        loop {
+            let b = rx.recv().await.expect("room open");
+            if b.v.is_some() {
+                return serde_json::from_str(&b.text).expect("json");
+            }
+        }
+    }
+
+    /// Under paused time the room's own timer ends the game at exactly the flag: nobody sends
+    /// anything after the join, and a waiting game's clock did not run.
+    #[tokio::test(start_paused = true)]
+    async fn a_flag_falls_with_no_message_under_paused_time() {
+        let created = spawn("paused01".into(), timed(60_000, None), context()).expect("room");
+        let mut rx = created.sub.rx;
+        tokio::time::sleep(Duration::from_secs(3600)).await; // waiting: nothing runs
+        let start = tokio::time::Instant::now();
+        created.handle.join(Some(Side::Black)).await.expect("join");
+        assert_eq!(next_event(&mut rx).await["type"], "seats");
+        let state = next_event(&mut rx).await;
+        assert_eq!(state["clock"]["white_ms"], 60_000, "{state}");
+        assert_eq!(state["clock"]["running"], "white", "{state}");
+        let end = next_event(&mut rx).await;
+        assert_eq!(tokio::time::Instant::now() - start, Duration::from_secs(60));
+        assert_eq!(
+            (end["type"].as_str(), end["result"].as_str(), end["reason"].as_str()),
+            (Some("end"), Some("0-1"), Some("timeout"))
+        );
+        assert_eq!(end["clock"]["white_ms"], 0, "{end}");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_flag_against_a_lone_knight_draws() {
+        let spec = timed(5_000, Some("4k1n1/8/8/8/8/8/8/R3K3 w - - 0 1"));
+        let created = spawn("paused02".into(), spec, context()).expect("room");
+        let mut rx = created.sub.rx;
+        created.handle.join(Some(Side::Black)).await.expect("join");
+        let end = loop {
+            let e = next_event(&mut rx).await;
+            if e["type"] == "end" {
+                break e;
+            }
+        };
+        assert_eq!(end["result"], "1/2-1/2", "{end}");
+        assert_eq!(end["reason"], "timeout", "{end}");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn undo_keeps_the_time_used_and_runs_the_side_to_move() {
+        let created = spawn("paused03".into(), timed(60_000, None), context()).expect("room");
+        let white = created.seat.clone().expect("seat").1;
+        let mut rx = created.sub.rx;
+        let black = created.handle.join(Some(Side::Black)).await.expect("join").token;
+        tokio::time::sleep(Duration::from_secs(10)).await;
+        created.handle.act(white.clone(), Action::Move("e2e4".into())).await.expect("move");
+        tokio::time::sleep(Duration::from_secs(5)).await;
+        // Black asks for nothing; White offers to take back, Black accepts.
+        created.handle.act(white, Action::Undo).await.expect("offer");
+        created.handle.act(black, Action::Undo).await.expect("accept");
+        // The state that follows the move (the one after the join came before it).
+        let mut moved = false;
+        let state = loop {
+            let e = next_event(&mut rx).await;
+            moved |= e["type"] == "move";
+            if moved && e["type"] == "state" {
+                break e;
+            }
+        };
+        assert_eq!(state["moves"], serde_json::json!([]), "{state}");
+        assert_eq!(state["clock"]["white_ms"], 50_000, "{state}");
+        assert_eq!(state["clock"]["black_ms"], 55_000, "{state}");
+        assert_eq!(state["clock"]["running"], "white", "{state}");
+    }
 }

@@ -1,0 +1,87 @@
+//! Unattended games end: a room whose seats' holders are all gone and that nobody watches for
+//! the idle timeout is closed (a game still waiting for a player) or ended as `abandoned`
+//! (people) or drawn by `adjudication` (bot against bot). See docs/protocol.md, "Limits".
+
+use std::time::Duration;
+
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+use super::RoomCommand;
+use crate::chess::{Color, EndReason, Outcome};
+
+/// Starts the task that asks the room, every so often, whether it has been idle too long. It
+/// ends with the room.
+pub(super) fn start_ticker(timeout: Duration, room: mpsc::WeakSender<RoomCommand>) {
+    let period = (timeout / 8).clamp(Duration::from_millis(10), Duration::from_secs(5));
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval_at(Instant::now() + period, period);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            let Some(room) = room.upgrade() else { return };
+            if room.send(RoomCommand::IdleCheck).await.is_err() {
+                return;
+            }
+        }
+    });
+}
+
+/// Since when a room has had nobody at it.
+#[derive(Debug, Default)]
+pub(super) struct IdleTracker {
+    since: Option<Instant>,
+}
+
+impl IdleTracker {
+    /// Notes whether anyone is at the room `now`; true once nobody has been for `timeout`.
+    pub(super) fn expired(&mut self, attended: bool, now: Instant, timeout: Duration) -> bool {
+        if attended {
+            self.since = None;
+            return false;
+        }
+        let since = *self.since.get_or_insert(now);
+        now.saturating_duration_since(since) >= timeout
+    }
+}
+
+/// How an abandoned game in progress ends. `human[c]`: the seat of colour index `c` is a
+/// person's. Against a bot the absent person loses; between people, the one to move; between
+/// bots nobody is to blame: a draw by adjudication.
+pub(super) fn abandoned_outcome(human: [bool; 2], turn: Color) -> Outcome {
+    let white = human[Color::White.index()];
+    let black = human[Color::Black.index()];
+    match (white, black) {
+        (false, false) => Outcome::draw(EndReason::Adjudication),
+        (true, false) => Outcome::win(Color::Black, EndReason::Abandoned),
+        (false, true) => Outcome::win(Color::White, EndReason::Abandoned),
+        (true, true) => Outcome::win(!turn, EndReason::Abandoned),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_absent_lose_and_bots_draw() {
+        let w = Color::White.index();
+        let mut human = [false, false];
+        assert_eq!(abandoned_outcome(human, Color::White), Outcome::draw(EndReason::Adjudication));
+        human[w] = true;
+        assert_eq!(abandoned_outcome(human, Color::White), Outcome::win(Color::Black, EndReason::Abandoned));
+        assert_eq!(abandoned_outcome([true, true], Color::Black), Outcome::win(Color::White, EndReason::Abandoned));
+    }
+
+    #[test]
+    fn idle_time_restarts_when_someone_comes() {
+        let start = Instant::now();
+        let timeout = Duration::from_secs(10);
+        let mut idle = IdleTracker::default();
+        assert!(!idle.expired(false, start, timeout));
+        assert!(!idle.expired(false, start + Duration::from_secs(9), timeout));
+        assert!(!idle.expired(true, start + Duration::from_secs(9), timeout));
+        assert!(!idle.expired(false, start + Duration::from_secs(10), timeout));
+        assert!(idle.expired(false, start + Duration::from_secs(20), timeout));
+    }
+}
