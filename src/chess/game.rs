@@ -40,6 +40,29 @@ pub enum EndReason {
 }
 
 impl EndReason {
+    /// Every reason, for lookups by name.
+    pub const ALL: [EndReason; 14] = [
+        EndReason::Checkmate,
+        EndReason::Stalemate,
+        EndReason::OutOfMoves,
+        EndReason::NoMoves,
+        EndReason::ThreefoldRepetition,
+        EndReason::EightMoveRepetition,
+        EndReason::FiftyMoves,
+        EndReason::InsufficientMaterial,
+        EndReason::Resignation,
+        EndReason::Agreement,
+        EndReason::Timeout,
+        EndReason::Adjudication,
+        EndReason::RulesInfraction,
+        EndReason::Abandoned,
+    ];
+
+    /// The reason of this [`EndReason::name`], if it is one.
+    pub fn from_name(name: &str) -> Option<EndReason> {
+        EndReason::ALL.into_iter().find(|r| r.name() == name)
+    }
+
     /// The snake_case name used on the wire and in logs.
     pub const fn name(self) -> &'static str {
         match self {
@@ -95,6 +118,17 @@ impl Outcome {
 
     pub const fn draw(reason: EndReason) -> Outcome {
         Outcome { winner: None, reason }
+    }
+
+    /// The outcome written as `result` (`"1-0"`, `"0-1"`, `"1/2-1/2"`) for `reason` (a name).
+    pub fn from_result(result: &str, reason: &str) -> Option<Outcome> {
+        let reason = EndReason::from_name(reason)?;
+        match result {
+            "1-0" => Some(Outcome::win(Color::White, reason)),
+            "0-1" => Some(Outcome::win(Color::Black, reason)),
+            "1/2-1/2" => Some(Outcome::draw(reason)),
+            _ => None,
+        }
     }
 
     /// `"1-0"`, `"0-1"` or `"1/2-1/2"`.
@@ -374,6 +408,20 @@ pub fn insufficient_material(pos: &Position) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn outcomes_read_back_from_their_names() {
+        for reason in EndReason::ALL {
+            assert_eq!(EndReason::from_name(reason.name()), Some(reason));
+            for outcome in
+                [Outcome::win(Color::White, reason), Outcome::win(Color::Black, reason), Outcome::draw(reason)]
+            {
+                assert_eq!(Outcome::from_result(outcome.result(), reason.name()), Some(outcome));
+            }
+        }
+        assert_eq!(EndReason::from_name("boredom"), None);
+        assert_eq!(Outcome::from_result("2-0", "checkmate"), None);
+    }
 
     /// Captures, promotions and pawn moves cannot really recur in two identical cycles, but the
     /// rule excludes them anyway; check the exclusion on a doctored move stack.

@@ -1,10 +1,12 @@
 //! The HTTP side: the axum router (the web client, `/ws`, the JSON API, PGN, health and
 //! metrics), starting the lobby, and serving until Ctrl-C or SIGTERM.
 
+use std::collections::HashMap;
 use std::future::Future;
+use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
 
-use axum::extract::{Path, State, WebSocketUpgrade};
+use axum::extract::{Path, Query, State, WebSocketUpgrade};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -17,9 +19,9 @@ use super::config::{ServeArgs, ServerConfig};
 use super::connection;
 use super::lobby::Lobby;
 use super::metrics::Metrics;
-use super::protocol::{ErrorCode, ServerMessage};
-use super::room::RoomContext;
-use super::store::NoStore;
+use super::protocol::{ClockSpec, ErrorCode, GameId, SeatView, ServerMessage, VariantName};
+use super::room::{self, RoomContext};
+use super::store::{GameStore, NoStore, SqliteStore, StoreError, StoredGame, StoredSeat};
 use super::web;
 
 /// What every connection and handler shares.
@@ -29,6 +31,23 @@ pub struct Shared {
     pub config: ServerConfig,
     /// Turns true when the server is shutting down; connections then close.
     pub shutdown: watch::Receiver<bool>,
+    /// Where games are kept; the archive of finished games is read from it.
+    pub store: Arc<dyn GameStore>,
+    /// WebSocket connections open now (for the connection limit).
+    pub open: AtomicUsize,
+}
+
+impl Shared {
+    /// What connections and handlers share, around a lobby and a store.
+    pub fn new(
+        lobby: Lobby,
+        metrics: Arc<Metrics>,
+        config: ServerConfig,
+        shutdown: watch::Receiver<bool>,
+        store: Arc<dyn GameStore>,
+    ) -> Shared {
+        Shared { lobby, metrics, config, shutdown, store, open: AtomicUsize::new(0) }
+    }
 }
 
 /// Why the server could not run.
@@ -40,6 +59,8 @@ pub enum ServeError {
     Runtime(std::io::Error),
     #[error("server failed: {0}")]
     Io(#[from] std::io::Error),
+    #[error("{0}")]
+    Store(#[from] StoreError),
 }
 
 /// The router for `shared`.
@@ -70,25 +91,31 @@ pub async fn serve_until(
 ) -> Result<(), ServeError> {
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let metrics = Arc::new(Metrics::new());
+    let store: Arc<dyn GameStore> = Arc::new(SqliteStore::open(&config.db)?);
+    let unfinished = store.unfinished().await?;
     let ctx = RoomContext {
         config: config.room.clone(),
         metrics: metrics.clone(),
-        store: Arc::new(NoStore),
+        store: store.clone(),
         // The lobby puts its own channel here.
         lobby: mpsc::unbounded_channel().0,
     };
-    let lobby = Lobby::start_limited(ctx, config.retention, config.max_rooms);
-    let shared = Arc::new(Shared { lobby, metrics, config, shutdown: shutdown_rx });
+    let lobby = Lobby::start_with(ctx, config.retention, config.max_rooms, unfinished);
+    let shared = Arc::new(Shared::new(lobby.clone(), metrics, config, shutdown_rx, store.clone()));
     if let Ok(addr) = listener.local_addr() {
-        tracing::info!(%addr, "gambit server listening");
+        tracing::info!(%addr, db = %shared.config.db, "gambit server listening");
     }
-    axum::serve(listener, router(shared))
+    let served = axum::serve(listener, router(shared))
         .with_graceful_shutdown(async move {
             signal.await;
             tracing::info!("shutting down");
             let _ = shutdown_tx.send(true);
         })
-        .await?;
+        .await;
+    // Every room stores its clock, then the store writes what is queued and closes.
+    lobby.close().await;
+    store.close().await;
+    served?;
     Ok(())
 }
 
@@ -137,23 +164,121 @@ fn not_found(game: &str) -> Response {
     (StatusCode::NOT_FOUND, Json(body)).into_response()
 }
 
-async fn games(State(shared): State<Arc<Shared>>) -> Response {
-    Json(shared.lobby.list().await).into_response()
+fn bad_query(message: String) -> Response {
+    (StatusCode::BAD_REQUEST, Json(ServerMessage::error(ErrorCode::BadRequest, message, None))).into_response()
+}
+
+fn store_failed(e: StoreError) -> Response {
+    tracing::error!(error = %e, "archive read failed");
+    let body = ServerMessage::error(ErrorCode::ServerError, e.to_string(), None);
+    (StatusCode::INTERNAL_SERVER_ERROR, Json(body)).into_response()
+}
+
+/// The most finished games one `/api/games?status=finished` answer lists.
+const MAX_LIMIT: usize = 1000;
+
+/// `/api/games`: the games held now (`status=live`, the default), or the archive of finished
+/// games from the store, newest first (`status=finished&limit=N`, N from 1 to 1000, default 50).
+async fn games(Query(query): Query<HashMap<String, String>>, State(shared): State<Arc<Shared>>) -> Response {
+    if let Some(unknown) = query.keys().find(|k| !matches!(k.as_str(), "status" | "limit")) {
+        return bad_query(format!("unknown parameter {unknown:?}; use status=live|finished and limit=N"));
+    }
+    let limit = match query.get("limit").map(|l| l.parse::<usize>()) {
+        None => 50,
+        Some(Ok(n)) if (1..=MAX_LIMIT).contains(&n) => n,
+        Some(_) => return bad_query(format!("limit must be a number from 1 to {MAX_LIMIT}")),
+    };
+    match query.get("status").map(String::as_str) {
+        None | Some("live") => Json(shared.lobby.list().await).into_response(),
+        Some("finished") => match shared.store.finished(limit).await {
+            Ok(games) => Json(games.into_iter().map(FinishedGame::from).collect::<Vec<_>>()).into_response(),
+            Err(e) => store_failed(e),
+        },
+        Some(other) => bad_query(format!("unknown status {other:?}; use live or finished")),
+    }
+}
+
+/// One game of the archive, as `/api/games?status=finished` lists it.
+#[derive(serde::Serialize)]
+struct FinishedGame {
+    game: GameId,
+    variant: VariantName,
+    white: SeatView,
+    black: SeatView,
+    plies: usize,
+    result: Option<String>,
+    reason: Option<String>,
+    clock: Option<ClockSpec>,
+    /// Unix times in milliseconds.
+    created_ms: i64,
+    ended_ms: Option<i64>,
+}
+
+impl From<StoredGame> for FinishedGame {
+    fn from(g: StoredGame) -> FinishedGame {
+        let view = |seat: StoredSeat| match seat {
+            StoredSeat::Human { token: Some(_) } => SeatView::Human { online: false },
+            StoredSeat::Human { token: None } => SeatView::Open,
+            StoredSeat::Bot { level } => SeatView::Bot { level },
+        };
+        FinishedGame {
+            plies: g.moves.len(),
+            white: view(g.white),
+            black: view(g.black),
+            game: g.id,
+            variant: g.variant,
+            result: g.result,
+            reason: g.reason,
+            clock: g.clock,
+            created_ms: g.created_ms,
+            ended_ms: g.ended_ms,
+        }
+    }
+}
+
+/// The state and PGN of a game the server no longer holds in memory, from the store.
+async fn archived(shared: &Shared, id: &str) -> Result<Option<(super::protocol::GameState, String)>, Response> {
+    let stored = match shared.store.load(id).await {
+        Ok(Some(stored)) => stored,
+        Ok(None) => return Ok(None),
+        Err(e) => return Err(store_failed(e)),
+    };
+    let ctx = RoomContext {
+        config: shared.config.room.clone(),
+        metrics: shared.metrics.clone(),
+        store: Arc::new(NoStore),
+        lobby: mpsc::unbounded_channel().0,
+    };
+    match room::archived(stored, ctx) {
+        Ok(found) => Ok(Some(found)),
+        Err(e) => Err(store_failed(StoreError::Read(e.to_string()))),
+    }
 }
 
 async fn game(Path(id): Path<String>, State(shared): State<Arc<Shared>>) -> Response {
-    let Some(room) = shared.lobby.get(&id).await else { return not_found(&id) };
-    match room.state().await {
-        Ok(state) => Json(state).into_response(),
-        Err(_) => not_found(&id),
+    if let Some(room) = shared.lobby.get(&id).await {
+        if let Ok(state) = room.state().await {
+            return Json(state).into_response();
+        }
+    }
+    match archived(&shared, &id).await {
+        Ok(Some((state, _))) => Json(state).into_response(),
+        Ok(None) => not_found(&id),
+        Err(response) => response,
     }
 }
 
 async fn pgn(Path(id): Path<String>, State(shared): State<Arc<Shared>>) -> Response {
-    let Some(room) = shared.lobby.get(&id).await else { return not_found(&id) };
-    match room.pgn().await {
-        Ok(text) => ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response(),
-        Err(_) => not_found(&id),
+    let text = |text: String| ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response();
+    if let Some(room) = shared.lobby.get(&id).await {
+        if let Ok(pgn) = room.pgn().await {
+            return text(pgn);
+        }
+    }
+    match archived(&shared, &id).await {
+        Ok(Some((_, pgn))) => text(pgn),
+        Ok(None) => not_found(&id),
+        Err(response) => response,
     }
 }
 

@@ -14,6 +14,8 @@ pub const MAX_FRAME: usize = 16 * 1024;
 /// Everything `serve` needs besides the listening socket.
 #[derive(Clone, Debug)]
 pub struct ServerConfig {
+    /// The SQLite database file, or `:memory:` for games that last as long as the server.
+    pub db: String,
     /// Write one text log per game here (`<dir>/<game>.log`), if set.
     pub log_dir: Option<PathBuf>,
     /// Room timing: bot thinking time, bot-vs-bot pause, watcher batching.
@@ -30,11 +32,20 @@ pub struct ServerConfig {
     pub max_games_per_connection: usize,
     /// Games (finished ones included) the server holds at a time.
     pub max_rooms: usize,
+    /// WebSocket connections the server holds at a time.
+    pub max_connections: usize,
+    /// Games one connection may play or watch at a time.
+    pub max_follows_per_connection: usize,
+    /// Keep-alive: the server pings each connection this often ...
+    pub ping_interval: Duration,
+    /// ... and closes one that has sent nothing, not even a pong, for this long.
+    pub connection_timeout: Duration,
 }
 
 impl Default for ServerConfig {
     fn default() -> ServerConfig {
         ServerConfig {
+            db: ":memory:".into(),
             log_dir: None,
             room: RoomConfig::default(),
             retention: Duration::from_secs(600),
@@ -43,6 +54,10 @@ impl Default for ServerConfig {
             rate_per_sec: 10.0,
             max_games_per_connection: 8,
             max_rooms: 2000,
+            max_connections: 16_000,
+            max_follows_per_connection: 64,
+            ping_interval: Duration::from_secs(20),
+            connection_timeout: Duration::from_secs(60),
         }
     }
 }
@@ -53,6 +68,9 @@ pub struct ServeArgs {
     /// Address to listen on
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,
+    /// The SQLite file that keeps games across restarts; ":memory:" keeps them only in memory
+    #[arg(long, default_value = "gambit.db", value_parser = db_path)]
+    pub db: String,
     /// Append a human-readable log of each game to <DIR>/<game>.log
     #[arg(long, value_name = "DIR")]
     pub log_dir: Option<PathBuf>,
@@ -71,12 +89,33 @@ pub struct ServeArgs {
     /// An unfinished game nobody plays or watches for this long ends, in seconds
     #[arg(long, default_value_t = 1800, value_parser = clap::value_parser!(u64).range(1..))]
     pub idle_timeout: u64,
+    /// WebSocket connections the server holds at once
+    #[arg(long, default_value_t = 16_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub max_connections: u64,
+    /// Send each connection a WebSocket ping this often, in seconds
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub ping_interval: u64,
+    /// Close a connection that sent nothing (not even a pong) for this long, in seconds
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub connection_timeout: u64,
+}
+
+/// A `--db` value: a non-empty path (the file need not exist yet) or `:memory:`.
+fn db_path(value: &str) -> Result<String, String> {
+    if value.trim().is_empty() {
+        return Err("give a file name, or :memory: for a database that lives in memory".into());
+    }
+    if value != ":memory:" && std::path::Path::new(value).is_dir() {
+        return Err(format!("{value} is a directory; give a file name such as {value}/gambit.db"));
+    }
+    Ok(value.to_string())
 }
 
 impl From<&ServeArgs> for ServerConfig {
     fn from(args: &ServeArgs) -> ServerConfig {
         let defaults = ServerConfig::default();
         ServerConfig {
+            db: args.db.clone(),
             log_dir: args.log_dir.clone(),
             room: RoomConfig {
                 level5_movetime: Duration::from_millis(args.bot_movetime),
@@ -89,6 +128,9 @@ impl From<&ServeArgs> for ServerConfig {
                 ..defaults.room.clone()
             },
             retention: Duration::from_secs(args.keep_finished),
+            max_connections: args.max_connections as usize,
+            ping_interval: Duration::from_secs(args.ping_interval),
+            connection_timeout: Duration::from_secs(args.connection_timeout),
             ..defaults
         }
     }

@@ -4,9 +4,16 @@
 //! Everything the connection sends goes through its own bounded queue to a writer task. A
 //! forwarder that finds the queue full waits; its broadcast receiver then lags and the
 //! subscriber gets a fresh `state` later, so a slow socket never holds up a room.
+//!
+//! Keep-alive: the connection pings its peer every `ping_interval`; any frame from the peer
+//! (a pong included) is a sign of life, and a peer silent for `connection_timeout` is closed,
+//! which releases its seats and watches like any other disconnect. Nothing on the way out
+//! waits on the peer without a bound, so a peer that stops reading cannot hold up a shutdown.
 
 use std::collections::HashMap;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
 use futures::stream::{SplitSink, SplitStream};
@@ -14,6 +21,7 @@ use futures::{SinkExt, StreamExt};
 use serde::Deserialize;
 use tokio::sync::{broadcast, mpsc, watch};
 use tokio::task::JoinHandle;
+use tokio::time::{Instant, MissedTickBehavior};
 
 use super::app::Shared;
 use super::protocol::{parse_client, ClientMessage, ErrorCode, GameId, ServerMessage, Side};
@@ -23,9 +31,13 @@ use super::room::{Action, CreateSpec, RoomError, RoomHandle, Subscription};
 /// Messages waiting for a slow socket before forwarders hold back (and later catch up with a state).
 const OUTBOUND_CAPACITY: usize = 256;
 
+/// How long a closing connection's writer may take to send what is queued and the close frame.
+const FLUSH: Duration = Duration::from_secs(2);
+
 /// An item of the outbound queue.
 enum Outbound {
     Text(Arc<str>),
+    Ping,
     Close(u16, &'static str),
 }
 
@@ -39,26 +51,53 @@ struct Follow {
     counted: bool,
 }
 
+/// Counts a connection among the server's open ones for as long as it lives.
+struct Open(Arc<Shared>);
+
+impl Drop for Open {
+    fn drop(&mut self) {
+        self.0.open.fetch_sub(1, Ordering::Relaxed);
+        self.0.metrics.connections.dec();
+    }
+}
+
 /// Serves one upgraded WebSocket until it closes or the server shuts down.
-pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
+pub async fn serve(mut socket: WebSocket, shared: Arc<Shared>) {
+    let already = shared.open.fetch_add(1, Ordering::Relaxed);
     shared.metrics.connections.inc();
+    let _open = Open(shared.clone());
+    let max = shared.config.max_connections;
+    if already >= max {
+        // Refused with a reason the client can show, rather than a dropped socket.
+        let message = format!("the server has {max} connections, its limit; try again later");
+        let text = ServerMessage::error(ErrorCode::TooMany, message, None).to_json();
+        let refuse = async {
+            socket.send(Message::Text(text.into())).await?;
+            socket.send(Message::Close(Some(CloseFrame { code: 1013, reason: "too many connections".into() }))).await
+        };
+        let _ = tokio::time::timeout(FLUSH, refuse).await;
+        return;
+    }
     let (sink, stream) = socket.split();
     let (out, out_rx) = mpsc::channel(OUTBOUND_CAPACITY);
-    let writer = tokio::spawn(write_loop(sink, out_rx));
+    let mut writer = tokio::spawn(write_loop(sink, out_rx));
     let limiter = RateLimiter::new(shared.config.rate_burst, shared.config.rate_per_sec);
     let mut conn =
         Connection { out, shared: shared.clone(), follows: HashMap::new(), list: None, limiter, created: Vec::new() };
     conn.read_loop(stream, shared.shutdown.clone()).await;
     conn.close().await;
     drop(conn);
-    let _ = writer.await;
-    shared.metrics.connections.dec();
+    // The writer ends once it has sent what is queued; a peer that no longer reads gets cut off.
+    if tokio::time::timeout(FLUSH, &mut writer).await.is_err() {
+        writer.abort();
+    }
 }
 
 async fn write_loop(mut sink: SplitSink<WebSocket, Message>, mut rx: mpsc::Receiver<Outbound>) {
     while let Some(item) = rx.recv().await {
         let result = match item {
             Outbound::Text(text) => sink.send(Message::Text(Utf8Bytes::from(&*text))).await,
+            Outbound::Ping => sink.send(Message::Ping(Default::default())).await,
             Outbound::Close(code, reason) => {
                 let _ = sink.send(Message::Close(Some(CloseFrame { code, reason: Utf8Bytes::from(reason) }))).await;
                 break;
@@ -94,10 +133,18 @@ struct Connection {
 
 impl Connection {
     async fn read_loop(&mut self, mut stream: SplitStream<WebSocket>, mut shutdown: watch::Receiver<bool>) {
+        // `interval` panics on a zero period; the configuration never has one, but be sure.
+        let ping_every = self.shared.config.ping_interval.max(Duration::from_millis(1));
+        let timeout = self.shared.config.connection_timeout;
+        let mut ping = tokio::time::interval_at(Instant::now() + ping_every, ping_every);
+        ping.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        let silence = tokio::time::sleep(timeout);
+        tokio::pin!(silence);
         loop {
             tokio::select! {
                 frame = stream.next() => match frame {
                     Some(Ok(frame)) => {
+                        silence.as_mut().reset(Instant::now() + timeout);
                         if !self.on_frame(frame).await {
                             if self.closing() {
                                 // Closed for flooding: keep reading (and dropping) a moment so
@@ -114,7 +161,17 @@ impl Connection {
                     None => break,
                 },
                 _ = shutdown.changed() => {
-                    let _ = self.out.send(Outbound::Close(1001, "server shutting down")).await;
+                    // Not `send`: the queue may be full for a peer that stopped reading.
+                    let _ = self.out.try_send(Outbound::Close(1001, "server shutting down"));
+                    break;
+                }
+                _ = ping.tick() => {
+                    // A full queue means the socket is not keeping up; this ping can be skipped.
+                    let _ = self.out.try_send(Outbound::Ping);
+                }
+                () = &mut silence => {
+                    tracing::info!(?timeout, "closing a connection that stopped answering pings");
+                    let _ = self.out.try_send(Outbound::Close(1001, "no response to ping"));
                     break;
                 }
             }
@@ -153,7 +210,7 @@ impl Connection {
             }
             Err(e) => self.send_message(&e.to_message()).await,
         }
-        true
+        !self.closing()
     }
 
     /// Applies the rate limit; false if the frame is refused (and the connection perhaps closed).
@@ -166,7 +223,7 @@ impl Connection {
         self.error(ErrorCode::RateLimited, "too many messages; slow down".into(), id).await;
         if verdict == Verdict::Close {
             tracing::info!("closing a connection that keeps exceeding the rate limit");
-            let _ = self.out.send(Outbound::Close(1008, "rate limit exceeded")).await;
+            let _ = tokio::time::timeout(FLUSH, self.out.send(Outbound::Close(1008, "rate limit exceeded"))).await;
             self.out = mpsc::channel(1).0; // further sends go nowhere
         }
         false
@@ -176,19 +233,24 @@ impl Connection {
         self.out.is_closed()
     }
 
-    async fn send(&self, text: Arc<str>) {
-        let _ = self.out.send(Outbound::Text(text)).await;
+    /// Queues a reply. A peer that sends but does not read fills the queue: after [`FLUSH`]
+    /// it is given up on, so the read loop never hangs on it.
+    async fn send(&mut self, text: Arc<str>) {
+        if tokio::time::timeout(FLUSH, self.out.send(Outbound::Text(text))).await.is_err() {
+            tracing::info!("closing a connection that does not read its replies");
+            self.out = mpsc::channel(1).0; // further sends go nowhere; the loop sees it closing
+        }
     }
 
-    async fn send_message(&self, message: &ServerMessage) {
+    async fn send_message(&mut self, message: &ServerMessage) {
         self.send(message.to_json().into()).await;
     }
 
-    async fn error(&self, code: ErrorCode, message: String, id: Option<u64>) {
+    async fn error(&mut self, code: ErrorCode, message: String, id: Option<u64>) {
         self.send_message(&ServerMessage::Error { code, message, id }).await;
     }
 
-    async fn ack(&self, id: Option<u64>) {
+    async fn ack(&mut self, id: Option<u64>) {
         if let Some(id) = id {
             self.send_message(&ServerMessage::Ack { id }).await;
         }
@@ -246,6 +308,7 @@ impl Connection {
                     return Err(RoomError::new(ErrorCode::SeatTaken, "you already hold a seat in this game"));
                 }
                 let handle = self.room(&game).await?;
+                self.may_follow(&game)?;
                 let seated = handle.join(color).await?;
                 let message =
                     ServerMessage::Joined { game: game.clone(), color: seated.color, token: seated.token.clone(), id };
@@ -254,6 +317,7 @@ impl Connection {
             }
             ClientMessage::Resume { game, token, v, id } => {
                 let handle = self.room(&game).await?;
+                self.may_follow(&game)?;
                 let seated = handle.resume(token, v).await?;
                 let message =
                     ServerMessage::Joined { game: game.clone(), color: seated.color, token: seated.token.clone(), id };
@@ -262,6 +326,7 @@ impl Connection {
             }
             ClientMessage::Watch { game, v, id } => {
                 let handle = self.room(&game).await?;
+                self.may_follow(&game)?;
                 let (already_counted, has_seat) =
                     self.follows.get(&game).map_or((false, false), |f| (f.counted, f.seat.is_some()));
                 let count = !already_counted && !has_seat;
@@ -282,6 +347,19 @@ impl Connection {
             ClientMessage::Draw { game, id } => self.act(game, Action::Draw, id).await?,
             ClientMessage::Decline { game, id } => self.act(game, Action::Decline, id).await?,
             ClientMessage::Resign { game, id } => self.act(game, Action::Resign, id).await?,
+            ClientMessage::Claim { game, result, id } => self.act(game, Action::Claim(result), id).await?,
+        }
+        Ok(())
+    }
+
+    /// Refuses to follow one more game beyond the per-connection limit.
+    fn may_follow(&self, game: &str) -> Result<(), RoomError> {
+        let cap = self.shared.config.max_follows_per_connection;
+        if !self.follows.contains_key(game) && self.follows.len() >= cap {
+            return Err(RoomError::new(
+                ErrorCode::TooMany,
+                format!("this connection follows {cap} games, its limit; unwatch one first"),
+            ));
         }
         Ok(())
     }
@@ -447,7 +525,8 @@ mod tests {
         };
         let lobby = Lobby::start(ctx.clone(), std::time::Duration::from_secs(60));
         let (_stop, shutdown) = watch::channel(false);
-        let shared = Arc::new(Shared { lobby, metrics: metrics.clone(), config: ServerConfig::default(), shutdown });
+        let shared =
+            Arc::new(Shared::new(lobby, metrics.clone(), ServerConfig::default(), shutdown, Arc::new(NoStore)));
         let spec = CreateSpec {
             variant: VariantName::Standard,
             fen: None,
@@ -457,7 +536,7 @@ mod tests {
             clock: None,
             as_side: Some(Side::White),
         };
-        let created = room::spawn("lagtest1".into(), spec, ctx).expect("room");
+        let created = room::spawn("lagtest1".into(), spec, ctx).expect("room").created;
         let white = created.seat.clone().expect("seat").1;
         let black = created.handle.join(Some(Side::Black)).await.expect("join").token;
         // 2 × 200 events: far more than the broadcast channel holds for a reader that waits.

@@ -12,6 +12,7 @@ use tokio::time::Instant;
 
 use super::protocol::{ErrorCode, GameId, GameSummary, ServerMessage, Status};
 use super::room::{self, CreateSpec, Created, RoomContext, RoomError, RoomHandle};
+use super::store::StoredGame;
 
 /// Letters of game ids: lowercase base32 without the look-alikes 0/o and 1/l.
 const ID_ALPHABET: &[u8; 32] = b"abcdefghijkmnpqrstuvwxyz23456789";
@@ -48,6 +49,15 @@ enum LobbyCommand {
     Subscribe {
         reply: oneshot::Sender<(Vec<GameSummary>, broadcast::Receiver<Arc<str>>)>,
     },
+    /// A created room's game is stored (`saved`) or could not be: keep it or let it go.
+    Saved {
+        id: GameId,
+        saved: bool,
+    },
+    /// Every room stores what it must and ends; then the lobby ends.
+    Close {
+        reply: oneshot::Sender<()>,
+    },
 }
 
 /// A cloneable handle on the lobby task.
@@ -70,19 +80,46 @@ impl Lobby {
 
     /// [`Lobby::start`], holding at most `max_rooms` games: a create beyond gets `too_many`.
     pub fn start_limited(ctx: RoomContext, retention: Duration, max_rooms: usize) -> Lobby {
+        Lobby::start_with(ctx, retention, max_rooms, Vec::new())
+    }
+
+    /// [`Lobby::start_limited`], starting the rooms of `restored` games first (unfinished games
+    /// read back from the store after a restart). A game that cannot be rebuilt is logged and
+    /// left in the store as it is.
+    pub fn start_with(ctx: RoomContext, retention: Duration, max_rooms: usize, restored: Vec<StoredGame>) -> Lobby {
         let (tx, rx) = mpsc::channel(256);
         let (updates_tx, updates) = mpsc::unbounded_channel();
         let (list_tx, _) = broadcast::channel(16);
-        let task = LobbyTask {
+        let mut task = LobbyTask {
             games: HashMap::new(),
             ctx: RoomContext { lobby: updates_tx, ..ctx },
             retention,
             max_rooms,
             list_tx,
             dirty: false,
+            me: tx.downgrade(),
         };
+        for stored in restored {
+            let id = stored.id.clone();
+            match room::restore(stored, task.ctx.clone()) {
+                Ok((handle, summary)) => {
+                    let ended_at = (summary.status == Status::Ended).then(Instant::now);
+                    task.games.insert(id, Entry { handle, summary, ended_at });
+                }
+                Err(e) => tracing::error!(game = %id, error = %e, "stored game could not be restored"),
+            }
+        }
+        if !task.games.is_empty() {
+            tracing::info!(games = task.games.len(), "unfinished games restored");
+        }
+        task.ctx.metrics.live_games.set(task.games.len() as i64);
         tokio::spawn(task.run(rx, updates));
         Lobby { tx }
+    }
+
+    /// Closes every room (each stores its clock) and the lobby, for a clean stop.
+    pub async fn close(&self) {
+        self.ask(|reply| LobbyCommand::Close { reply }).await;
     }
 
     async fn ask<T>(&self, make: impl FnOnce(oneshot::Sender<T>) -> LobbyCommand) -> Option<T> {
@@ -132,6 +169,8 @@ struct LobbyTask {
     list_tx: broadcast::Sender<Arc<str>>,
     /// The list changed since it was last broadcast.
     dirty: bool,
+    /// The lobby's own queue, for the store's answers on created games.
+    me: mpsc::WeakSender<LobbyCommand>,
 }
 
 impl LobbyTask {
@@ -141,6 +180,11 @@ impl LobbyTask {
         loop {
             tokio::select! {
                 command = rx.recv() => match command {
+                    Some(LobbyCommand::Close { reply }) => {
+                        self.close_rooms().await;
+                        let _ = reply.send(());
+                        return;
+                    }
                     Some(command) => self.handle(command),
                     None => break,
                 },
@@ -156,6 +200,15 @@ impl LobbyTask {
         }
     }
 
+    /// Closes every room at once and waits (a little) for each to store its clock.
+    async fn close_rooms(&mut self) {
+        let closing = self.games.drain().map(|(_, entry)| async move { entry.handle.close().await });
+        let all = futures::future::join_all(closing);
+        if tokio::time::timeout(Duration::from_secs(10), all).await.is_err() {
+            tracing::warn!("some games did not close in time");
+        }
+    }
+
     fn handle(&mut self, command: LobbyCommand) {
         match command {
             LobbyCommand::Create { spec, reply } => {
@@ -168,18 +221,46 @@ impl LobbyTask {
                 while self.games.contains_key(&id) {
                     id = new_game_id();
                 }
-                let result = room::spawn(id.clone(), spec, self.ctx.clone()).map(|created| {
-                    // A game created finished (a mated position) leaves after the retention too.
-                    let ended_at = (created.summary.status == Status::Ended).then(Instant::now);
-                    self.games.insert(
-                        id.clone(),
-                        Entry { handle: created.handle.clone(), summary: created.summary.clone(), ended_at },
-                    );
-                    self.ctx.metrics.live_games.set(self.games.len() as i64);
-                    self.dirty = true;
-                    (id, created)
+                let creating = match room::spawn(id.clone(), spec, self.ctx.clone()) {
+                    Ok(creating) => creating,
+                    Err(e) => {
+                        let _ = reply.send(Err(e));
+                        return;
+                    }
+                };
+                let created = creating.created;
+                // A game created finished (a mated position) leaves after the retention too.
+                let ended_at = (created.summary.status == Status::Ended).then(Instant::now);
+                self.games.insert(
+                    id.clone(),
+                    Entry { handle: created.handle.clone(), summary: created.summary.clone(), ended_at },
+                );
+                self.ctx.metrics.live_games.set(self.games.len() as i64);
+                self.dirty = true;
+                // The creator hears of the game once it is stored; the lobby goes on meanwhile.
+                let saved = creating.saved;
+                let me = self.me.clone();
+                tokio::spawn(async move {
+                    let result = saved.await;
+                    if let Some(lobby) = me.upgrade() {
+                        let _ = lobby.send(LobbyCommand::Saved { id: id.clone(), saved: result.is_ok() }).await;
+                    }
+                    let _ = reply.send(match result {
+                        Ok(()) => Ok((id, created)),
+                        Err(e) => Err(RoomError::new(ErrorCode::ServerError, e.to_string())),
+                    });
                 });
-                let _ = reply.send(result);
+            }
+            LobbyCommand::Saved { id, saved } => {
+                if !saved {
+                    if let Some(entry) = self.games.remove(&id) {
+                        tokio::spawn(async move { entry.handle.shutdown().await });
+                        self.dirty = true;
+                    }
+                }
+            }
+            LobbyCommand::Close { reply } => {
+                let _ = reply.send(());
             }
             LobbyCommand::Unfinished { games, reply } => {
                 let open = |id: &GameId| self.games.get(id).is_some_and(|e| e.summary.status != Status::Ended);

@@ -11,6 +11,7 @@ pub mod protocol;
 pub mod ratelimit;
 pub mod room;
 pub mod store;
+pub mod token;
 pub mod web;
 
 pub use app::{run, serve, serve_until, ServeError};

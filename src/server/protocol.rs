@@ -105,6 +105,19 @@ impl Default for RulesSpec {
     }
 }
 
+impl From<Rules> for RulesSpec {
+    fn from(rules: Rules) -> RulesSpec {
+        RulesSpec {
+            castling: rules.castling,
+            en_passant: rules.en_passant,
+            repetition: match rules.repetition {
+                Repetition::Threefold => RepetitionName::Threefold,
+                Repetition::EightMove => RepetitionName::EightMove,
+            },
+        }
+    }
+}
+
 impl From<RulesSpec> for Rules {
     fn from(spec: RulesSpec) -> Rules {
         Rules {
@@ -194,6 +207,24 @@ pub struct OfferView {
     pub by: Side,
 }
 
+/// What a player claims when the opponent has been away for the grace period.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClaimKind {
+    /// The game, as won by abandonment.
+    Win,
+    /// A draw.
+    Draw,
+}
+
+/// While a player is away from an ongoing game and the opponent is connected: who may claim
+/// the game (`by`), and in how many milliseconds (0: now). Clients count it down locally.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct ClaimView {
+    pub by: Side,
+    pub in_ms: u64,
+}
+
 /// One line of the `games` list.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct GameSummary {
@@ -238,6 +269,9 @@ pub struct GameState {
     pub watchers: usize,
     /// The pending draw or undo offer, if any.
     pub offer: Option<OfferView>,
+    /// Whether a player may claim the game of an absent opponent (see [`ClaimView`]).
+    #[serde(default)]
+    pub claim: Option<ClaimView>,
 }
 
 /// Error codes of `error` replies (docs/protocol.md says when each is sent).
@@ -255,6 +289,8 @@ pub enum ErrorCode {
     TooLarge,
     /// A server limit is reached: too many unfinished games of one connection, or on the server.
     TooMany,
+    /// The server could not do it (its store failed); nothing changed. Worth retrying later.
+    ServerError,
 }
 
 impl ErrorCode {
@@ -271,6 +307,7 @@ impl ErrorCode {
             ErrorCode::RateLimited => "rate_limited",
             ErrorCode::TooLarge => "too_large",
             ErrorCode::TooMany => "too_many",
+            ErrorCode::ServerError => "server_error",
         }
     }
 }
@@ -365,6 +402,14 @@ pub enum ClientMessage {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         id: Option<u64>,
     },
+    /// Claims the game (`"win"`) or a draw (`"draw"`) after the opponent has been away for the
+    /// grace period.
+    Claim {
+        game: GameId,
+        result: ClaimKind,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+    },
 }
 
 impl ClientMessage {
@@ -381,7 +426,8 @@ impl ClientMessage {
             | ClientMessage::Undo { id, .. }
             | ClientMessage::Draw { id, .. }
             | ClientMessage::Decline { id, .. }
-            | ClientMessage::Resign { id, .. } => *id,
+            | ClientMessage::Resign { id, .. }
+            | ClientMessage::Claim { id, .. } => *id,
         }
     }
 }
@@ -444,7 +490,13 @@ pub enum ServerMessage {
     /// Event: the offer made by `by` was refused (by the other side).
     Declined { game: GameId, v: u64, kind: OfferKind, by: Side },
     /// Event: a seat was taken, or a player came online or went offline.
-    Seats { game: GameId, v: u64, seats: Seats },
+    Seats {
+        game: GameId,
+        v: u64,
+        seats: Seats,
+        #[serde(default)]
+        claim: Option<ClaimView>,
+    },
     /// Not a versioned event: how many spectators a game has (sent at most twice a second, on change).
     Watchers { game: GameId, count: usize },
     /// Something the client sent was refused; nothing changed.
@@ -558,6 +610,8 @@ mod tests {
             r#"{"type":"draw","game":"g"}"#,
             r#"{"type":"decline","game":"g"}"#,
             r#"{"type":"resign","game":"g"}"#,
+            r#"{"type":"claim","game":"g","result":"win"}"#,
+            r#"{"type":"claim","game":"g","result":"draw","id":4}"#,
         ];
         for text in messages {
             let parsed = parse_client(text).unwrap_or_else(|e| panic!("{text}: {e}"));
@@ -598,7 +652,12 @@ mod tests {
                 check: false,
                 clock: None,
             },
-            ServerMessage::Seats { game: "g".into(), v: 1, seats },
+            ServerMessage::Seats {
+                game: "g".into(),
+                v: 1,
+                seats,
+                claim: Some(ClaimView { by: Side::White, in_ms: 1500 }),
+            },
             ServerMessage::Offer { game: "g".into(), v: 2, kind: OfferKind::Undo, by: Side::Black },
             ServerMessage::error(ErrorCode::NotYourTurn, "wait", Some(3)),
             ServerMessage::Ack { id: 9 },
@@ -608,7 +667,7 @@ mod tests {
             let back: ServerMessage = serde_json::from_str(&text).unwrap();
             assert_eq!(back, m, "{text}");
         }
-        let json = ServerMessage::Seats { game: "g".into(), v: 1, seats }.to_json();
+        let json = ServerMessage::Seats { game: "g".into(), v: 1, seats, claim: None }.to_json();
         assert!(json.contains(r#""white":{"kind":"human","online":true}"#), "{json}");
         assert!(json.contains(r#""black":{"kind":"bot","level":3}"#), "{json}");
         let open = serde_json::to_string(&SeatView::Open).unwrap();

@@ -18,6 +18,10 @@ pub enum Command {
     /// Refuse the opponent's pending offer.
     Decline,
     Resign,
+    /// Claim the game (`true`: the win, `false`: a draw) of an opponent who has left.
+    Claim {
+        win: bool,
+    },
     /// Turn the board around.
     Flip,
     Quit,
@@ -36,6 +40,8 @@ pub fn parse(line: &str) -> Command {
         "draw" | "offer draw" | "accept" => Command::Draw,
         "decline" | "refuse" => Command::Decline,
         "resign" => Command::Resign,
+        "claim" | "claim win" => Command::Claim { win: true },
+        "claim draw" => Command::Claim { win: false },
         "flip" => Command::Flip,
         "quit" | "exit" | "bye" => Command::Quit,
         _ => Command::Move(text.to_string()),
@@ -56,6 +62,8 @@ pub fn help(spectator: bool) -> String {
          \x20 draw      offer a draw, or accept your opponent's offer\n\
          \x20 decline   refuse your opponent's offer\n\
          \x20 resign    give up the game\n\
+         \x20 claim     once your opponent has been away for the grace period: take the win\n\
+         \x20           (claim draw: call it a draw)\n\
          \x20 flip      turn the board around\n\
          \x20 quit      leave (the game stays on the server)\n\
          \x20 help      this text\n"
@@ -157,6 +165,8 @@ mod tests {
         assert_eq!(parse("draw"), Command::Draw);
         assert_eq!(parse("decline"), Command::Decline);
         assert_eq!(parse("resign"), Command::Resign);
+        assert_eq!(parse("Claim"), Command::Claim { win: true });
+        assert_eq!(parse("claim draw"), Command::Claim { win: false });
         assert_eq!(parse("flip"), Command::Flip);
         assert_eq!(parse("quit"), Command::Quit);
         assert_eq!(parse("exit"), Command::Quit);

@@ -12,7 +12,7 @@ use super::client::{Connection, Incoming};
 use super::input::{self, Command, MoveInputError};
 use super::view::{GameView, Update};
 use super::{PlayArgs, TermError, DEFAULT_URL};
-use crate::server::protocol::{ClientMessage, ErrorCode, GameId, GameState, ServerMessage, Side};
+use crate::server::protocol::{ClaimKind, ClientMessage, ErrorCode, GameId, GameState, ServerMessage, Side};
 
 /// The request id of the first message (`create`, `join` or `watch`), to match the server's answer.
 pub const SETUP_ID: u64 = 1;
@@ -303,6 +303,10 @@ impl Session {
             Command::Draw => self.act(ClientMessage::Draw { game: self.view.game().into(), id: None }).await,
             Command::Decline => self.act(ClientMessage::Decline { game: self.view.game().into(), id: None }).await,
             Command::Resign => self.act(ClientMessage::Resign { game: self.view.game().into(), id: None }).await,
+            Command::Claim { win } => {
+                let result = if win { ClaimKind::Win } else { ClaimKind::Draw };
+                self.act(ClientMessage::Claim { game: self.view.game().into(), result, id: None }).await
+            }
         }
         Flow::Continue
     }

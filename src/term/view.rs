@@ -244,11 +244,14 @@ impl GameView {
                 self.v = *v;
                 Update::note(self.declined_note(*kind, *by))
             }
-            ServerMessage::Seats { game, v, seats } if *game == self.game => {
+            ServerMessage::Seats { game, v, seats, claim } if *game == self.game => {
                 let before = self.seats;
                 self.seats = *seats;
                 self.v = *v;
                 let mut notes = Vec::new();
+                if let Some(claim) = claim.filter(|c| Some(c.by) == self.me) {
+                    notes.push(claim_note(claim.in_ms));
+                }
                 for side in [Side::White, Side::Black] {
                     if Some(side) == self.me {
                         continue;
@@ -589,6 +592,16 @@ pub fn outcome_text(winner: Option<Side>, reason: &str) -> String {
     }
 }
 
+/// What the player may do about an opponent who has left, `in_ms` from now.
+fn claim_note(in_ms: u64) -> String {
+    if in_ms == 0 {
+        "Your opponent has not come back: type claim to take the win, or claim draw.".into()
+    } else {
+        let secs = in_ms.div_ceil(1000);
+        format!("If your opponent is not back in {secs} s, you may claim the game (claim, or claim draw).")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -614,6 +627,7 @@ mod tests {
             clock: None,
             watchers: 0,
             offer: None,
+            claim: None,
         }
     }
 
@@ -742,7 +756,7 @@ mod tests {
         let refused = ServerMessage::Declined { game: "g1".into(), v: 5, kind: OfferKind::Undo, by: Side::White };
         assert_eq!(view.apply(&refused).notes, vec!["Black declined your request to take back.".to_string()]);
         let offline = Seats { white: SeatView::Human { online: true }, black: SeatView::Human { online: false } };
-        let seats = ServerMessage::Seats { game: "g1".into(), v: 6, seats: offline };
+        let seats = ServerMessage::Seats { game: "g1".into(), v: 6, seats: offline, claim: None };
         assert_eq!(view.apply(&seats).notes, vec!["Black went offline.".to_string()]);
     }
 
@@ -756,7 +770,7 @@ mod tests {
         assert_eq!(view.status_line(), "Waiting for an opponent to join…");
         assert!(view.why_not_my_turn().is_some_and(|w| w.contains("not started")));
         let joined = Seats { white: SeatView::Human { online: true }, black: SeatView::Human { online: true } };
-        let update = view.apply(&ServerMessage::Seats { game: "g1".into(), v: 1, seats: joined });
+        let update = view.apply(&ServerMessage::Seats { game: "g1".into(), v: 1, seats: joined, claim: None });
         assert_eq!(update, Update { notes: vec!["Black joined — the game begins.".into()], redraw: true });
         let text = view.render();
         assert!(text.contains("· minichess7 ·"), "{text}");

@@ -11,18 +11,20 @@ use super::bot::{self, PendingBot};
 use super::clock::{self, Clock};
 use super::history::History;
 use super::idle::{self, IdleTracker};
-use super::seat::{new_token, Seat};
+use super::seat::Seat;
 use super::{
-    Action, CreateSpec, RoomCommand, RoomContext, RoomError, Seated, Subscription, BROADCAST_CAPACITY, HISTORY_LEN,
+    Action, ClaimKind, CreateSpec, RoomCommand, RoomContext, RoomError, Seated, Subscription, BROADCAST_CAPACITY,
+    HISTORY_LEN, RESTART_GAP,
 };
 use crate::bots::Level;
 use crate::chess::{write_pgn, Color, EndReason, Game, Move, MoveError, Outcome, PgnTags, UciMove, Variant};
 use crate::server::protocol::{
-    ErrorCode, GameId, GameState, GameSummary, OfferKind, OfferView, SeatSpec, SeatView, Seats, ServerMessage, Side,
-    Status,
+    ClaimView, ErrorCode, GameId, GameState, GameSummary, OfferKind, OfferView, SeatSpec, SeatView, Seats,
+    ServerMessage, Side, Status,
 };
 use crate::server::room::Broadcast;
-use crate::server::store::StoreEvent;
+use crate::server::store::{now_ms, StoreEvent, StoredGame, StoredSeat, StoredTimes};
+use crate::server::token::{new_token, TokenHash};
 
 /// The state of one game, owned by its task.
 pub(super) struct Room {
@@ -47,8 +49,16 @@ pub(super) struct Room {
     observers: usize,
     /// How long the game has been left alone.
     idle: IdleTracker,
+    /// Whether the opponent of an absent player has been told they may now claim, by side of
+    /// the absent player (`Color::index()`).
+    claim_told: [bool; 2],
+    /// When the game was created (Unix milliseconds), for the PGN's date.
+    created_ms: i64,
     ctx: RoomContext,
 }
+
+/// A room made by `create`, the creator's seat (side and token) if any, and the stored game.
+pub(super) type NewRoom = (Room, Option<(Side, String)>, StoredGame);
 
 fn bad(message: impl Into<String>) -> RoomError {
     RoomError::new(ErrorCode::BadRequest, message)
@@ -56,7 +66,7 @@ fn bad(message: impl Into<String>) -> RoomError {
 
 fn seat_from(spec: SeatSpec) -> Result<Seat, RoomError> {
     match spec {
-        SeatSpec::Human => Ok(Seat::Human { token: None, online: 0 }),
+        SeatSpec::Human => Ok(Seat::open()),
         SeatSpec::Bot { level } => {
             Level::new(level).map(|level| Seat::Bot { level, bot: None }).map_err(|e| bad(format!("bad bot seat: {e}")))
         }
@@ -64,13 +74,14 @@ fn seat_from(spec: SeatSpec) -> Result<Seat, RoomError> {
 }
 
 impl Room {
-    /// Builds a room from a create request; the creator's seat (side and token), if any.
+    /// Builds a room from a create request: the room, the creator's seat (side and token) if
+    /// any, and the game as it is to be stored.
     pub(super) fn new(
         id: GameId,
         spec: CreateSpec,
         ctx: RoomContext,
         me: mpsc::WeakSender<RoomCommand>,
-    ) -> Result<(Room, Option<(Side, String)>), RoomError> {
+    ) -> Result<NewRoom, RoomError> {
         let variant = Variant::from(spec.variant);
         let fen = spec.fen.as_deref().unwrap_or(variant.initial_fen());
         let game = Game::from_fen(variant, fen, spec.rules.into()).map_err(|e| bad(format!("bad FEN: {e}")))?;
@@ -85,16 +96,83 @@ impl Room {
         };
         let seat = creator.map(|side| {
             let token = new_token();
-            seats[Color::from(side).index()] = Seat::Human { token: Some(token.clone()), online: 1 };
+            seats[Color::from(side).index()] = Seat::taken(&token);
             (side, token)
         });
+        let mut room = Room::assemble(id, game, seats, clock, 0, now_ms(), ctx, me);
+        // A game with both seats filled at once (a bot opponent) starts now.
+        room.sync_clock();
+        let stored = room.stored();
+        Ok((room, seat, stored))
+    }
+
+    /// Rebuilds the room of a stored game after a restart: the moves are played again, players
+    /// are away until they resume, and the clock goes on from the times stored, starting now,
+    /// so the downtime is charged to nobody.
+    pub(super) fn restore(
+        stored: StoredGame,
+        ctx: RoomContext,
+        me: mpsc::WeakSender<RoomCommand>,
+    ) -> Result<Room, RoomError> {
+        let variant = Variant::from(stored.variant);
+        let mut game = Game::from_fen(variant, &stored.initial_fen, stored.rules.into())
+            .map_err(|e| bad(format!("stored FEN: {e}")))?;
+        for (i, uci) in stored.moves.iter().enumerate() {
+            uci.parse::<UciMove>()
+                .map_err(|e| e.to_string())
+                .and_then(|m| m.to_move(game.position()).map_err(|e| e.to_string()))
+                .and_then(|mv| game.play(mv).map(|_| ()).map_err(|e| e.to_string()))
+                .map_err(|e| bad(format!("stored move {} ({uci}): {e}", i + 1)))?;
+        }
+        if let (Some(result), Some(reason)) = (&stored.result, &stored.reason) {
+            if !game.is_over() {
+                let outcome = Outcome::from_result(result, reason)
+                    .ok_or_else(|| bad(format!("stored result {result:?} for {reason:?}")))?;
+                game.end(outcome);
+            }
+        }
+        let now = Instant::now();
+        let seat = |s: StoredSeat| match s {
+            StoredSeat::Human { token } => Ok(Seat::Human { token, online: 0, away_since: token.map(|_| now) }),
+            StoredSeat::Bot { level } => seat_from(SeatSpec::Bot { level }),
+        };
+        let seats = [seat(stored.white)?, seat(stored.black)?];
+        let clock = match stored.clock {
+            Some(spec) => {
+                let mut clock = Clock::new(spec).map_err(|e| bad(e.to_string()))?;
+                if let Some(t) = stored.times {
+                    clock.set_remaining(Duration::from_millis(t.white_ms), Duration::from_millis(t.black_ms));
+                }
+                Some(clock)
+            }
+            None => None,
+        };
+        // Events sent before the restart whose version was still being written are covered
+        // by the gap: no client can hold a version the new room will give to another event.
+        let v = stored.v + RESTART_GAP;
+        let mut room = Room::assemble(stored.id, game, seats, clock, v, stored.created_ms, ctx, me);
+        room.sync_clock();
+        Ok(room)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn assemble(
+        id: GameId,
+        game: Game,
+        seats: [Seat; 2],
+        clock: Option<Clock>,
+        v: u64,
+        created_ms: i64,
+        ctx: RoomContext,
+        me: mpsc::WeakSender<RoomCommand>,
+    ) -> Room {
         let (tx, _) = broadcast::channel(BROADCAST_CAPACITY);
-        let mut room = Room {
+        Room {
             id,
             game,
             seats,
             offer: None,
-            v: 0,
+            v,
             history: History::new(HISTORY_LEN),
             tx,
             me,
@@ -106,29 +184,60 @@ impl Room {
             clock,
             observers: 0,
             idle: IdleTracker::default(),
+            claim_told: [false; 2],
+            created_ms,
             ctx,
+        }
+    }
+
+    /// The game as the store is to hold it now.
+    fn stored(&self) -> StoredGame {
+        let seat = |side: Side| match self.seat(side) {
+            Seat::Human { token, .. } => StoredSeat::Human { token: *token },
+            Seat::Bot { level, .. } => StoredSeat::Bot { level: level.get() },
         };
-        // A game with both seats filled at once (a bot opponent) starts now.
-        room.sync_clock();
-        Ok((room, seat))
+        let outcome = self.game.outcome();
+        StoredGame {
+            id: self.id.clone(),
+            variant: self.game.variant().into(),
+            initial_fen: self.game.initial_position().fen(),
+            rules: self.game.rules().into(),
+            white: seat(Side::White),
+            black: seat(Side::Black),
+            clock: self.clock.as_ref().map(Clock::spec),
+            times: self.times(Instant::now()),
+            moves: self.game.history().iter().map(|p| p.mv.to_string()).collect(),
+            v: self.v,
+            result: outcome.map(|o| o.result().to_string()),
+            reason: outcome.map(|o| o.reason.name().to_string()),
+            created_ms: self.created_ms,
+            ended_ms: outcome.map(|_| self.created_ms),
+        }
+    }
+
+    /// The clock's times at `now`, as stored.
+    fn times(&self, now: Instant) -> Option<StoredTimes> {
+        self.clock.as_ref().map(|c| {
+            let view = c.view(now);
+            StoredTimes { white_ms: view.white_ms, black_ms: view.black_ms }
+        })
     }
 
     /// The task: commands one at a time, and the batched watcher count.
     pub(super) async fn run(mut self, mut rx: mpsc::Receiver<RoomCommand>) {
-        let created = StoreEvent::Created {
-            variant: self.game.variant().name().to_string(),
-            initial_fen: self.game.initial_position().fen(),
-        };
-        if let Err(e) = self.ctx.store.record(&self.id, created).await {
-            tracing::error!(game = %self.id, error = %e, "store failed");
-        }
         self.maybe_start_bot();
+        let mut closed = None;
         loop {
             let flush_at = self.flush_at;
             let flag_at = self.flag_at();
+            let claim_at = self.claim_at();
             tokio::select! {
                 command = rx.recv() => match command {
-                    None | Some(RoomCommand::Shutdown) => break,
+                    None => break,
+                    Some(RoomCommand::Shutdown { done }) => {
+                        closed = done;
+                        break;
+                    }
                     Some(RoomCommand::IdleCheck) => {
                         if self.idle_check().await {
                             break;
@@ -137,12 +246,23 @@ impl Room {
                     Some(command) => self.handle(command).await,
                 },
                 () = sleep_until(flush_at), if flush_at.is_some() => self.flush_watchers(),
-                // The room's own timer: a flag falls with nobody sending anything.
+                // The room's own timers: a flag falls, or an absent player's grace runs out,
+                // with nobody sending anything.
                 () = sleep_until(flag_at), if flag_at.is_some() => self.check_flag().await,
+                () = sleep_until(claim_at), if claim_at.is_some() => self.open_claims(),
             }
         }
         if let Some(job) = self.job.take() {
             job.cancel();
+        }
+        if !self.game.is_over() {
+            // The server stops: keep the clock's times as of now for the restart.
+            if let Some(times) = self.times(Instant::now()) {
+                let _ = self.store(StoreEvent::Times(times)).await;
+            }
+        }
+        if let Some(done) = closed {
+            let _ = done.send(());
         }
         tracing::debug!(game = %self.id, "room closed");
     }
@@ -150,7 +270,8 @@ impl Room {
     async fn handle(&mut self, command: RoomCommand) {
         match command {
             RoomCommand::Join { color, reply } => {
-                let _ = reply.send(self.join(color));
+                let result = self.join(color).await;
+                let _ = reply.send(result);
             }
             RoomCommand::Resume { token, v, reply } => {
                 let _ = reply.send(self.resume(&token, v));
@@ -185,7 +306,7 @@ impl Room {
                 self.observers += 1;
                 let _ = reply.send(self.subscribe(v));
             }
-            RoomCommand::IdleCheck | RoomCommand::Shutdown => {}
+            RoomCommand::IdleCheck | RoomCommand::Shutdown { .. } => {}
         }
     }
 
@@ -237,6 +358,7 @@ impl Room {
             clock: self.clock_view(),
             watchers: self.watchers,
             offer: self.offer,
+            claim: self.claim_view(Instant::now()),
         }
     }
 
@@ -259,7 +381,7 @@ impl Room {
         }
     }
 
-    fn pgn(&self) -> String {
+    pub(super) fn pgn(&self) -> String {
         let name = |side: Side| match self.seat(side).view() {
             SeatView::Bot { level } => format!("gambit level {level}"),
             _ => format!("{} player", side.name()),
@@ -267,6 +389,7 @@ impl Room {
         let tags = PgnTags {
             event: format!("gambit game {}", self.id),
             site: "gambit".into(),
+            date: pgn_date(self.created_ms),
             white: name(Side::White),
             black: name(Side::Black),
             ..PgnTags::default()
@@ -290,21 +413,28 @@ impl Room {
     fn emit(&mut self, build: impl FnOnce(GameId, u64) -> ServerMessage) {
         self.v += 1;
         let text: Arc<str> = build(self.id.clone(), self.v).to_json().into();
-        self.history.push(self.v, text.clone());
-        // No receivers is fine: nobody is watching right now.
-        let _ = self.tx.send(Broadcast { v: Some(self.v), text });
+        self.send_event(text);
     }
 
     fn emit_state(&mut self) {
         self.v += 1;
         let text = self.state_text();
+        self.send_event(text);
+    }
+
+    /// Keeps event `v` for replays, broadcasts it, and has the store note its version (without
+    /// waiting: what the event reports is stored already, or is not kept across restarts).
+    fn send_event(&mut self, text: Arc<str>) {
         self.history.push(self.v, text.clone());
+        drop(self.ctx.store.record(&self.id, StoreEvent::Version { v: self.v }));
+        // No receivers is fine: nobody is watching right now.
         let _ = self.tx.send(Broadcast { v: Some(self.v), text });
     }
 
     fn emit_seats(&mut self) {
         let seats = self.seat_views();
-        self.emit(|game, v| ServerMessage::Seats { game, v, seats });
+        let claim = self.claim_view(Instant::now());
+        self.emit(|game, v| ServerMessage::Seats { game, v, seats, claim });
         self.report();
     }
 
@@ -338,7 +468,7 @@ impl Room {
         async move {
             saving.await.map_err(|e| {
                 tracing::error!(game = %id, error = %e, "store failed");
-                bad(e.to_string())
+                RoomError::new(ErrorCode::ServerError, e.to_string())
             })
         }
     }
@@ -381,9 +511,9 @@ impl Room {
         let _ = self.finish(outcome).await;
     }
 
-    // ---- seats -----------------------------------------------------------------------------
+    // ---- seats ----------------------------------------------------------------------------
 
-    fn join(&mut self, color: Option<Side>) -> Result<Seated, RoomError> {
+    async fn join(&mut self, color: Option<Side>) -> Result<Seated, RoomError> {
         let side = match color {
             Some(side) => side,
             None => [Side::White, Side::Black]
@@ -396,7 +526,9 @@ impl Room {
             return Err(RoomError::new(ErrorCode::SeatTaken, format!("the {} seat is taken by {who}", side.name())));
         }
         let token = new_token();
-        *self.seat_mut(side) = Seat::Human { token: Some(token.clone()), online: 1 };
+        // The seat is the player's once the store has it: a restart must know their token.
+        self.store(StoreEvent::Seat { side, token: TokenHash::of(&token) }).await?;
+        *self.seat_mut(side) = Seat::taken(&token);
         self.emit_seats();
         if self.sync_clock() {
             // The seats event carries no clock: a fresh state tells everyone it is running.
@@ -415,13 +547,15 @@ impl Room {
             .side_of(token)
             .ok_or_else(|| RoomError::new(ErrorCode::NotAPlayer, "that token holds no seat in this game"))?;
         let came_online = match self.seat_mut(side) {
-            Seat::Human { online, .. } => {
+            Seat::Human { online, away_since, .. } => {
                 *online += 1;
+                *away_since = None;
                 *online == 1
             }
             Seat::Bot { .. } => false,
         };
         if came_online {
+            self.claim_told[Color::from(side).index()] = false;
             self.emit_seats();
         }
         Ok(Seated { color: side, token: token.to_string(), sub: self.subscribe(v) })
@@ -430,15 +564,82 @@ impl Room {
     fn leave(&mut self, token: &str) {
         let Some(side) = self.side_of(token) else { return };
         let went_offline = match self.seat_mut(side) {
-            Seat::Human { online, .. } if *online > 0 => {
+            Seat::Human { online, away_since, .. } if *online > 0 => {
                 *online -= 1;
+                if *online == 0 {
+                    *away_since = Some(Instant::now());
+                }
                 *online == 0
             }
             _ => false,
         };
         if went_offline {
+            self.claim_told[Color::from(side).index()] = false;
             self.emit_seats();
         }
+    }
+
+    // ---- presence: claims against an absent player ------------------------------------------
+
+    /// How long a player may be away before the opponent may claim the game.
+    fn grace(&self) -> Duration {
+        self.ctx.config.claim_grace.for_clock(self.clock.as_ref().map(Clock::spec))
+    }
+
+    /// The side that is away from an ongoing game while its opponent is connected, and since when.
+    fn absent(&self) -> Option<(Side, Instant)> {
+        if self.status() != Status::Ongoing {
+            return None;
+        }
+        [Side::White, Side::Black].into_iter().find_map(|side| {
+            let since = self.seat(side).away_since()?;
+            self.seat(side.other()).is_online().then_some((side, since))
+        })
+    }
+
+    /// Who may claim the game and in how long, while a player is away.
+    fn claim_view(&self, now: Instant) -> Option<ClaimView> {
+        let (absent, since) = self.absent()?;
+        let left = (since + self.grace()).saturating_duration_since(now);
+        Some(ClaimView { by: absent.other(), in_ms: u64::try_from(left.as_millis()).unwrap_or(u64::MAX) })
+    }
+
+    /// When the opponent of an absent player is next to be told that they may claim.
+    fn claim_at(&self) -> Option<Instant> {
+        let (absent, since) = self.absent()?;
+        (!self.claim_told[Color::from(absent).index()]).then(|| since + self.grace())
+    }
+
+    /// The grace has run out: a `seats` event tells the opponent they may claim now.
+    fn open_claims(&mut self) {
+        if let Some((absent, _)) = self.absent() {
+            self.claim_told[Color::from(absent).index()] = true;
+            self.emit_seats();
+        }
+    }
+
+    /// `side` claims the game of an opponent who has been away for the grace period.
+    async fn claim(&mut self, side: Side, kind: ClaimKind) -> Result<(), RoomError> {
+        let opponent = self.seat(side.other());
+        if opponent.is_bot() {
+            return Err(bad("there is nothing to claim: your opponent is a computer player"));
+        }
+        if opponent.is_online() {
+            return Err(bad("your opponent is connected; there is nothing to claim"));
+        }
+        let Some(since) = opponent.away_since() else {
+            return Err(bad("your opponent is connected; there is nothing to claim"));
+        };
+        let left = (since + self.grace()).saturating_duration_since(Instant::now());
+        if !left.is_zero() {
+            let secs = left.as_millis().div_ceil(1000);
+            return Err(bad(format!("your opponent may still come back: you can claim in {secs} s")));
+        }
+        let outcome = match kind {
+            ClaimKind::Win => Outcome::win(side.into(), EndReason::Abandoned),
+            ClaimKind::Draw => Outcome::draw(EndReason::Abandoned),
+        };
+        self.finish(outcome).await
     }
 
     // ---- actions ---------------------------------------------------------------------------
@@ -459,6 +660,7 @@ impl Room {
             Action::Draw => self.draw(side).await,
             Action::Decline => self.decline(side),
             Action::Resign => self.finish(Outcome::win(side.other().into(), EndReason::Resignation)).await,
+            Action::Claim(kind) => self.claim(side, kind).await,
         }
     }
 
@@ -490,19 +692,24 @@ impl Room {
             Err(e) => return Err(RoomError::new(ErrorCode::IllegalMove, e.to_string())),
         };
         let ply = self.game.ply();
-        if let Err(e) = self.store(StoreEvent::Move { ply, uci: uci.clone() }).await {
+        // The clock as it will be after the move, stored with it.
+        let mut pressed = self.clock.clone();
+        if let Some(clock) = &mut pressed {
+            clock.press(now);
+            if self.game.is_over() {
+                clock.stop(now);
+            }
+        }
+        let times =
+            pressed.as_ref().map(|c| c.view(now)).map(|v| StoredTimes { white_ms: v.white_ms, black_ms: v.black_ms });
+        if let Err(e) = self.store(StoreEvent::Move { ply, uci: uci.clone(), times }).await {
             // Not durable, so not visible: take it back as if it never happened.
             self.game.undo();
             return Err(e);
         }
         self.ctx.metrics.moves.inc();
         self.offer = None;
-        if let Some(clock) = &mut self.clock {
-            clock.press(now);
-            if self.game.is_over() {
-                clock.stop(now);
-            }
-        }
+        self.clock = pressed;
         // As of the move's arrival, so the side now to move shows its full time.
         let clock = self.clock.as_ref().map(|c| c.view(now));
         let fen = self.game.position().fen();
@@ -534,7 +741,8 @@ impl Room {
         }
         let clock = self.clock_view();
         let (result, reason) = (outcome.result().to_string(), outcome.reason.name().to_string());
-        let event = StoreEvent::Ended { result: result.clone(), reason: reason.clone() };
+        let times = self.times(Instant::now());
+        let event = StoreEvent::Ended { result: result.clone(), reason: reason.clone(), times };
         // The end follows from what is already stored, so a store failure here only gets logged.
         let _ = self.store(event).await;
         self.emit(|game, v| ServerMessage::End { game, v, result, reason, clock });
@@ -574,6 +782,10 @@ impl Room {
     }
 
     async fn take_back(&mut self, plies: usize) -> Result<(), RoomError> {
+        // Durable first: if the store refuses, the moves stay and the game goes on unchanged.
+        let times = self.times(Instant::now());
+        let ply = self.game.ply().saturating_sub(plies);
+        self.store(StoreEvent::Undo { ply, times }).await?;
         self.cancel_bot();
         for _ in 0..plies {
             self.game.undo();
@@ -581,9 +793,6 @@ impl Room {
         self.offer = None;
         // Clocks are not rolled back (docs/protocol.md): the side to move now has its time running.
         self.sync_clock();
-        if let Err(e) = self.store(StoreEvent::Undo { ply: self.game.ply() }).await {
-            tracing::error!(game = %self.id, error = %e, "undo not stored");
-        }
         self.emit_state();
         self.report();
         self.maybe_start_bot();
@@ -643,6 +852,8 @@ impl Room {
         }
         if self.status() == Status::Waiting {
             tracing::info!(game = %self.id, "waiting game left alone; closed");
+            // Nobody played it: it need not be kept, nor come back after a restart.
+            let _ = self.store(StoreEvent::Discarded).await;
             return true;
         }
         let human = [!self.seats[0].is_bot(), !self.seats[1].is_bot()];
@@ -725,4 +936,11 @@ async fn sleep_until(at: Option<Instant>) {
         Some(at) => tokio::time::sleep_until(at).await,
         None => std::future::pending().await,
     }
+}
+
+/// The PGN date (`YYYY.MM.DD`, UTC) of a Unix time in milliseconds.
+fn pgn_date(unix_ms: i64) -> String {
+    let at = std::time::UNIX_EPOCH + Duration::from_millis(u64::try_from(unix_ms).unwrap_or(0));
+    let text = humantime::format_rfc3339_seconds(at).to_string();
+    text.get(..10).map_or_else(|| "????.??.??".to_string(), |day| day.replace('-', "."))
 }

@@ -53,6 +53,12 @@ impl Clock {
         Ok(Clock { spec, increment, remaining: [initial; 2], running: None })
     }
 
+    /// Sets both sides' time left (a game read back from the store); the clock stays stopped.
+    pub fn set_remaining(&mut self, white: Duration, black: Duration) {
+        self.remaining = [white, black];
+        self.running = None;
+    }
+
     /// The setting this clock was made from.
     pub fn spec(&self) -> ClockSpec {
         self.spec

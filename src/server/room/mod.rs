@@ -17,11 +17,11 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::metrics::Metrics;
 use super::protocol::{ClockSpec, ErrorCode, GameId, GameState, GameSummary, RulesSpec, SeatSpec, Side, VariantName};
-use super::store::GameStore;
+use super::store::{GameStore, StoreError, StoredGame};
 use crate::bots::Bot;
 use crate::chess::Move;
 
-pub use seat::new_token;
+pub use super::protocol::ClaimKind;
 
 /// How many recent events a room keeps to replay to clients that come back.
 pub const HISTORY_LEN: usize = 256;
@@ -29,6 +29,10 @@ pub const HISTORY_LEN: usize = 256;
 const BROADCAST_CAPACITY: usize = 256;
 /// Capacity of a room's command queue.
 const COMMAND_CAPACITY: usize = 256;
+/// How far a room's version jumps when its game is reloaded after a restart. Versions of events
+/// that store nothing are written without waiting, so the last few before a crash may be
+/// missing from the store; the jump keeps every new event's version above any a client saw.
+pub const RESTART_GAP: u64 = 100;
 
 /// One message on a room's broadcast channel: the JSON text, serialised once, and its version
 /// (None for messages outside the event sequence, such as watcher counts).
@@ -51,6 +55,36 @@ pub struct RoomConfig {
     pub idle_timeout: Duration,
     /// Permits for bot searches, shared by every room of a server: a search waits for one.
     pub bot_searches: Arc<tokio::sync::Semaphore>,
+    /// How long a player may be away before the opponent may claim the game.
+    pub claim_grace: ClaimGrace,
+}
+
+/// The grace period of an absent player: longer for longer time controls, as on lichess. A
+/// twentieth of the game's expected length (initial time plus 40 increments), kept between
+/// `min` and `max`; an untimed game gets `max`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClaimGrace {
+    pub min: Duration,
+    pub max: Duration,
+}
+
+impl Default for ClaimGrace {
+    fn default() -> ClaimGrace {
+        ClaimGrace { min: Duration::from_secs(15), max: Duration::from_secs(120) }
+    }
+}
+
+impl ClaimGrace {
+    /// The grace for a game with this time control (None: untimed).
+    pub fn for_clock(self, clock: Option<ClockSpec>) -> Duration {
+        match clock {
+            None => self.max,
+            Some(c) => {
+                let expected = c.initial_ms.saturating_add(c.increment_ms.saturating_mul(40));
+                Duration::from_millis(expected / 20).clamp(self.min, self.max.max(self.min))
+            }
+        }
+    }
 }
 
 impl RoomConfig {
@@ -70,6 +104,7 @@ impl Default for RoomConfig {
             bot_searches: RoomConfig::bot_search_permits(
                 std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
             ),
+            claim_grace: ClaimGrace::default(),
         }
     }
 }
@@ -139,6 +174,13 @@ pub struct Created {
     pub summary: GameSummary,
 }
 
+/// A room being created, and the store's answer on whether the game is saved; the creator
+/// should hear of the game only once it is.
+pub struct Creating {
+    pub created: Created,
+    pub saved: futures::future::BoxFuture<'static, Result<(), StoreError>>,
+}
+
 /// What a seat holder asks of the game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
@@ -147,6 +189,8 @@ pub enum Action {
     Draw,
     Decline,
     Resign,
+    /// Claims the game of an opponent away for longer than the grace period.
+    Claim(ClaimKind),
 }
 
 /// The messages a room task handles. Questions carry a oneshot for the answer.
@@ -203,8 +247,11 @@ pub enum RoomCommand {
     },
     /// Time to see whether the game has been left alone too long (sent by the room's ticker).
     IdleCheck,
-    /// Leave memory: the lobby has forgotten this game.
-    Shutdown,
+    /// Leave memory (the lobby has forgotten this game, or the server stops); `done` is told
+    /// once the room has stored what it must.
+    Shutdown {
+        done: Option<oneshot::Sender<()>>,
+    },
 }
 
 /// A cloneable address of a room task.
@@ -272,7 +319,15 @@ impl RoomHandle {
 
     /// Asks the room to end its task.
     pub async fn shutdown(&self) {
-        let _ = self.tx.send(RoomCommand::Shutdown).await;
+        let _ = self.tx.send(RoomCommand::Shutdown { done: None }).await;
+    }
+
+    /// Ends the room's task and waits until it has stored its clock for a restart.
+    pub async fn close(&self) {
+        let (done, closed) = oneshot::channel();
+        if self.tx.send(RoomCommand::Shutdown { done: Some(done) }).await.is_ok() {
+            let _ = closed.await;
+        }
     }
 
     /// True once the room's task has ended (an idle game that was closed).
@@ -281,16 +336,36 @@ impl RoomHandle {
     }
 }
 
-/// Validates a create request, builds the room and starts its task.
-pub fn spawn(id: GameId, spec: CreateSpec, ctx: RoomContext) -> Result<Created, RoomError> {
-    let idle_timeout = ctx.config.idle_timeout;
+/// Validates a create request, builds the room and starts its task. The game is put in the
+/// store's queue before the room can record anything else, so it is stored first.
+pub fn spawn(id: GameId, spec: CreateSpec, ctx: RoomContext) -> Result<Creating, RoomError> {
     let (tx, rx) = mpsc::channel(COMMAND_CAPACITY);
-    let (mut room, seat) = actor::Room::new(id, spec, ctx, tx.downgrade())?;
+    let (mut room, seat, stored) = actor::Room::new(id, spec, ctx.clone(), tx.downgrade())?;
+    let id = stored.id.clone();
+    let saved = ctx.store.record(&id, super::store::StoreEvent::Created(Box::new(stored)));
     let sub = room.subscribe(None);
     let summary = room.summary();
-    idle::start_ticker(idle_timeout, tx.downgrade());
+    idle::start_ticker(ctx.config.idle_timeout, tx.downgrade());
     tokio::spawn(room.run(rx));
-    Ok(Created { handle: RoomHandle { tx }, seat, sub, summary })
+    Ok(Creating { created: Created { handle: RoomHandle { tx }, seat, sub, summary }, saved })
+}
+
+/// Starts the room of a stored game again (after a restart): its handle and summary.
+pub fn restore(stored: StoredGame, ctx: RoomContext) -> Result<(RoomHandle, GameSummary), RoomError> {
+    let (tx, rx) = mpsc::channel(COMMAND_CAPACITY);
+    let room = actor::Room::restore(stored, ctx.clone(), tx.downgrade())?;
+    let summary = room.summary();
+    idle::start_ticker(ctx.config.idle_timeout, tx.downgrade());
+    tokio::spawn(room.run(rx));
+    Ok((RoomHandle { tx }, summary))
+}
+
+/// The state and PGN of a stored game that no room holds (an archived, finished game).
+pub fn archived(stored: StoredGame, ctx: RoomContext) -> Result<(GameState, String), RoomError> {
+    // A room that never runs: its command queue is closed from the start.
+    let me = mpsc::channel(1).0.downgrade();
+    let room = actor::Room::restore(stored, ctx, me)?;
+    Ok((room.state(), room.pgn()))
 }
 
 #[cfg(test)]
@@ -334,7 +409,7 @@ mod tests {
     /// anything after the join, and a waiting game's clock did not run.
     #[tokio::test(start_paused = true)]
     async fn a_flag_falls_with_no_message_under_paused_time() {
-        let created = spawn("paused01".into(), timed(60_000, None), context()).expect("room");
+        let created = spawn("paused01".into(), timed(60_000, None), context()).expect("room").created;
         let mut rx = created.sub.rx;
         tokio::time::sleep(Duration::from_secs(3600)).await; // waiting: nothing runs
         let start = tokio::time::Instant::now();
@@ -355,7 +430,7 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn a_flag_against_a_lone_knight_draws() {
         let spec = timed(5_000, Some("4k1n1/8/8/8/8/8/8/R3K3 w - - 0 1"));
-        let created = spawn("paused02".into(), spec, context()).expect("room");
+        let created = spawn("paused02".into(), spec, context()).expect("room").created;
         let mut rx = created.sub.rx;
         created.handle.join(Some(Side::Black)).await.expect("join");
         let end = loop {
@@ -370,7 +445,7 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn undo_keeps_the_time_used_and_runs_the_side_to_move() {
-        let created = spawn("paused03".into(), timed(60_000, None), context()).expect("room");
+        let created = spawn("paused03".into(), timed(60_000, None), context()).expect("room").created;
         let white = created.seat.clone().expect("seat").1;
         let mut rx = created.sub.rx;
         let black = created.handle.join(Some(Side::Black)).await.expect("join").token;

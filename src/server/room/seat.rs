@@ -1,21 +1,32 @@
-//! Seats: a human seat held by a secret token, or a bot of some level; and the tokens themselves.
+//! Seats: a human seat held by whoever has its secret token, or a bot of some level.
 
-use rand::rngs::OsRng;
-use rand::{Rng, TryRngCore};
+use tokio::time::Instant;
 
 use crate::bots::{Bot, Level};
 use crate::server::protocol::SeatView;
+use crate::server::token::TokenHash;
 
 /// Who sits on one side of a room.
 pub(super) enum Seat {
-    /// A person. `token` is None while nobody has taken the seat; `online` counts the open
-    /// connections holding it.
-    Human { token: Option<String>, online: usize },
+    /// A person. `token` is the hash of the seat's token, None while nobody has taken the seat;
+    /// `online` counts the open connections holding it, and `away_since` says since when it
+    /// has had none (a player who never came back after a restart counts from the restart).
+    Human { token: Option<TokenHash>, online: usize, away_since: Option<Instant> },
     /// A computer player. The bot itself is lent to the thinking task while it searches.
     Bot { level: Level, bot: Option<Box<dyn Bot>> },
 }
 
 impl Seat {
+    /// An open human seat.
+    pub(super) fn open() -> Seat {
+        Seat::Human { token: None, online: 0, away_since: None }
+    }
+
+    /// A human seat taken by the holder of `token`, who is connected.
+    pub(super) fn taken(token: &str) -> Seat {
+        Seat::Human { token: Some(TokenHash::of(token)), online: 1, away_since: None }
+    }
+
     /// What everyone may see of the seat.
     pub(super) fn view(&self) -> SeatView {
         match self {
@@ -35,41 +46,37 @@ impl Seat {
 
     /// True if `token` holds this seat.
     pub(super) fn held_by(&self, token: &str) -> bool {
-        matches!(self, Seat::Human { token: Some(t), .. } if same_secret(t, token))
+        matches!(self, Seat::Human { token: Some(hash), .. } if hash.matches(token))
     }
-}
 
-/// A new seat token: 128 bits from the operating system's random source, as 32 hex digits.
-pub fn new_token() -> String {
-    let mut bytes = [0u8; 16];
-    if OsRng.try_fill_bytes(&mut bytes).is_err() {
-        // The thread RNG is a CSPRNG seeded from the OS too; only used if the OS source fails.
-        rand::rng().fill(&mut bytes);
+    /// True for a taken human seat with a connection open.
+    pub(super) fn is_online(&self) -> bool {
+        matches!(self, Seat::Human { online, .. } if *online > 0)
     }
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
 
-/// Compares secrets in time independent of where they differ, so timing leaks nothing.
-fn same_secret(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    /// Since when a taken human seat has had no connection, if it has none.
+    pub(super) fn away_since(&self) -> Option<Instant> {
+        match self {
+            Seat::Human { token: Some(_), online: 0, away_since } => *away_since,
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::server::token::new_token;
 
     #[test]
-    fn tokens_are_long_and_distinct() {
+    fn seats_are_held_by_their_token() {
         let a = new_token();
-        let b = new_token();
-        assert_eq!(a.len(), 32);
-        assert!(a.bytes().all(|c| c.is_ascii_hexdigit()));
-        assert_ne!(a, b);
-        let seat = Seat::Human { token: Some(a.clone()), online: 1 };
+        let seat = Seat::taken(&a);
         assert!(seat.held_by(&a));
-        assert!(!seat.held_by(&b));
+        assert!(!seat.held_by(&new_token()));
         assert!(!seat.held_by(""));
         assert_eq!(seat.view(), SeatView::Human { online: true });
-        assert_eq!(Seat::Human { token: None, online: 0 }.view(), SeatView::Open);
+        assert_eq!(Seat::open().view(), SeatView::Open);
+        assert!(!Seat::open().held_by(""));
     }
 }

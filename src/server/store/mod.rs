@@ -1,0 +1,161 @@
+//! Where games are kept. The room hands every change to a [`GameStore`] and waits for it before
+//! broadcasting, so a move is durable before anyone sees it (DESIGN.md §4, "durable before
+//! visible"); on start the server reads back every unfinished game. [`SqliteStore`] keeps them
+//! in an SQLite file (or in memory); [`NoStore`] keeps nothing, for tests of the room alone.
+
+pub mod schema;
+mod sqlite;
+
+use futures::future::BoxFuture;
+use thiserror::Error;
+
+use super::protocol::{ClockSpec, GameId, RulesSpec, SeatSpec, Side, VariantName};
+use super::token::TokenHash;
+
+pub use sqlite::SqliteStore;
+
+/// One seat of a stored game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StoredSeat {
+    /// A person's seat; `token` is the hash of its token, None while nobody has taken it.
+    Human { token: Option<TokenHash> },
+    /// A computer player of this level.
+    Bot { level: u8 },
+}
+
+impl StoredSeat {
+    /// What was asked for in `create`.
+    pub fn spec(self) -> SeatSpec {
+        match self {
+            StoredSeat::Human { .. } => SeatSpec::Human,
+            StoredSeat::Bot { level } => SeatSpec::Bot { level },
+        }
+    }
+}
+
+/// Times left on a game's clock, in milliseconds, as of the last change stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StoredTimes {
+    pub white_ms: u64,
+    pub black_ms: u64,
+}
+
+/// A game as the store holds it: enough to rebuild its room exactly.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredGame {
+    pub id: GameId,
+    pub variant: VariantName,
+    pub initial_fen: String,
+    pub rules: RulesSpec,
+    pub white: StoredSeat,
+    pub black: StoredSeat,
+    /// The time control; None for an untimed game.
+    pub clock: Option<ClockSpec>,
+    /// Time left as of the last change; None before the first (then both have the initial time).
+    pub times: Option<StoredTimes>,
+    /// Every move from the initial position, in UCI.
+    pub moves: Vec<String>,
+    /// The last event version stored (versions of events that change nothing stored are
+    /// written without waiting, so this may trail what clients saw by a few).
+    pub v: u64,
+    /// `"1-0"`, `"0-1"` or `"1/2-1/2"`, and the end reason's name, once the game has ended.
+    pub result: Option<String>,
+    pub reason: Option<String>,
+    /// Unix time in milliseconds.
+    pub created_ms: i64,
+    pub ended_ms: Option<i64>,
+}
+
+impl StoredGame {
+    /// The seat on `side`.
+    pub fn seat(&self, side: Side) -> StoredSeat {
+        match side {
+            Side::White => self.white,
+            Side::Black => self.black,
+        }
+    }
+}
+
+/// A change to a game, to be made durable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StoreEvent {
+    /// A new game (with no moves; with a result if its start position is already over).
+    Created(Box<StoredGame>),
+    /// A person took the open seat on `side`.
+    Seat { side: Side, token: TokenHash },
+    /// Move number `ply` (1-based) was played; the clock's times after it.
+    Move { ply: usize, uci: String, times: Option<StoredTimes> },
+    /// Moves were taken back; `ply` moves remain.
+    Undo { ply: usize, times: Option<StoredTimes> },
+    /// The game ended.
+    Ended { result: String, reason: String, times: Option<StoredTimes> },
+    /// The clock's times now (when the server stops, so a restart goes on from them).
+    Times(StoredTimes),
+    /// The room has sent the event of version `v`.
+    Version { v: u64 },
+    /// A game nobody joined was closed: forget it.
+    Discarded,
+}
+
+/// A store refused or failed to do something.
+#[derive(Debug, Clone, Error)]
+pub enum StoreError {
+    #[error("cannot open the database {path}: {message}")]
+    Open { path: String, message: String },
+    #[error("could not save the game: {0}")]
+    Write(String),
+    #[error("could not read the games: {0}")]
+    Read(String),
+    #[error("the store is closed")]
+    Closed,
+}
+
+/// Where rooms record their changes and the server finds its games again.
+///
+/// `record` puts the change in line at once (changes are applied in the order `record` is
+/// called, across all games) and the future says when it is durable; dropping the future
+/// still lets the change be written.
+pub trait GameStore: Send + Sync + 'static {
+    /// Records one change of game `game`.
+    fn record(&self, game: &str, event: StoreEvent) -> BoxFuture<'static, Result<(), StoreError>>;
+    /// Every game not yet ended, with its moves.
+    fn unfinished(&self) -> BoxFuture<'static, Result<Vec<StoredGame>, StoreError>>;
+    /// The `limit` games that ended most recently, newest first, with their moves.
+    fn finished(&self, limit: usize) -> BoxFuture<'static, Result<Vec<StoredGame>, StoreError>>;
+    /// One game, with its moves.
+    fn load(&self, game: &str) -> BoxFuture<'static, Result<Option<StoredGame>, StoreError>>;
+    /// Writes what is pending and closes; later calls fail with [`StoreError::Closed`].
+    fn close(&self) -> BoxFuture<'static, ()>;
+}
+
+/// A store that keeps nothing: games live in memory only.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoStore;
+
+impl GameStore for NoStore {
+    fn record(&self, _game: &str, _event: StoreEvent) -> BoxFuture<'static, Result<(), StoreError>> {
+        Box::pin(async { Ok(()) })
+    }
+
+    fn unfinished(&self) -> BoxFuture<'static, Result<Vec<StoredGame>, StoreError>> {
+        Box::pin(async { Ok(Vec::new()) })
+    }
+
+    fn finished(&self, _limit: usize) -> BoxFuture<'static, Result<Vec<StoredGame>, StoreError>> {
+        Box::pin(async { Ok(Vec::new()) })
+    }
+
+    fn load(&self, _game: &str) -> BoxFuture<'static, Result<Option<StoredGame>, StoreError>> {
+        Box::pin(async { Ok(None) })
+    }
+
+    fn close(&self) -> BoxFuture<'static, ()> {
+        Box::pin(async {})
+    }
+}
+
+/// The current Unix time in milliseconds.
+pub fn now_ms() -> i64 {
+    let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    i64::try_from(since.as_millis()).unwrap_or(i64::MAX)
+}

@@ -1,0 +1,53 @@
+//! The store's schema and its migrations. Each migration is applied once, in order, and the
+//! file records how many have been applied (SQLite's `user_version`), so a newer server opens a
+//! file written by an older one. Never edit a migration that has shipped: add a new one.
+
+use rusqlite_migration::{Migrations, M};
+
+/// Version 1: games and their moves.
+const V1: &str = "
+CREATE TABLE games (
+    id          TEXT PRIMARY KEY,
+    variant     TEXT NOT NULL,              -- \"standard\" | \"minichess7\"
+    initial_fen TEXT NOT NULL,
+    rules       TEXT NOT NULL,              -- RulesSpec as JSON
+    white       TEXT NOT NULL,              -- SeatSpec as JSON: {\"kind\":\"human\"} | {\"kind\":\"bot\",\"level\":n}
+    black       TEXT NOT NULL,
+    white_token BLOB,                       -- SHA-256 of the seat's token; NULL while open or a bot's
+    black_token BLOB,
+    clock       TEXT,                       -- ClockSpec as JSON; NULL for an untimed game
+    status      TEXT NOT NULL,              -- \"playing\" | \"ended\"
+    result      TEXT,                       -- \"1-0\" | \"0-1\" | \"1/2-1/2\" once ended
+    reason      TEXT,                       -- an EndReason name once ended
+    created_ms  INTEGER NOT NULL,           -- Unix time in milliseconds
+    ended_ms    INTEGER
+);
+CREATE TABLE moves (
+    game TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    ply  INTEGER NOT NULL,                  -- 1 for the first move
+    uci  TEXT NOT NULL,
+    PRIMARY KEY (game, ply)
+) WITHOUT ROWID;
+";
+
+/// Version 2: what a restart needs to carry on exactly: the event version, the clock's times,
+/// when each move was played; and an index for the archive of finished games.
+const V2: &str = "
+ALTER TABLE games ADD COLUMN v INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN white_ms INTEGER;     -- time left as of the last change
+ALTER TABLE games ADD COLUMN black_ms INTEGER;
+ALTER TABLE moves ADD COLUMN played_ms INTEGER;    -- Unix time in milliseconds
+CREATE INDEX games_by_status ON games (status, ended_ms);
+";
+
+/// Every migration's SQL, oldest first: version n is `STEPS[n - 1]`.
+const STEPS: [&str; 2] = [V1, V2];
+
+/// The schema version this server writes.
+pub const LATEST: usize = STEPS.len();
+
+/// The migrations up to and including version `n` (all of them for [`LATEST`]); tests use an
+/// earlier `n` to write a file as an older server did.
+pub fn migrations_up_to(n: usize) -> Migrations<'static> {
+    Migrations::new(STEPS.into_iter().take(n).map(M::up).collect())
+}
