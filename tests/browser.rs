@@ -15,9 +15,10 @@ use std::time::{Duration, Instant};
 use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
 use fantoccini::elements::Element;
 use fantoccini::{Client, ClientBuilder, Locator};
+use gambit::server::room::ClaimGrace;
 use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::{json, Value};
-use server_support::{start, Server};
+use server_support::{start, start_with, test_config, Server};
 
 /// How long any one expectation may take before the test fails.
 const WAIT: Duration = Duration::from_secs(20);
@@ -410,6 +411,19 @@ async fn friends_play_and_a_spectator_follows_to_checkmate() {
     // The promotion: the picker offers the pieces; the queen mates. Black is offline meanwhile
     // and learns of it when it resumes its seat.
     disconnect(&b).await;
+    // The spectator is told black is away; white, that it may claim once the grace is over.
+    wait_js(
+        &c,
+        "the away line",
+        "const c = document.getElementById('claim'); return !c.hidden && c.textContent === 'Black is away.'",
+    )
+    .await;
+    wait_js(
+        &a,
+        "the count-down",
+        "return /^You can claim victory in \\d+ s$/.test(document.getElementById('claim-countdown')?.textContent)",
+    )
+    .await;
     click_move(&a, "g7g8").await;
     click_css(&a, ".promotion [data-promo='q']").await;
     wait_plies(&a, 3).await;
@@ -516,4 +530,98 @@ async fn timed_game_against_the_computer_shows_ticking_clocks() {
     wait_js(&c, "the game in the list", "return document.querySelector('#games .time-control')?.textContent === '3+2'")
         .await;
     let _ = c.close().await;
+}
+
+/// A friend game whose black player closes the browser: white is told the opponent left and
+/// sees the count-down to the claim, then the claim buttons; "Claim victory" ends the game,
+/// 1-0 by abandonment, on the page and in the HTTP API.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn opponent_leaves_and_white_claims_the_win() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver().await else { return };
+    let mut config = test_config();
+    let grace = Duration::from_millis(3000);
+    config.room.claim_grace = ClaimGrace { min: grace, max: grace };
+    let server = start_with(config).await;
+    let a = driver.browser(1100, 850).await;
+    let b = driver.browser(1100, 850).await;
+
+    open(&a, &server, "/").await;
+    wait_js(&a, "the lobby", "return document.querySelector('#games .none, #games a') !== null").await;
+    click_css(&a, "#play-friend").await;
+    let invite = wait_js(&a, "the invite link", "const i = document.getElementById('invite'); return i && !i.hidden && document.getElementById('invite-link').value").await;
+    let invite = invite.as_str().expect("link").to_string();
+    let game = invite.rsplit('/').next().expect("game id").to_string();
+    b.goto(&invite).await.expect("open invite");
+    click_css(&b, "#join-black").await;
+    wait_js(&b, "black's seat", "return document.getElementById('app').dataset.seat === 'black'").await;
+
+    // A couple of moves each; nobody is away, so no notice.
+    for (n, (player, mv)) in [(&a, "e2e4"), (&b, "e7e5"), (&a, "g1f3"), (&b, "b8c6")].into_iter().enumerate() {
+        wait_status(player, "Your move").await;
+        click_move(player, mv).await;
+        wait_plies(&a, n as u64 + 1).await;
+    }
+    wait_plies(&b, 4).await;
+    assert_eq!(a.execute("return document.getElementById('claim').hidden", vec![]).await.ok(), Some(json!(true)));
+
+    // Black leaves: white sees the notice and a count-down, and no buttons yet.
+    let _ = b.close().await;
+    let first = wait_js(
+        &a,
+        "the away notice with a count-down",
+        "const c = document.getElementById('claim'); const t = document.getElementById('claim-countdown')?.textContent || '';
+         return !c.hidden && c.textContent.includes('Your opponent left the game.') && /^You can claim victory in \\d+ s$/.test(t) && t",
+    )
+    .await;
+    assert!(a.find(Locator::Id("claim-win")).await.is_err(), "claim buttons before the grace ran out");
+    let seconds =
+        |text: &Value| text.as_str().and_then(|t| t.split_whitespace().nth(5)?.parse::<u64>().ok()).unwrap_or(0);
+    assert!((1..=3).contains(&seconds(&first)), "{first}");
+    if seconds(&first) > 1 {
+        // It counts down locally, with no message from the server.
+        let script = format!(
+            "const t = document.getElementById('claim-countdown')?.textContent; return t && t !== {first} && t"
+        );
+        let later = wait_js(&a, "the count-down to tick", &script).await;
+        assert!(seconds(&later) < seconds(&first), "{first} then {later}");
+    }
+    screenshot(&a, "game-claim-countdown.png").await;
+    assert!(a.find(Locator::Css("#player-top .dot.off")).await.is_ok(), "black shown offline");
+
+    // The grace runs out: the buttons show.
+    wait_js(
+        &a,
+        "the claim buttons",
+        "return !!document.querySelector('#claim-win:not([disabled])') && !!document.getElementById('claim-draw')",
+    )
+    .await;
+    assert_eq!(
+        a.find(Locator::Id("claim-win")).await.expect("button").text().await.ok().as_deref(),
+        Some("Claim victory")
+    );
+    assert_eq!(
+        a.find(Locator::Id("claim-draw")).await.expect("button").text().await.ok().as_deref(),
+        Some("Call it a draw")
+    );
+    screenshot(&a, "game-claim.png").await;
+
+    click_css(&a, "#claim-win").await;
+    let line = wait_status(&a, "wins").await;
+    assert_eq!(line, "Black left the game — White wins");
+    wait_js(
+        &a,
+        "the notice gone",
+        "return document.getElementById('claim').hidden && document.getElementById('app').dataset.status === 'ended'",
+    )
+    .await;
+    assert_eq!(a.execute("return window.gambit.game.result", vec![]).await.ok(), Some(json!("1-0")));
+
+    let (code, body) = server.get(&format!("/api/games/{game}")).await;
+    assert_eq!(code, 200, "{body}");
+    let state: Value = serde_json::from_str(&body).expect("game JSON");
+    assert_eq!(state["result"], "1-0", "{state}");
+    assert_eq!(state["reason"], "abandoned", "{state}");
+    assert_eq!(state["claim"], Value::Null, "{state}");
+    let _ = a.close().await;
 }

@@ -61,6 +61,11 @@ pub async fn start_with(config: ServerConfig) -> Server {
 }
 
 impl Server {
+    /// A server running elsewhere (another process) at `addr`; dropping this does not stop it.
+    pub fn external(addr: SocketAddr) -> Server {
+        Server { addr, stop: None }
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{path}", self.addr)
     }

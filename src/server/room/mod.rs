@@ -469,4 +469,98 @@ mod tests {
         assert_eq!(state["clock"]["black_ms"], 55_000, "{state}");
         assert_eq!(state["clock"]["running"], "white", "{state}");
     }
+
+    #[test]
+    fn the_grace_grows_with_the_time_control() {
+        let grace = ClaimGrace::default();
+        let clock = |initial_s: u64, increment_s: u64| {
+            Some(ClockSpec { initial_ms: initial_s * 1000, increment_ms: increment_s * 1000 })
+        };
+        assert_eq!(grace.for_clock(clock(60, 0)), Duration::from_secs(15));
+        assert_eq!(grace.for_clock(clock(600, 0)), Duration::from_secs(30));
+        assert_eq!(grace.for_clock(clock(900, 10)), Duration::from_secs(65));
+        assert_eq!(grace.for_clock(clock(3 * 3600, 0)), Duration::from_secs(120));
+        assert_eq!(grace.for_clock(None), Duration::from_secs(120));
+    }
+
+    /// The next `seats` event.
+    async fn next_seats(rx: &mut broadcast::Receiver<Broadcast>) -> serde_json::Value {
+        loop {
+            let e = next_event(rx).await;
+            if e["type"] == "seats" {
+                return e;
+            }
+        }
+    }
+
+    fn untimed() -> CreateSpec {
+        CreateSpec { clock: None, ..timed(60_000, None) }
+    }
+
+    /// Black drops; within the 120 s grace of an untimed game White cannot claim, and once
+    /// Black is back there is nothing to claim: the game goes on.
+    #[tokio::test(start_paused = true)]
+    async fn a_reconnect_within_the_grace_keeps_the_game() {
+        let created = spawn("claim001".into(), untimed(), context()).expect("room").created;
+        let white = created.seat.clone().expect("seat").1;
+        let mut rx = created.sub.rx;
+        let black = created.handle.join(Some(Side::Black)).await.expect("join").token;
+        next_seats(&mut rx).await;
+        created.handle.leave(black.clone()).await;
+        let away = next_seats(&mut rx).await;
+        assert_eq!(away["seats"]["black"]["online"], false, "{away}");
+        assert_eq!(away["claim"], serde_json::json!({"by": "white", "in_ms": 120_000}), "{away}");
+        tokio::time::sleep(Duration::from_secs(100)).await;
+        let early = created.handle.act(white.clone(), Action::Claim(ClaimKind::Win)).await.unwrap_err();
+        assert!(early.message.contains("claim in 20 s"), "{early:?}");
+        let state = created.handle.state().await.expect("state");
+        assert_eq!(state.claim.map(|c| (c.by, c.in_ms)), Some((Side::White, 20_000)));
+        created.handle.resume(black.clone(), None).await.expect("resume");
+        let back = next_seats(&mut rx).await;
+        assert_eq!((back["seats"]["black"]["online"].as_bool(), back["claim"].is_null()), (Some(true), true), "{back}");
+        tokio::time::sleep(Duration::from_secs(60)).await;
+        let refused = created.handle.act(white, Action::Claim(ClaimKind::Win)).await.unwrap_err();
+        assert!(refused.message.contains("connected"), "{refused:?}");
+        assert!(created.handle.act(black, Action::Claim(ClaimKind::Win)).await.is_err(), "White is here");
+        assert_eq!(created.handle.state().await.expect("state").status, crate::server::protocol::Status::Ongoing);
+    }
+
+    /// Black drops and stays away: when the grace runs out a `seats` event tells White, with
+    /// no message needed, and White's claim ends the game.
+    #[tokio::test(start_paused = true)]
+    async fn a_claim_after_the_grace_ends_the_game() {
+        for (kind, result) in [(ClaimKind::Win, "1-0"), (ClaimKind::Draw, "1/2-1/2")] {
+            // 3+0: a grace of 15 s.
+            let created = spawn("claim002".into(), timed(180_000, None), context()).expect("room").created;
+            let white = created.seat.clone().expect("seat").1;
+            let mut rx = created.sub.rx;
+            let black = created.handle.join(Some(Side::Black)).await.expect("join").token;
+            next_seats(&mut rx).await;
+            created.handle.act(white.clone(), Action::Move("e2e4".into())).await.expect("move");
+            let start = tokio::time::Instant::now();
+            created.handle.leave(black).await;
+            assert_eq!(next_seats(&mut rx).await["claim"]["in_ms"], 15_000);
+            let open = next_seats(&mut rx).await;
+            assert_eq!(tokio::time::Instant::now() - start, Duration::from_secs(15));
+            assert_eq!(open["claim"], serde_json::json!({"by": "white", "in_ms": 0}), "{open}");
+            created.handle.act(white, Action::Claim(kind)).await.expect("claim");
+            let end = next_event(&mut rx).await;
+            assert_eq!((end["type"].as_str(), end["result"].as_str()), (Some("end"), Some(result)), "{end}");
+            assert_eq!(end["reason"], "abandoned");
+        }
+    }
+
+    /// Nobody can claim against a bot, nor a game that has not started.
+    #[tokio::test(start_paused = true)]
+    async fn claims_need_an_absent_person() {
+        let spec = CreateSpec { black: SeatSpec::Bot { level: 1 }, ..untimed() };
+        let created = spawn("claim003".into(), spec, context()).expect("room").created;
+        let white = created.seat.clone().expect("seat").1;
+        let e = created.handle.act(white, Action::Claim(ClaimKind::Win)).await.unwrap_err();
+        assert!(e.message.contains("computer"), "{e:?}");
+        let waiting = spawn("claim004".into(), untimed(), context()).expect("room").created;
+        let white = waiting.seat.clone().expect("seat").1;
+        let e = waiting.handle.act(white, Action::Claim(ClaimKind::Draw)).await.unwrap_err();
+        assert_eq!(e.code, ErrorCode::NotYourTurn, "{e:?}");
+    }
 }

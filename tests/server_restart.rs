@@ -1,0 +1,222 @@
+//! Restarts: the real binary killed with SIGKILL in the middle of several games and started
+//! again on the same database; and a database written by the previous schema opening.
+
+mod server_support;
+
+use std::net::{SocketAddr, TcpListener};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use server_support::{bot, human, start_with, test_config, Client, Server};
+
+/// A fresh directory for one test's database.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gambit-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+/// `gambit serve` as a child process on a free port.
+struct Process {
+    child: Child,
+    server: Server,
+}
+
+impl Process {
+    async fn start(db: &Path) -> Process {
+        // The port is free now; the moment until the child binds it is short.
+        let addr: SocketAddr = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("free port");
+        let child = Command::new(env!("CARGO_BIN_EXE_gambit"))
+            .args(["serve", "--listen", &addr.to_string(), "--db", db.to_str().expect("utf-8 path")])
+            .args(["--bot-movetime", "2500"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start gambit serve");
+        let server = Server::external(addr);
+        for _ in 0..200 {
+            if tokio::net::TcpStream::connect(addr).await.is_ok() {
+                return Process { child, server };
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("gambit serve did not start on {addr}");
+    }
+
+    /// SIGKILL: no shutdown code runs.
+    fn kill(mut self) {
+        self.child.kill().expect("kill");
+        self.child.wait().expect("wait");
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Plays `uci` as `client` in `game` and waits for its ack; returns the move event.
+async fn play(client: &mut Client, game: &str, uci: &str) -> Value {
+    client.send(json!({"type":"move","game":game,"uci":uci,"id":1})).await;
+    // The ack and the broadcast move come by different paths, in either order.
+    let (mut acked, mut event) = (false, None);
+    while !acked || event.is_none() {
+        let m = client.recv().await;
+        match m["type"].as_str() {
+            Some("move") if m["uci"] == uci => event = Some(m),
+            Some("ack") => acked = true,
+            Some("error") => panic!("{uci} refused: {m}"),
+            _ => {}
+        }
+    }
+    event.expect("move event")
+}
+
+/// Resumes a seat with a token on a new connection; returns the client and the state it gets.
+async fn resume(server: &Server, game: &str, token: &str, v: u64) -> (Client, Value) {
+    let mut client = server.client().await;
+    client.send(json!({"type":"resume","game":game,"token":token,"v":v})).await;
+    let joined = client.recv().await;
+    assert_eq!(joined["type"], "joined", "{joined}");
+    let state = client.recv_type("state").await;
+    (client, state)
+}
+
+fn moves(state: &Value) -> Vec<&str> {
+    state["moves"].as_array().expect("moves").iter().map(|m| m.as_str().expect("uci")).collect()
+}
+
+#[tokio::test]
+async fn a_killed_server_comes_back_with_every_game() {
+    let dir = scratch("sigkill");
+    let db = dir.join("gambit.db");
+    let first = Process::start(&db).await;
+    let s = &first.server;
+
+    // A: two people, untimed.
+    let mut a_white = s.client().await;
+    let (a, a_wt) = a_white.create(human(), human(), Some("white")).await;
+    let a_wt = a_wt.expect("token");
+    let mut a_black = s.client().await;
+    let a_bt = a_black.join(&a, "black").await;
+    play(&mut a_white, &a, "e2e4").await;
+    play(&mut a_black, &a, "e7e5").await;
+    let a_last = play(&mut a_white, &a, "g1f3").await;
+
+    // C: two people on a 5+0 clock, some time used.
+    let mut c_white = s.client().await;
+    c_white
+        .send(json!({"type":"create","white":human(),"black":human(),"as":"white",
+                        "clock":{"initial_ms":300_000,"increment_ms":0}}))
+        .await;
+    let created = c_white.recv_type("created").await;
+    let (c, c_wt) = (created["game"].as_str().unwrap().to_string(), created["token"].as_str().unwrap().to_string());
+    let mut c_black = s.client().await;
+    let c_bt = c_black.join(&c, "black").await;
+    play(&mut c_white, &c, "d2d4").await;
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    play(&mut c_black, &c, "d7d5").await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let c_last = play(&mut c_white, &c, "c2c4").await;
+    let (c_white_ms, c_black_ms) =
+        (c_last["clock"]["white_ms"].as_u64().unwrap(), c_last["clock"]["black_ms"].as_u64().unwrap());
+    assert!(c_white_ms < 300_000 - 400 && c_black_ms < 300_000 - 600, "{c_last}");
+
+    // B: a person against level 5, which thinks for 2.5 s: killed while it thinks.
+    let mut b_human = s.client().await;
+    let (b, b_t) = b_human.create(human(), bot(5), Some("white")).await;
+    let b_t = b_t.expect("token");
+    let b_last = play(&mut b_human, &b, "e2e4").await;
+
+    first.kill();
+    // Down for a while: nobody's clock may be charged for it.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let second = Process::start(&db).await;
+    let s = &second.server;
+
+    // A: every move is there, both players resume with their tokens, and play goes on.
+    let (mut a_white, state) = resume(s, &a, &a_wt, a_last["v"].as_u64().unwrap()).await;
+    assert_eq!(moves(&state), ["e2e4", "e7e5", "g1f3"]);
+    assert_eq!(state["status"], "ongoing");
+    assert!(state["v"].as_u64().unwrap() > a_last["v"].as_u64().unwrap(), "versions only grow: {state}");
+    let (mut a_black, _) = resume(s, &a, &a_bt, 0).await;
+    play(&mut a_black, &a, "b8c6").await;
+    let m = a_white.recv_type("move").await;
+    assert_eq!(m["uci"], "b8c6");
+
+    // C: the clock goes on from the times stored, with black's time running from the restart.
+    let (mut c_black, state) = resume(s, &c, &c_bt, 0).await;
+    assert_eq!(moves(&state), ["d2d4", "d7d5", "c2c4"]);
+    let clock = &state["clock"];
+    assert_eq!(clock["running"], "black", "{clock}");
+    assert_eq!(clock["white_ms"].as_u64(), Some(c_white_ms), "{clock}");
+    let black_ms = clock["black_ms"].as_u64().unwrap();
+    assert!(black_ms <= c_black_ms && black_ms + 1000 > c_black_ms, "downtime charged? {black_ms} vs {c_black_ms}");
+    let (_c_white, _) = resume(s, &c, &c_wt, 0).await;
+    let reply = play(&mut c_black, &c, "e7e6").await;
+    assert_eq!(reply["clock"]["running"], "white");
+
+    // B: the bot was thinking when the server died; it thinks again and answers.
+    let (mut b_human, state) = resume(s, &b, &b_t, b_last["v"].as_u64().unwrap()).await;
+    assert_eq!(moves(&state), ["e2e4"]);
+    let answer = b_human.recv_type("move").await;
+    assert_eq!(answer["ply"], 2, "{answer}");
+    play(&mut b_human, &b, if answer["uci"] == "g1f3" { "d2d4" } else { "g1f3" }).await;
+
+    second.kill();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn a_database_of_the_previous_schema_opens() {
+    let dir = scratch("schema-v1");
+    let db = dir.join("old.db");
+    {
+        let conn = rusqlite::Connection::open(&db).expect("create");
+        conn.execute_batch(include_str!("data/store/v1.sql")).expect("fixture");
+        let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).expect("version");
+        assert_eq!(version, 1);
+    }
+    let mut config = test_config();
+    config.db = db.to_str().expect("utf-8").to_string();
+    let server = start_with(config).await;
+
+    // The unfinished game is back, and its players resume with their old tokens.
+    let (status, list) = server.get("/api/games").await;
+    assert_eq!(status, 200);
+    assert!(list.contains("v1game01"), "{list}");
+    let (mut black, state) = resume(&server, "v1game01", "v1-black-token", 0).await;
+    assert_eq!(moves(&state), ["e2e4", "e7e5", "g1f3"]);
+    // Version 1 kept no clock times: the game goes on from the initial time.
+    assert_eq!(state["clock"]["white_ms"], 300_000);
+    assert_eq!(state["clock"]["running"], "black");
+    play(&mut black, "v1game01", "b8c6").await;
+    let mut stranger = server.client().await;
+    stranger.send(json!({"type":"resume","game":"v1game01","token":"v1-white-token-not"})).await;
+    stranger.expect_error("not_a_player").await;
+
+    // The finished game is in the archive, with its PGN.
+    let (_, finished) = server.get("/api/games?status=finished").await;
+    let finished: Value = serde_json::from_str(&finished).expect("json");
+    assert_eq!(finished[0]["game"], "v1game02", "{finished}");
+    assert_eq!((finished[0]["result"].as_str(), finished[0]["reason"].as_str()), (Some("1-0"), Some("resignation")));
+    let (status, pgn) = server.get("/api/games/v1game02/pgn").await;
+    assert_eq!(status, 200);
+    assert!(
+        pgn.contains("[Result \"1-0\"]") && pgn.contains("1. c3") && pgn.contains("[Date \"2025.11.22\"]"),
+        "{pgn}"
+    );
+    drop(server);
+
+    // The file is now at the latest schema.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let conn = rusqlite::Connection::open(&db).expect("reopen");
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).expect("version");
+    assert_eq!(version, gambit::server::store::schema::LATEST as i64);
+    let _ = std::fs::remove_dir_all(&dir);
+}
