@@ -48,6 +48,8 @@ function modelFromState(s) {
     legal: [...s.legal], check: s.check, offer: s.offer || null, watchers: s.watchers || 0,
     // The clock as the server last sent it, and when it arrived (the page counts down from there).
     clock: s.clock || null, clockAt: performance.now(),
+    // Who may claim the game of an absent opponent, and when it arrived (counted down likewise).
+    claim: s.claim || null, claimAt: performance.now(),
   };
 }
 
@@ -65,6 +67,8 @@ export class GameView {
     this.resumeId = null;
     this.missing = false;
     this.ticker = null;
+    this.claimTicker = null;
+    this.claimSent = false; // a claim was sent and not yet answered
     this.buildDom();
     this.conn = new Connection({
       onOpen: () => this.follow(),
@@ -110,6 +114,7 @@ export class GameView {
       case 'state':
         this.game = modelFromState(msg);
         this.pending = null;
+        this.claimSent = false;
         if (this.review !== null && this.review > this.game.moves.length) this.review = null;
         break;
       case 'move': case 'end': case 'offer': case 'declined': case 'seats':
@@ -153,7 +158,7 @@ export class GameView {
         break;
       }
       case 'end':
-        Object.assign(g, { status: 'ended', result: msg.result, reason: msg.reason, legal: [], offer: null });
+        Object.assign(g, { status: 'ended', result: msg.result, reason: msg.reason, legal: [], offer: null, claim: null });
         if (msg.clock) Object.assign(g, { clock: msg.clock, clockAt: performance.now() });
         this.pending = null;
         break;
@@ -166,6 +171,8 @@ export class GameView {
         break;
       case 'seats':
         g.seats = msg.seats;
+        Object.assign(g, { claim: msg.claim || null, claimAt: performance.now() });
+        this.claimSent = false;
         if (g.status === 'waiting' && g.seats.white.kind !== 'open' && g.seats.black.kind !== 'open') g.status = 'ongoing';
         break;
       default:
@@ -187,6 +194,7 @@ export class GameView {
       return;
     }
     this.pending = null;
+    this.claimSent = false;
     this.notice = msg.message || msg.code;
   }
 
@@ -222,6 +230,7 @@ export class GameView {
           <p id="status" class="status" role="status" aria-live="polite">Connecting…</p>
           <p id="notice" class="notice" role="alert"></p>
           <div id="offer" class="offer" hidden></div>
+          <div id="claim" class="claim" hidden aria-live="polite"></div>
           <div id="join" class="join" hidden></div>
           <div id="invite" class="invite" hidden>
             <label for="invite-link">Send this link to your friend:</label>
@@ -261,7 +270,7 @@ export class GameView {
       </div>`;
     const $ = (sel) => this.root.querySelector(sel);
     this.dom = {
-      status: $('#status'), notice: $('#notice'), offer: $('#offer'), join: $('#join'), invite: $('#invite'),
+      status: $('#status'), notice: $('#notice'), offer: $('#offer'), claim: $('#claim'), join: $('#join'), invite: $('#invite'),
       inviteLink: $('#invite-link'), moves: $('#moves'), form: $('#move-form'), input: $('#move-input'),
       undo: $('#undo'), draw: $('#draw'), resign: $('#resign'), confirmBox: $('#resign-confirm-box'),
       watchers: $('#watchers'), top: $('#player-top'), bottom: $('#player-bottom'),
@@ -307,6 +316,13 @@ export class GameView {
     this.dom.offer.addEventListener('click', (e) => {
       const act = e.target.closest('[data-act]')?.dataset.act;
       if (act) this.send({ type: act, game: this.id });
+    });
+    this.dom.claim.addEventListener('click', (e) => {
+      const result = e.target.closest('[data-claim]')?.dataset.claim;
+      if (!result) return;
+      this.notice = '';
+      if (this.send({ type: 'claim', game: this.id, result }) !== null) this.claimSent = true;
+      this.render();
     });
     this.dom.join.addEventListener('click', (e) => {
       const color = e.target.closest('[data-join]')?.dataset.join;
@@ -367,6 +383,7 @@ export class GameView {
         const loser = g.result === '1-0' ? 'Black' : 'White';
         if (g.reason === 'resignation') return `${loser} resigned — ${winner} wins`;
         if (g.reason === 'timeout') return `${winner} wins on time`;
+        if (g.reason === 'abandoned') return `${loser} left the game — ${winner} wins`;
         return `${reason} — ${winner} wins`;
       }
       if (g.reason === 'timeout') {
@@ -439,6 +456,8 @@ export class GameView {
       }
     }
 
+    this.renderClaim();
+
     // Seats: an open seat can be taken by a visitor; a seated creator shares the link.
     const open = ['white', 'black'].filter((c) => g.seats[c].kind === 'open');
     d.join.hidden = Boolean(this.seat) || open.length === 0 || g.status === 'ended';
@@ -499,6 +518,46 @@ export class GameView {
     if (!running && this.ticker) {
       clearInterval(this.ticker);
       this.ticker = null;
+    }
+  }
+
+  /**
+   * The away notice. The player who may claim the game of an absent opponent sees a count-down
+   * (kept by a ticker, like the clocks, from the server's `in_ms`) and then the claim buttons;
+   * everyone else sees only who is away.
+   */
+  renderClaim() {
+    const g = this.game;
+    const d = this.dom;
+    const ongoing = g?.status === 'ongoing';
+    const claim = ongoing ? g.claim : null;
+    let counting = false;
+    if (claim && this.seat?.color === claim.by) {
+      const left = Math.max(0, claim.in_ms - (performance.now() - g.claimAt));
+      const title = '<span class="claim-title">Your opponent left the game.</span>';
+      if (left > 0) {
+        counting = true;
+        // The count-down's text changes alone, so the live region does not repeat the title.
+        setHtml(d.claim, `${title}<span class="countdown" id="claim-countdown" role="timer"></span>`);
+        d.claim.querySelector('#claim-countdown').textContent = `You can claim victory in ${Math.ceil(left / 1000)} s`;
+      } else {
+        const off = this.claimSent || !this.conn.connected ? ' disabled' : '';
+        setHtml(d.claim, `${title}
+          <button type="button" class="primary" data-claim="win" id="claim-win"${off}>Claim victory</button>
+          <button type="button" data-claim="draw" id="claim-draw"${off}>Call it a draw</button>`);
+      }
+      d.claim.classList.remove('away');
+      d.claim.hidden = false;
+    } else {
+      const away = ongoing ? ['white', 'black'].filter((c) => g.seats[c].kind === 'human' && !g.seats[c].online) : [];
+      setHtml(d.claim, away.map((c) => `<span class="claim-title">${SIDE[c]} is away.</span>`).join(''));
+      d.claim.classList.add('away');
+      d.claim.hidden = away.length === 0 || away.includes(this.seat?.color);
+    }
+    if (counting && !this.claimTicker) this.claimTicker = setInterval(() => this.renderClaim(), 200);
+    if (!counting && this.claimTicker) {
+      clearInterval(this.claimTicker);
+      this.claimTicker = null;
     }
   }
 

@@ -187,6 +187,9 @@ class Lobby {
         this.dom.error.textContent = msg.message;
         // A bad FEN is the usual cause; show the options so the field can be fixed.
         if (/fen|clock/i.test(msg.message)) this.root.querySelector('#options').open = true;
+      } else if (msg.id === undefined) {
+        // Not an answer to a request: the server refused the connection (too many) or failed.
+        this.dom.error.textContent = msg.message || msg.code;
       }
     }
   }

@@ -563,4 +563,53 @@ mod tests {
         let e = waiting.handle.act(white, Action::Claim(ClaimKind::Draw)).await.unwrap_err();
         assert_eq!(e.code, ErrorCode::NotYourTurn, "{e:?}");
     }
+
+    /// A store that refuses moves (a full disk, say) and takes everything else.
+    struct RefusesMoves;
+
+    impl GameStore for RefusesMoves {
+        fn record(
+            &self,
+            _game: &str,
+            event: crate::server::store::StoreEvent,
+        ) -> futures::future::BoxFuture<'static, Result<(), StoreError>> {
+            let refused = matches!(event, crate::server::store::StoreEvent::Move { .. });
+            Box::pin(async move {
+                if refused {
+                    Err(StoreError::Write("disk full".into()))
+                } else {
+                    Ok(())
+                }
+            })
+        }
+        fn unfinished(&self) -> futures::future::BoxFuture<'static, Result<Vec<StoredGame>, StoreError>> {
+            NoStore.unfinished()
+        }
+        fn finished(&self, limit: usize) -> futures::future::BoxFuture<'static, Result<Vec<StoredGame>, StoreError>> {
+            NoStore.finished(limit)
+        }
+        fn load(&self, game: &str) -> futures::future::BoxFuture<'static, Result<Option<StoredGame>, StoreError>> {
+            NoStore.load(game)
+        }
+        fn close(&self) -> futures::future::BoxFuture<'static, ()> {
+            NoStore.close()
+        }
+    }
+
+    /// Durable before visible: a move the store does not take is neither played nor sent.
+    #[tokio::test]
+    async fn a_move_the_store_refuses_is_not_played() {
+        let ctx = RoomContext { store: Arc::new(RefusesMoves), ..context() };
+        let created = spawn("refused1".into(), untimed(), ctx).expect("room").created;
+        let white = created.seat.clone().expect("seat").1;
+        let mut rx = created.sub.rx;
+        created.handle.join(Some(Side::Black)).await.expect("join");
+        next_seats(&mut rx).await;
+        let before = created.handle.state().await.expect("state");
+        let e = created.handle.act(white, Action::Move("e2e4".into())).await.unwrap_err();
+        assert_eq!(e.code, ErrorCode::ServerError, "{e:?}");
+        assert!(e.message.contains("disk full"), "{e:?}");
+        assert_eq!(created.handle.state().await.expect("state"), before);
+        assert!(rx.try_recv().is_err(), "nothing was broadcast");
+    }
 }
