@@ -36,10 +36,11 @@ impl Process {
             .stderr(Stdio::null())
             .spawn()
             .expect("start gambit serve");
-        let server = Server::external(addr);
+        // Owned at once, so the child is killed and reaped on every path (Drop).
+        let process = Process { child, server: Server::external(addr) };
         for _ in 0..200 {
             if tokio::net::TcpStream::connect(addr).await.is_ok() {
-                return Process { child, server };
+                return process;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
