@@ -77,6 +77,12 @@ fn bad_arguments_give_one_line_and_exit_2() {
         &["perft", "--depth", "2", "--bogus"],
         &["frobnicate"],
         &[],
+        &["serve", "--db", ""],
+        &["serve", "--db", "/"],
+        &["serve", "--listen", "127.0.0.1:0", "--db", "/nonexistent-dir/gambit.db"],
+        &["serve", "--ping-interval", "0"],
+        &["serve", "--connection-timeout", "soon"],
+        &["serve", "--max-connections", "0"],
     ];
     for args in cases {
         let out = gambit(args);
