@@ -8,7 +8,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use gambit::chess::perft::perft;
 use gambit::chess::{Move, Position, Variant};
-use gambit::tools::{bot, matchplay, uci, ToolError};
+use gambit::tools::{bot, loadtest, matchplay, uci, ToolError};
 
 #[derive(Parser)]
 #[command(name = "gambit", version, about = "A multiplayer chess server and the tools around it")]
@@ -33,6 +33,8 @@ enum Command {
     Uci(uci::UciArgs),
     /// Play a match between two bots, agents or UCI engines and estimate the Elo difference
     Match(matchplay::MatchArgs),
+    /// Load-test a running server: spectator fan-out, many games at once, idle connections
+    Loadtest(loadtest::LoadtestArgs),
 }
 
 #[derive(Args)]
@@ -75,6 +77,7 @@ fn main() -> ExitCode {
         Command::Bot(args) => bot::run(&args).map(|m| println!("{m}")),
         Command::Uci(args) => uci::run(&args),
         Command::Match(args) => matchplay::run(&args),
+        Command::Loadtest(args) => return run_loadtest(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -104,6 +107,18 @@ fn fail(message: &str) -> ExitCode {
     let message = message.strip_prefix("error: ").unwrap_or(message);
     eprintln!("error: {message}");
     ExitCode::from(2)
+}
+
+/// Exit 0 when the run completed (whatever its figures), 1 when it could not be made (the
+/// server is not there), 2 for a bad argument.
+fn run_loadtest(args: &loadtest::LoadtestArgs) -> ExitCode {
+    match loadtest::run(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err}");
+            ExitCode::from(err.exit_code())
+        }
+    }
 }
 
 fn run_perft(args: PerftArgs) -> ExitCode {

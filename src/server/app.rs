@@ -152,11 +152,22 @@ async fn shutdown_signal() {
     }
 }
 
+/// The read buffer of each WebSocket connection.
+const READ_BUFFER: usize = 4096;
+
 async fn ws(upgrade: WebSocketUpgrade, State(shared): State<Arc<Shared>>) -> Response {
     // Accept somewhat more than the protocol allows so an oversized message can still be
     // answered with `too_large` instead of a dropped connection.
     let limit = shared.config.max_frame * 4;
-    upgrade.max_message_size(limit).max_frame_size(limit).on_upgrade(move |socket| connection::serve(socket, shared))
+    upgrade
+        .max_message_size(limit)
+        .max_frame_size(limit)
+        // tungstenite's default read buffer is 128 KiB per connection, all of it touched on the
+        // first read; client messages are small, so 4 KiB keeps an idle connection near 10 KiB
+        // of server memory (docs/performance.md). Writes go out at once: each is a whole event.
+        .read_buffer_size(READ_BUFFER)
+        .write_buffer_size(0)
+        .on_upgrade(move |socket| connection::serve(socket, shared))
 }
 
 fn not_found(game: &str) -> Response {

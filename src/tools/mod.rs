@@ -1,7 +1,8 @@
-//! The command-line tools around the server — `bot`, `uci`, `match` — with their arguments.
+//! The command-line tools around the server — `bot`, `uci`, `match`, `loadtest` — with their arguments.
 //! main.rs parses and dispatches; the work and the terminal I/O live here.
 
 pub mod bot;
+pub mod loadtest;
 pub mod matchplay;
 pub mod uci;
 

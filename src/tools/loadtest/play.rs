@@ -1,0 +1,697 @@
+//! The engine behind `fanout` and `games`: slots of two scripted players that play game after
+//! game at a set pace, each game followed by spectators, every receipt checked for its version
+//! and timed against the send of its move.
+//!
+//! One task drives both players of a slot (creating, joining, moving); one task per spectator
+//! reads its connection. They share only the current [`Round`] (the game being played: its id,
+//! when each ply was sent, its last version) and the run's [`Stats`].
+
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use futures::{SinkExt, StreamExt};
+use rand::rngs::SmallRng;
+use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+use tokio::time::Instant;
+use tokio_tungstenite::tungstenite::{self, Message};
+
+use super::client::{Connector, Ws};
+use super::stats::{Metric, Stats};
+use super::track::{Seen, Versions};
+use super::wire::{self, Incoming};
+use crate::server::protocol::Side;
+
+/// How a run plays.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// Games played at once (slots of two players).
+    pub games: usize,
+    /// Spectators following each slot's game.
+    pub spectators: usize,
+    /// Time between two moves of a game (so each player moves every other interval).
+    pub interval: Duration,
+    /// How long moves are made, once every connection is open.
+    pub duration: Duration,
+    /// Seed of the players' move choices.
+    pub seed: u64,
+}
+
+/// What the engine did, besides the counters in [`Stats`].
+#[derive(Clone, Copy, Debug)]
+pub struct Played {
+    /// Connections the plan asked for.
+    pub planned: usize,
+    /// Slots that had both players connected and played.
+    pub slots: usize,
+    /// Spectators that got connected.
+    pub spectators: usize,
+    /// From the first game's setup to the moment moves stopped.
+    pub elapsed: Duration,
+}
+
+/// Handshakes in flight at once while connecting: enough to connect thousands in seconds,
+/// few enough not to overflow the server's accept backlog.
+const PARALLEL_CONNECTS: usize = 128;
+
+/// Longest wait for a game's spectators to have its state before the moves start anyway.
+const READY_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// After the moves stop, how long the event stream must stay quiet ...
+const QUIET: Duration = Duration::from_secs(1);
+/// ... or how long at most to wait for it, before the counts are final.
+const DRAIN_MAX: Duration = Duration::from_secs(15);
+
+/// Wait after a failed `create` or `join` before trying again.
+const RETRY: Duration = Duration::from_secs(1);
+
+/// Wait before a move refused by the server (e.g. `rate_limited`) is tried again.
+const MOVE_RETRY: Duration = Duration::from_millis(100);
+
+/// One game on the server, as its slot's connections follow it.
+pub struct Round {
+    /// The game id.
+    id: String,
+    /// When each ply's move was sent (µs on the [`Stats`] clock; index ply − 1; 0 if not sent).
+    sent: Mutex<Vec<u64>>,
+    /// The last version the players saw: what every follower should have received.
+    last_v: AtomicU64,
+    /// How many spectators have the game's state (the moves wait for them).
+    ready: watch::Sender<usize>,
+}
+
+impl Round {
+    fn new(id: String) -> Round {
+        Round { id, sent: Mutex::new(Vec::new()), last_v: AtomicU64::new(0), ready: watch::channel(0).0 }
+    }
+
+    fn record_send(&self, ply: u64, at_us: u64) {
+        let Ok(index) = usize::try_from(ply.saturating_sub(1)) else { return };
+        let mut sent = self.sent.lock().unwrap_or_else(|p| p.into_inner());
+        if sent.len() <= index {
+            sent.resize(index + 1, 0);
+        }
+        sent[index] = at_us;
+    }
+
+    fn sent_at(&self, ply: u64) -> Option<u64> {
+        let index = usize::try_from(ply.checked_sub(1)?).ok()?;
+        let sent = self.sent.lock().unwrap_or_else(|p| p.into_inner());
+        sent.get(index).copied().filter(|&t| t > 0)
+    }
+
+    fn saw(&self, v: u64) {
+        self.last_v.fetch_max(v, Ordering::Relaxed);
+    }
+
+    fn last_v(&self) -> u64 {
+        self.last_v.load(Ordering::Relaxed)
+    }
+}
+
+/// The run's two signals: stop moving, then close everything.
+#[derive(Clone)]
+struct Control {
+    stop: watch::Receiver<bool>,
+    close: watch::Receiver<bool>,
+}
+
+/// Opens `count` connections, a bounded number at a time, counting failures by kind.
+pub async fn open_all(connector: &Connector, count: usize, stats: &Stats) -> Vec<Ws> {
+    let mut opened = Vec::with_capacity(count);
+    let mut attempts =
+        futures::stream::iter(0..count).map(|n| connector.connect(n)).buffer_unordered(PARALLEL_CONNECTS);
+    while let Some(result) = attempts.next().await {
+        match result {
+            Ok(ws) => {
+                Stats::bump(&stats.open);
+                opened.push(ws);
+            }
+            Err(e) => {
+                Stats::bump(&stats.failed);
+                stats.error(&e.kind());
+            }
+        }
+    }
+    opened
+}
+
+/// Runs `plan`: connects, plays for its duration, waits for the last events, closes.
+pub async fn run(connector: &Connector, plan: &Plan, stats: Arc<Stats>) -> Played {
+    let planned = plan.games * (2 + plan.spectators);
+    let connections = open_all(connector, planned, &stats).await;
+    // Players first: a slot without both players cannot play; spectators go round the slots.
+    let slots = plan.games.min(connections.len() / 2);
+    let mut connections = connections.into_iter();
+    let (stop_tx, stop) = watch::channel(false);
+    let (close_tx, close) = watch::channel(false);
+    let control = Control { stop, close };
+    let mut feeds = Vec::with_capacity(slots);
+    let mut players = Vec::with_capacity(slots);
+    for _ in 0..slots {
+        let (Some(white), Some(black)) = (connections.next(), connections.next()) else { break };
+        let (round_tx, round_rx) = watch::channel(None);
+        feeds.push((round_rx, Arc::new(AtomicUsize::new(0))));
+        players.push((white, black, round_tx));
+    }
+    let mut tasks: Vec<JoinHandle<()>> = Vec::new();
+    let mut spectators = 0;
+    for (n, ws) in connections.enumerate() {
+        let Some((round_rx, alive)) = feeds.get(n % slots.max(1)) else { break };
+        alive.fetch_add(1, Ordering::Relaxed);
+        let spectator = Spectator {
+            key: n,
+            ws,
+            rounds: round_rx.clone(),
+            alive: alive.clone(),
+            tracks: Vec::new(),
+            stats: stats.clone(),
+        };
+        tasks.push(tokio::spawn(spectator.run(control.clone())));
+        spectators += 1;
+    }
+    let started = Instant::now();
+    for (index, ((white, black, rounds), (_, alive))) in players.into_iter().zip(&feeds).enumerate() {
+        let slot = Slot::new(index, [white, black], rounds, alive.clone(), plan, stats.clone());
+        tasks.push(tokio::spawn(slot.run(control.clone())));
+    }
+    tokio::time::sleep(plan.duration).await;
+    let _ = stop_tx.send(true);
+    let elapsed = started.elapsed();
+    drain(&stats).await;
+    let _ = close_tx.send(true);
+    for task in tasks {
+        let _ = task.await;
+    }
+    Played { planned, slots, spectators, elapsed }
+}
+
+/// Waits until no event has arrived for [`QUIET`] (or [`DRAIN_MAX`] has passed), so that
+/// slow receivers are not counted as losing what is still on its way.
+async fn drain(stats: &Stats) {
+    let deadline = Instant::now() + DRAIN_MAX;
+    let mut last = Stats::get(&stats.events);
+    while Instant::now() < deadline {
+        tokio::time::sleep(QUIET).await;
+        let now = Stats::get(&stats.events);
+        if now == last {
+            return;
+        }
+        last = now;
+    }
+}
+
+/// Waits for a change of `rx`, or forever once the sender is gone (or there is none).
+async fn changed<T>(rx: Option<&mut watch::Receiver<T>>) {
+    let Some(rx) = rx else { return std::future::pending().await };
+    if rx.changed().await.is_err() {
+        std::future::pending::<()>().await;
+    }
+}
+
+/// Counts a connection's end as an error: the server closed it, or it failed.
+fn lost_connection(stats: &Stats, who: &str, frame: &Option<Result<Message, tungstenite::Error>>) {
+    let how = match frame {
+        None | Some(Ok(Message::Close(_))) => "closed",
+        Some(Err(_)) => "failed",
+        Some(Ok(_)) => "ended",
+    };
+    stats.error(&format!("{who}_connection_{how}"));
+}
+
+/// What a frame is to a client of the load test.
+enum Frame {
+    Text(tungstenite::Utf8Bytes),
+    /// Ping, pong: tungstenite answers pings itself.
+    Other,
+    /// The connection is over.
+    Gone,
+}
+
+fn classify(frame: &Option<Result<Message, tungstenite::Error>>) -> Frame {
+    match frame {
+        Some(Ok(Message::Text(text))) => Frame::Text(text.clone()),
+        Some(Ok(Message::Close(_))) | Some(Err(_)) | None => Frame::Gone,
+        Some(Ok(_)) => Frame::Other,
+    }
+}
+
+// ---- spectators --------------------------------------------------------------------------
+
+/// One spectator's view of one game.
+struct Track {
+    round: Arc<Round>,
+    versions: Versions,
+}
+
+/// A connection that watches its slot's game, and the next one when that ends.
+struct Spectator {
+    key: usize,
+    ws: Ws,
+    rounds: watch::Receiver<Option<Arc<Round>>>,
+    alive: Arc<AtomicUsize>,
+    /// The games followed: the current one, and the previous one until its `end` arrives.
+    tracks: Vec<Track>,
+    stats: Arc<Stats>,
+}
+
+impl Spectator {
+    async fn run(mut self, mut control: Control) {
+        loop {
+            tokio::select! {
+                frame = self.ws.next() => {
+                    match classify(&frame) {
+                        Frame::Text(text) => self.on_text(&text).await,
+                        Frame::Other => {}
+                        Frame::Gone => {
+                            lost_connection(&self.stats, "spectator", &frame);
+                            self.leave();
+                            return;
+                        }
+                    }
+                }
+                () = changed(Some(&mut self.rounds)) => {
+                    let round = self.rounds.borrow_and_update().clone();
+                    if let Some(round) = round {
+                        if self.ws.send(Message::text(wire::watch(&round.id))).await.is_err() {
+                            self.stats.error("spectator_connection_failed");
+                            self.leave();
+                            return;
+                        }
+                        self.tracks.push(Track { round, versions: Versions::default() });
+                    }
+                }
+                () = changed(Some(&mut control.close)) => break,
+            }
+        }
+        for track in &self.tracks {
+            Stats::add(&self.stats.lost, track.versions.missing_up_to(track.round.last_v()));
+        }
+    }
+
+    /// Gone for good: the slot no longer waits for this spectator to be ready.
+    fn leave(&self) {
+        self.alive.fetch_sub(1, Ordering::Relaxed);
+        if let Some(round) = self.rounds.borrow().as_ref() {
+            round.ready.send_modify(|_| {});
+        }
+    }
+
+    async fn on_text(&mut self, text: &str) {
+        let Some(m) = Incoming::parse(text) else {
+            self.stats.error("unreadable_message");
+            return;
+        };
+        if m.kind == "error" {
+            self.stats.error(m.code.as_deref().unwrap_or("error"));
+            return;
+        }
+        let (Some(game), Some(v)) = (m.game.as_deref(), m.v) else { return };
+        // Events of a game no longer followed (after its `end`) are not counted.
+        let Some(at) = self.tracks.iter().position(|t| t.round.id == game) else { return };
+        let track = &mut self.tracks[at];
+        if m.kind == "state" {
+            if track.versions.snapshot(v) {
+                Stats::bump(&self.stats.resyncs);
+            } else {
+                track.round.ready.send_modify(|n| *n += 1);
+            }
+            return;
+        }
+        Stats::bump(&self.stats.events);
+        count(&self.stats, track.versions.event(v));
+        match &*m.kind {
+            "move" => {
+                if let Some(sent) = m.ply.and_then(|ply| track.round.sent_at(ply)) {
+                    self.stats.record_since(Metric::Spectator, self.key, sent);
+                }
+            }
+            "end" => {
+                // The game is over: stop following it, so rounds do not pile up on the server.
+                let done = self.tracks.remove(at);
+                let _ = self.ws.send(Message::text(wire::unwatch(&done.round.id))).await;
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Adds what one event's version says to the counters.
+fn count(stats: &Stats, seen: Seen) {
+    match seen {
+        Seen::Gap(n) => Stats::add(&stats.lost, n),
+        Seen::OutOfOrder => Stats::bump(&stats.out_of_order),
+        Seen::InOrder | Seen::First => {}
+    }
+}
+
+// ---- players -----------------------------------------------------------------------------
+
+/// One scripted player's connection.
+struct Player {
+    ws: Ws,
+    /// Its view of the current game's versions.
+    versions: Versions,
+    /// The legal moves it was last told it has, with the ply they are for.
+    legal: Option<(u64, Vec<String>)>,
+    /// It received the current game's `end`.
+    ended: bool,
+}
+
+/// Where a slot is in its current game.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Phase {
+    /// About to create a game (at this time).
+    Create(Instant),
+    /// `create` sent, waiting for `created`.
+    Creating,
+    /// `join` sent, waiting for black's `state`.
+    Joining,
+    /// The game is published; waiting for spectators' states (since this time).
+    Watching(Instant),
+    /// Moves are being made.
+    Playing,
+}
+
+/// Two players playing game after game.
+struct Slot {
+    index: usize,
+    players: [Player; 2],
+    stats: Arc<Stats>,
+    rng: SmallRng,
+    interval: Duration,
+    rounds: watch::Sender<Option<Arc<Round>>>,
+    alive: Arc<AtomicUsize>,
+    round: Option<Arc<Round>>,
+    ready: Option<watch::Receiver<usize>>,
+    phase: Phase,
+    /// Moves played in the current game, as far as the players know.
+    ply: u64,
+    /// The ply of the last move sent.
+    sent_ply: u64,
+    /// The player to move (0 white, 1 black).
+    to_move: usize,
+    /// Not before this may the next move go.
+    next_at: Instant,
+    /// Moves sent and not acknowledged yet: request id, send time.
+    pending: Vec<(u64, u64)>,
+    /// The id of the `create` or `join` awaiting its answer.
+    request: u64,
+    next_id: u64,
+    first_round: bool,
+    stopped: bool,
+}
+
+fn side(player: usize) -> Side {
+    if player == 0 {
+        Side::White
+    } else {
+        Side::Black
+    }
+}
+
+impl Slot {
+    fn new(
+        index: usize,
+        [white, black]: [Ws; 2],
+        rounds: watch::Sender<Option<Arc<Round>>>,
+        alive: Arc<AtomicUsize>,
+        plan: &Plan,
+        stats: Arc<Stats>,
+    ) -> Slot {
+        let player = |ws| Player { ws, versions: Versions::default(), legal: None, ended: false };
+        Slot {
+            index,
+            players: [player(white), player(black)],
+            stats,
+            rng: SmallRng::seed_from_u64(plan.seed.wrapping_add(index as u64)),
+            interval: plan.interval,
+            rounds,
+            alive,
+            round: None,
+            ready: None,
+            phase: Phase::Create(Instant::now()),
+            ply: 0,
+            sent_ply: 0,
+            to_move: 0,
+            next_at: Instant::now(),
+            pending: Vec::new(),
+            request: 0,
+            next_id: 1,
+            first_round: true,
+            stopped: false,
+        }
+    }
+
+    async fn run(mut self, mut control: Control) {
+        loop {
+            let deadline = self.deadline();
+            let [white, black] = &mut self.players;
+            let event = tokio::select! {
+                frame = white.ws.next() => Some((0, frame)),
+                frame = black.ws.next() => Some((1, frame)),
+                () = tokio::time::sleep_until(deadline.unwrap_or_else(Instant::now)), if deadline.is_some() => None,
+                () = changed(self.ready.as_mut()) => None,
+                () = changed(Some(&mut control.stop)), if !self.stopped => {
+                    self.stopped = true;
+                    None
+                }
+                () = changed(Some(&mut control.close)) => break,
+            };
+            let alive = match event {
+                Some((player, frame)) => match classify(&frame) {
+                    Frame::Text(text) => self.on_text(player, &text).await,
+                    Frame::Other => true,
+                    Frame::Gone => {
+                        lost_connection(&self.stats, "player", &frame);
+                        false
+                    }
+                },
+                None => self.on_time().await,
+            };
+            if !alive {
+                return;
+            }
+        }
+        if let Some(round) = &self.round {
+            for player in &self.players {
+                Stats::add(&self.stats.lost, player.versions.missing_up_to(round.last_v()));
+            }
+        }
+    }
+
+    /// When the slot next has something to do by itself, if anything.
+    fn deadline(&self) -> Option<Instant> {
+        match self.phase {
+            Phase::Create(at) if !self.stopped => Some(at),
+            Phase::Watching(since) => Some(since + READY_TIMEOUT),
+            Phase::Playing if self.can_move() => Some(self.next_at),
+            _ => None,
+        }
+    }
+
+    /// True when the player to move knows its moves for this ply and nothing is on its way.
+    fn can_move(&self) -> bool {
+        let mover = &self.players[self.to_move];
+        !self.stopped
+            && self.sent_ply == self.ply
+            && !mover.ended
+            && mover.legal.as_ref().is_some_and(|(ply, legal)| *ply == self.ply && !legal.is_empty())
+    }
+
+    fn id(&mut self) -> u64 {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    async fn send(&mut self, player: usize, text: String) -> bool {
+        if self.players[player].ws.send(Message::text(text)).await.is_err() {
+            self.stats.error("player_connection_failed");
+            return false;
+        }
+        true
+    }
+
+    /// A timer or a spectator's readiness: create a game, start playing, or move.
+    async fn on_time(&mut self) -> bool {
+        let now = Instant::now();
+        match self.phase {
+            Phase::Create(at) if !self.stopped && now >= at => {
+                self.request = self.id();
+                self.phase = Phase::Creating;
+                let text = wire::create(self.request);
+                self.send(0, text).await
+            }
+            Phase::Watching(since) => {
+                let ready = self.ready.as_ref().map_or(0, |r| *r.borrow());
+                if ready >= self.alive.load(Ordering::Relaxed) || now >= since + READY_TIMEOUT {
+                    if ready < self.alive.load(Ordering::Relaxed) {
+                        self.stats.error("spectators_not_ready");
+                    }
+                    self.start_playing(now);
+                }
+                true
+            }
+            Phase::Playing if self.can_move() && now >= self.next_at => self.make_move().await,
+            _ => true,
+        }
+    }
+
+    fn start_playing(&mut self, now: Instant) {
+        self.phase = Phase::Playing;
+        self.ready = None;
+        // Spread the first moves of all slots over one interval so the games do not move in step.
+        let offset = if self.first_round {
+            let interval = u64::try_from(self.interval.as_micros()).unwrap_or(u64::MAX).max(1);
+            Duration::from_micros(self.rng.random_range(0..interval))
+        } else {
+            self.interval
+        };
+        self.first_round = false;
+        self.next_at = now + offset;
+    }
+
+    async fn make_move(&mut self) -> bool {
+        let Some(round) = self.round.clone() else { return true };
+        let Some((_, legal)) = &self.players[self.to_move].legal else { return true };
+        let Some(uci) = legal.choose(&mut self.rng).cloned() else { return true };
+        let ply = self.ply + 1;
+        let id = self.id();
+        let text = wire::play(&round.id, &uci, id);
+        let now = self.stats.now_us();
+        round.record_send(ply, now);
+        self.pending.push((id, now));
+        self.sent_ply = ply;
+        self.next_at = Instant::now() + self.interval;
+        Stats::bump(&self.stats.moves);
+        self.send(self.to_move, text).await
+    }
+
+    async fn on_text(&mut self, player: usize, text: &str) -> bool {
+        let Some(m) = Incoming::parse(text) else {
+            self.stats.error("unreadable_message");
+            return true;
+        };
+        match &*m.kind {
+            "created" if player == 0 && self.phase == Phase::Creating && m.id == Some(self.request) => {
+                let Some(game) = m.game.as_deref() else { return true };
+                let round = Arc::new(Round::new(game.to_string()));
+                self.round = Some(round.clone());
+                self.players[0].versions = Versions::default();
+                self.players[1].versions = Versions::default();
+                for p in &mut self.players {
+                    p.legal = None;
+                    p.ended = false;
+                }
+                self.ply = 0;
+                self.sent_ply = 0;
+                self.to_move = 0;
+                self.request = self.id();
+                self.phase = Phase::Joining;
+                let text = wire::join(&round.id, self.request);
+                return self.send(1, text).await;
+            }
+            "ack" => {
+                if let Some(at) = self.pending.iter().position(|(id, _)| Some(*id) == m.id) {
+                    let (_, sent) = self.pending.swap_remove(at);
+                    self.stats.record_since(Metric::Ack, self.index, sent);
+                }
+                return true;
+            }
+            "error" => {
+                self.on_error(m.id, m.code.as_deref().unwrap_or("error"));
+                return true;
+            }
+            _ => {}
+        }
+        let Some(round) = self.round.clone() else { return true };
+        let (Some(v), true) = (m.v, m.game.as_deref() == Some(round.id.as_str())) else { return true };
+        round.saw(v);
+        if m.kind == "state" {
+            if self.players[player].versions.snapshot(v) {
+                Stats::bump(&self.stats.resyncs);
+            }
+            let ply = m.moves.as_ref().map_or(0, |moves| moves.len() as u64);
+            self.ply = self.ply.max(ply);
+            if m.turn == Some(side(player)) {
+                self.players[player].legal = Some((ply, wire::legal_moves(text)));
+            }
+            if player == 1 && self.phase == Phase::Joining {
+                self.publish(round);
+            }
+            return true;
+        }
+        Stats::bump(&self.stats.events);
+        count(&self.stats, self.players[player].versions.event(v));
+        match &*m.kind {
+            "move" => {
+                let ply = m.ply.unwrap_or(0);
+                self.ply = self.ply.max(ply);
+                if let Some(turn) = m.turn {
+                    self.to_move = if turn == Side::White { 0 } else { 1 };
+                }
+                if m.turn == Some(side(player)) {
+                    // The receiver is to move next, so the mover was its opponent.
+                    if let Some(sent) = round.sent_at(ply) {
+                        self.stats.record_since(Metric::Opponent, self.index, sent);
+                    }
+                    self.players[player].legal = Some((ply, wire::legal_moves(text)));
+                }
+            }
+            "end" => {
+                self.players[player].ended = true;
+                if self.players.iter().all(|p| p.ended) {
+                    Stats::bump(&self.stats.games_finished);
+                    self.phase = Phase::Create(Instant::now());
+                }
+            }
+            _ => {}
+        }
+        true
+    }
+
+    /// Both players are seated: the spectators may watch, and the moves wait for them.
+    fn publish(&mut self, round: Arc<Round>) {
+        Stats::bump(&self.stats.games_started);
+        self.ready = Some(round.ready.subscribe());
+        self.rounds.send_replace(Some(round));
+        self.phase = Phase::Watching(Instant::now());
+        if self.alive.load(Ordering::Relaxed) == 0 {
+            self.start_playing(Instant::now());
+        }
+    }
+
+    fn on_error(&mut self, id: Option<u64>, code: &str) {
+        self.stats.error(code);
+        if id.is_some() && id == Some(self.request) && matches!(self.phase, Phase::Creating | Phase::Joining) {
+            // No game this time (e.g. the server's game limit): try again a little later.
+            self.phase = Phase::Create(Instant::now() + RETRY);
+        } else if let Some(at) = self.pending.iter().position(|(pending, _)| Some(*pending) == id) {
+            // The move was not made: try it (or another) again.
+            self.pending.swap_remove(at);
+            self.sent_ply = self.ply;
+            self.next_at = Instant::now() + MOVE_RETRY;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_round_remembers_send_times_by_ply() {
+        let round = Round::new("abc".into());
+        assert_eq!(round.sent_at(1), None);
+        round.record_send(3, 42);
+        assert_eq!(round.sent_at(3), Some(42));
+        assert_eq!(round.sent_at(2), None);
+        assert_eq!(round.sent_at(0), None);
+        round.saw(5);
+        round.saw(4);
+        assert_eq!(round.last_v(), 5);
+    }
+}
