@@ -3,7 +3,6 @@
 
 use std::collections::HashMap;
 use std::future::Future;
-use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
 
 use axum::extract::{Path, Query, State, WebSocketUpgrade};
@@ -33,8 +32,6 @@ pub struct Shared {
     pub shutdown: watch::Receiver<bool>,
     /// Where games are kept; the archive of finished games is read from it.
     pub store: Arc<dyn GameStore>,
-    /// WebSocket connections open now (for the connection limit).
-    pub open: AtomicUsize,
 }
 
 impl Shared {
@@ -46,7 +43,7 @@ impl Shared {
         shutdown: watch::Receiver<bool>,
         store: Arc<dyn GameStore>,
     ) -> Shared {
-        Shared { lobby, metrics, config, shutdown, store, open: AtomicUsize::new(0) }
+        Shared { lobby, metrics, config, shutdown, store }
     }
 }
 

@@ -11,7 +11,6 @@
 //! waits on the peer without a bound, so a peer that stops reading cannot hold up a shutdown.
 
 use std::collections::HashMap;
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -56,15 +55,14 @@ struct Open(Arc<Shared>);
 
 impl Drop for Open {
     fn drop(&mut self) {
-        self.0.open.fetch_sub(1, Ordering::Relaxed);
         self.0.metrics.connections.dec();
     }
 }
 
 /// Serves one upgraded WebSocket until it closes or the server shuts down.
 pub async fn serve(mut socket: WebSocket, shared: Arc<Shared>) {
-    let already = shared.open.fetch_add(1, Ordering::Relaxed);
-    shared.metrics.connections.inc();
+    // The gauge is the count of open connections; `inc` answers the count before this one.
+    let already = usize::try_from(shared.metrics.connections.inc()).unwrap_or(0);
     let _open = Open(shared.clone());
     let max = shared.config.max_connections;
     if already >= max {
