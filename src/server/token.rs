@@ -29,7 +29,11 @@ impl TokenHash {
 
     /// True if `token` hashes to this, compared in time independent of where they differ.
     pub fn matches(&self, token: &str) -> bool {
-        let other = TokenHash::of(token);
+        self.same_as(&TokenHash::of(token))
+    }
+
+    /// True if the two hashes are equal, compared in time independent of where they differ.
+    pub fn same_as(&self, other: &TokenHash) -> bool {
         self.0.iter().zip(other.0.iter()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
     }
 

@@ -539,7 +539,9 @@ impl Room {
     }
 
     fn side_of(&self, token: &str) -> Option<Side> {
-        [Side::White, Side::Black].into_iter().find(|s| self.seat(*s).held_by(token))
+        // Hashed once, compared with both seats.
+        let presented = TokenHash::of(token);
+        [Side::White, Side::Black].into_iter().find(|s| self.seat(*s).held_by(&presented))
     }
 
     fn resume(&mut self, token: &str, v: Option<u64>) -> Result<Seated, RoomError> {

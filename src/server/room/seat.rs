@@ -44,9 +44,9 @@ impl Seat {
         matches!(self, Seat::Human { token: None, .. })
     }
 
-    /// True if `token` holds this seat.
-    pub(super) fn held_by(&self, token: &str) -> bool {
-        matches!(self, Seat::Human { token: Some(hash), .. } if hash.matches(token))
+    /// True if the token hashing to `presented` holds this seat.
+    pub(super) fn held_by(&self, presented: &TokenHash) -> bool {
+        matches!(self, Seat::Human { token: Some(hash), .. } if hash.same_as(presented))
     }
 
     /// True for a taken human seat with a connection open.
@@ -72,11 +72,11 @@ mod tests {
     fn seats_are_held_by_their_token() {
         let a = new_token();
         let seat = Seat::taken(&a);
-        assert!(seat.held_by(&a));
-        assert!(!seat.held_by(&new_token()));
-        assert!(!seat.held_by(""));
+        assert!(seat.held_by(&TokenHash::of(&a)));
+        assert!(!seat.held_by(&TokenHash::of(&new_token())));
+        assert!(!seat.held_by(&TokenHash::of("")));
         assert_eq!(seat.view(), SeatView::Human { online: true });
         assert_eq!(Seat::open().view(), SeatView::Open);
-        assert!(!Seat::open().held_by(""));
+        assert!(!Seat::open().held_by(&TokenHash::of("")));
     }
 }

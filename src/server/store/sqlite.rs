@@ -79,7 +79,7 @@ fn prepare(conn: &mut Connection) -> Result<(), Box<dyn std::error::Error>> {
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
-    schema::migrations_up_to(schema::LATEST).to_latest(conn).map_err(|e| match e {
+    schema::migrations().to_latest(conn).map_err(|e| match e {
         rusqlite_migration::Error::MigrationDefinition(
             rusqlite_migration::MigrationDefinitionError::DatabaseTooFarAhead,
         ) => format!("it was written by a newer gambit (this one knows schema version {})", schema::LATEST).into(),
