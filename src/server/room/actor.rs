@@ -57,6 +57,14 @@ pub(super) struct Room {
     ctx: RoomContext,
 }
 
+/// Whether the store has an event's version already: written with the change the event reports
+/// (`Stored`), or to be written when the event is sent (`ToRecord`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Version {
+    Stored,
+    ToRecord,
+}
+
 /// A room made by `create`, the creator's seat (side and token) if any, and the stored game.
 pub(super) type NewRoom = (Room, Option<(Side, String)>, StoredGame);
 
@@ -411,22 +419,29 @@ impl Room {
 
     /// Makes the next event: bumps `v`, serialises once, keeps it for replays, broadcasts it.
     fn emit(&mut self, build: impl FnOnce(GameId, u64) -> ServerMessage) {
+        self.emit_as(Version::ToRecord, build);
+    }
+
+    fn emit_as(&mut self, version: Version, build: impl FnOnce(GameId, u64) -> ServerMessage) {
         self.v += 1;
         let text: Arc<str> = build(self.id.clone(), self.v).to_json().into();
-        self.send_event(text);
+        self.send_event(text, version);
     }
 
-    fn emit_state(&mut self) {
+    fn emit_state(&mut self, version: Version) {
         self.v += 1;
         let text = self.state_text();
-        self.send_event(text);
+        self.send_event(text, version);
     }
 
-    /// Keeps event `v` for replays, broadcasts it, and has the store note its version (without
-    /// waiting: what the event reports is stored already, or is not kept across restarts).
-    fn send_event(&mut self, text: Arc<str>) {
+    /// Keeps event `v` for replays, broadcasts it, and has the store note its version unless it
+    /// has it already (without waiting: what the event reports is stored already, or is not kept
+    /// across restarts).
+    fn send_event(&mut self, text: Arc<str>, version: Version) {
         self.history.push(self.v, text.clone());
-        drop(self.ctx.store.record(&self.id, StoreEvent::Version { v: self.v }));
+        if version == Version::ToRecord {
+            drop(self.ctx.store.record(&self.id, StoreEvent::Version { v: self.v }));
+        }
         // No receivers is fine: nobody is watching right now.
         let _ = self.tx.send(Broadcast { v: Some(self.v), text });
     }
@@ -532,7 +547,7 @@ impl Room {
         self.emit_seats();
         if self.sync_clock() {
             // The seats event carries no clock: a fresh state tells everyone it is running.
-            self.emit_state();
+            self.emit_state(Version::ToRecord);
         }
         self.maybe_start_bot();
         Ok(Seated { color: side, token, sub: self.subscribe(None) })
@@ -704,7 +719,8 @@ impl Room {
         }
         let times =
             pressed.as_ref().map(|c| c.view(now)).map(|v| StoredTimes { white_ms: v.white_ms, black_ms: v.black_ms });
-        if let Err(e) = self.store(StoreEvent::Move { ply, uci: uci.clone(), times }).await {
+        let v = self.v + 1;
+        if let Err(e) = self.store(StoreEvent::Move { ply, uci: uci.clone(), times, v }).await {
             // Not durable, so not visible: take it back as if it never happened.
             self.game.undo();
             return Err(e);
@@ -718,7 +734,18 @@ impl Room {
         let turn = self.game.turn().into();
         let legal = self.legal();
         let check = self.game.position().is_check();
-        self.emit(|game, v| ServerMessage::Move { game, v, uci, san, fen, turn, ply, legal, check, clock });
+        self.emit_as(Version::Stored, |game, v| ServerMessage::Move {
+            game,
+            v,
+            uci,
+            san,
+            fen,
+            turn,
+            ply,
+            legal,
+            check,
+            clock,
+        });
         if let Some(outcome) = self.game.outcome() {
             self.announce_end(outcome).await;
         }
@@ -744,10 +771,12 @@ impl Room {
         let clock = self.clock_view();
         let (result, reason) = (outcome.result().to_string(), outcome.reason.name().to_string());
         let times = self.times(Instant::now());
-        let event = StoreEvent::Ended { result: result.clone(), reason: reason.clone(), times };
+        let v = self.v + 1;
+        let event = StoreEvent::Ended { result: result.clone(), reason: reason.clone(), times, v };
         // The end follows from what is already stored, so a store failure here only gets logged.
         let _ = self.store(event).await;
-        self.emit(|game, v| ServerMessage::End { game, v, result, reason, clock });
+        // Its version is stored with it (or, if that write failed, it is not worth another).
+        self.emit_as(Version::Stored, |game, v| ServerMessage::End { game, v, result, reason, clock });
     }
 
     fn opponent_is_bot(&self, side: Side) -> bool {
@@ -787,7 +816,7 @@ impl Room {
         // Durable first: if the store refuses, the moves stay and the game goes on unchanged.
         let times = self.times(Instant::now());
         let ply = self.game.ply().saturating_sub(plies);
-        self.store(StoreEvent::Undo { ply, times }).await?;
+        self.store(StoreEvent::Undo { ply, times, v: self.v + 1 }).await?;
         self.cancel_bot();
         for _ in 0..plies {
             self.game.undo();
@@ -795,7 +824,7 @@ impl Room {
         self.offer = None;
         // Clocks are not rolled back (docs/protocol.md): the side to move now has its time running.
         self.sync_clock();
-        self.emit_state();
+        self.emit_state(Version::Stored);
         self.report();
         self.maybe_start_bot();
         Ok(())

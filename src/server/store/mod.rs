@@ -83,15 +83,16 @@ pub enum StoreEvent {
     Created(Box<StoredGame>),
     /// A person took the open seat on `side`.
     Seat { side: Side, token: TokenHash },
-    /// Move number `ply` (1-based) was played; the clock's times after it.
-    Move { ply: usize, uci: String, times: Option<StoredTimes> },
-    /// Moves were taken back; `ply` moves remain.
-    Undo { ply: usize, times: Option<StoredTimes> },
-    /// The game ended.
-    Ended { result: String, reason: String, times: Option<StoredTimes> },
+    /// Move number `ply` (1-based) was played; the clock's times after it; `v`, the version of
+    /// the event that will report it (so one write keeps both).
+    Move { ply: usize, uci: String, times: Option<StoredTimes>, v: u64 },
+    /// Moves were taken back; `ply` moves remain; `v` as for `Move`.
+    Undo { ply: usize, times: Option<StoredTimes>, v: u64 },
+    /// The game ended; `v` as for `Move`.
+    Ended { result: String, reason: String, times: Option<StoredTimes>, v: u64 },
     /// The clock's times now (when the server stops, so a restart goes on from them).
     Times(StoredTimes),
-    /// The room has sent the event of version `v`.
+    /// The room has sent the event of version `v` (one whose change is not stored).
     Version { v: u64 },
     /// A game nobody joined was closed: forget it.
     Discarded,

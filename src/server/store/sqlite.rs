@@ -245,19 +245,19 @@ fn apply(conn: &Connection, game: &str, event: &StoreEvent) -> Result<(), String
                 conn.prepare_cached(column).and_then(|mut s| s.execute(params![game, &token.0[..]])).map_err(sql)?,
             )?;
         }
-        StoreEvent::Move { ply, uci, times } => {
+        StoreEvent::Move { ply, uci, times, v } => {
             conn.prepare_cached("INSERT INTO moves (game, ply, uci, played_ms) VALUES (?1, ?2, ?3, ?4)")
                 .and_then(|mut s| s.execute(params![game, to_i64(*ply as u64), uci, now_ms()]))
                 .map_err(sql)?;
-            set_times(conn, game, *times)?;
+            set_state(conn, game, Some(*v), *times)?;
         }
-        StoreEvent::Undo { ply, times } => {
+        StoreEvent::Undo { ply, times, v } => {
             conn.prepare_cached("DELETE FROM moves WHERE game = ?1 AND ply > ?2")
                 .and_then(|mut s| s.execute(params![game, to_i64(*ply as u64)]))
                 .map_err(sql)?;
-            set_times(conn, game, *times)?;
+            set_state(conn, game, Some(*v), *times)?;
         }
-        StoreEvent::Ended { result, reason, times } => {
+        StoreEvent::Ended { result, reason, times, v } => {
             let changed = conn
                 .prepare_cached(
                     "UPDATE games SET status = 'ended', result = ?2, reason = ?3, ended_ms = ?4 WHERE id = ?1",
@@ -265,14 +265,10 @@ fn apply(conn: &Connection, game: &str, event: &StoreEvent) -> Result<(), String
                 .and_then(|mut s| s.execute(params![game, result, reason, now_ms()]))
                 .map_err(sql)?;
             must_change(changed)?;
-            set_times(conn, game, *times)?;
+            set_state(conn, game, Some(*v), *times)?;
         }
-        StoreEvent::Times(times) => set_times(conn, game, Some(*times))?,
-        StoreEvent::Version { v } => {
-            conn.prepare_cached("UPDATE games SET v = max(v, ?2) WHERE id = ?1")
-                .and_then(|mut s| s.execute(params![game, to_i64(*v)]))
-                .map_err(sql)?;
-        }
+        StoreEvent::Times(times) => set_state(conn, game, None, Some(*times))?,
+        StoreEvent::Version { v } => set_state(conn, game, Some(*v), None)?,
         StoreEvent::Discarded => {
             conn.prepare_cached("DELETE FROM games WHERE id = ?1")
                 .and_then(|mut s| s.execute(params![game]))
@@ -282,12 +278,17 @@ fn apply(conn: &Connection, game: &str, event: &StoreEvent) -> Result<(), String
     Ok(())
 }
 
-fn set_times(conn: &Connection, game: &str, times: Option<StoredTimes>) -> Result<(), String> {
-    let Some(t) = times else { return Ok(()) };
-    conn.prepare_cached("UPDATE games SET white_ms = ?2, black_ms = ?3 WHERE id = ?1")
-        .and_then(|mut s| s.execute(params![game, to_i64(t.white_ms), to_i64(t.black_ms)]))
-        .map(|_| ())
-        .map_err(|e| e.to_string())
+/// Raises the stored event version to `v` (it never goes down) and sets the clock's times, each
+/// if given, in one statement.
+fn set_state(conn: &Connection, game: &str, v: Option<u64>, times: Option<StoredTimes>) -> Result<(), String> {
+    let (white, black) = (times.map(|t| to_i64(t.white_ms)), times.map(|t| to_i64(t.black_ms)));
+    conn.prepare_cached(
+        "UPDATE games SET v = max(v, coalesce(?2, v)), white_ms = coalesce(?3, white_ms),
+                          black_ms = coalesce(?4, black_ms) WHERE id = ?1",
+    )
+    .and_then(|mut s| s.execute(params![game, v.map(to_i64), white, black]))
+    .map(|_| ())
+    .map_err(|e| e.to_string())
 }
 
 fn json<T: serde::Serialize>(value: &T) -> String {
@@ -405,12 +406,12 @@ mod tests {
         let store = SqliteStore::open(":memory:").expect("open");
         store.record("g1", StoreEvent::Created(Box::new(new_game("g1")))).await.expect("created");
         for (ply, uci) in ["e2e4", "e7e5", "g1f3"].iter().enumerate() {
-            let event = StoreEvent::Move { ply: ply + 1, uci: uci.to_string(), times: times(59_000, 58_000) };
+            let event = StoreEvent::Move { ply: ply + 1, uci: uci.to_string(), times: times(59_000, 58_000), v: 1 };
             store.record("g1", event).await.expect("move");
         }
         store.record("g1", StoreEvent::Version { v: 7 }).await.expect("v");
         store.record("g1", StoreEvent::Version { v: 5 }).await.expect("an older version changes nothing");
-        store.record("g1", StoreEvent::Undo { ply: 2, times: times(57_000, 58_000) }).await.expect("undo");
+        store.record("g1", StoreEvent::Undo { ply: 2, times: times(57_000, 58_000), v: 6 }).await.expect("undo");
         let unfinished = store.unfinished().await.expect("unfinished");
         assert_eq!(unfinished.len(), 1);
         let g = &unfinished[0];
@@ -420,7 +421,7 @@ mod tests {
         assert_eq!((g.white, g.black, g.clock), (new_game("g1").white, new_game("g1").black, new_game("g1").clock));
         assert!(store.finished(10).await.expect("finished").is_empty());
 
-        let ended = StoreEvent::Ended { result: "0-1".into(), reason: "resignation".into(), times: None };
+        let ended = StoreEvent::Ended { result: "0-1".into(), reason: "resignation".into(), times: None, v: 9 };
         store.record("g1", ended).await.expect("ended");
         assert!(store.unfinished().await.expect("unfinished").is_empty());
         let finished = store.finished(10).await.expect("finished");
@@ -437,9 +438,9 @@ mod tests {
         // Queue everything before waiting, so the store commits it as one batch.
         let created = store.record("g1", StoreEvent::Created(Box::new(new_game("g1"))));
         let again = store.record("g1", StoreEvent::Created(Box::new(new_game("g1"))));
-        let orphan = store.record("g2", StoreEvent::Move { ply: 1, uci: "e2e4".into(), times: None });
-        let twice = store.record("g1", StoreEvent::Move { ply: 1, uci: "e2e4".into(), times: None });
-        let clash = store.record("g1", StoreEvent::Move { ply: 1, uci: "d2d4".into(), times: None });
+        let orphan = store.record("g2", StoreEvent::Move { ply: 1, uci: "e2e4".into(), times: None, v: 1 });
+        let twice = store.record("g1", StoreEvent::Move { ply: 1, uci: "e2e4".into(), times: None, v: 1 });
+        let clash = store.record("g1", StoreEvent::Move { ply: 1, uci: "d2d4".into(), times: None, v: 1 });
         let seat = store.record("g9", StoreEvent::Seat { side: Side::Black, token: TokenHash::of("t") });
         created.await.expect("created");
         assert!(again.await.unwrap_err().to_string().contains("already stored"));
