@@ -180,12 +180,13 @@ impl LobbyTask {
         loop {
             tokio::select! {
                 command = rx.recv() => match command {
-                    Some(LobbyCommand::Close { reply }) => {
-                        self.close_rooms().await;
-                        let _ = reply.send(());
-                        return;
+                    Some(command) => {
+                        if let Some(closed) = self.handle(command) {
+                            self.close_rooms().await;
+                            let _ = closed.send(());
+                            return;
+                        }
                     }
-                    Some(command) => self.handle(command),
                     None => break,
                 },
                 Some(summary) = updates.recv() => self.update(summary),
@@ -209,48 +210,10 @@ impl LobbyTask {
         }
     }
 
-    fn handle(&mut self, command: LobbyCommand) {
+    /// Carries out one command; for `Close`, hands back who waits for the rooms to close.
+    fn handle(&mut self, command: LobbyCommand) -> Option<oneshot::Sender<()>> {
         match command {
-            LobbyCommand::Create { spec, reply } => {
-                if self.games.len() >= self.max_rooms {
-                    let message = format!("the server holds {} games, its limit; try again later", self.games.len());
-                    let _ = reply.send(Err(RoomError::new(ErrorCode::TooMany, message)));
-                    return;
-                }
-                let mut id = new_game_id();
-                while self.games.contains_key(&id) {
-                    id = new_game_id();
-                }
-                let creating = match room::spawn(id.clone(), spec, self.ctx.clone()) {
-                    Ok(creating) => creating,
-                    Err(e) => {
-                        let _ = reply.send(Err(e));
-                        return;
-                    }
-                };
-                let created = creating.created;
-                // A game created finished (a mated position) leaves after the retention too.
-                let ended_at = (created.summary.status == Status::Ended).then(Instant::now);
-                self.games.insert(
-                    id.clone(),
-                    Entry { handle: created.handle.clone(), summary: created.summary.clone(), ended_at },
-                );
-                self.ctx.metrics.live_games.set(self.games.len() as i64);
-                self.dirty = true;
-                // The creator hears of the game once it is stored; the lobby goes on meanwhile.
-                let saved = creating.saved;
-                let me = self.me.clone();
-                tokio::spawn(async move {
-                    let result = saved.await;
-                    if let Some(lobby) = me.upgrade() {
-                        let _ = lobby.send(LobbyCommand::Saved { id: id.clone(), saved: result.is_ok() }).await;
-                    }
-                    let _ = reply.send(match result {
-                        Ok(()) => Ok((id, created)),
-                        Err(e) => Err(RoomError::new(ErrorCode::ServerError, e.to_string())),
-                    });
-                });
-            }
+            LobbyCommand::Create { spec, reply } => self.create(spec, reply),
             LobbyCommand::Saved { id, saved } => {
                 if !saved {
                     if let Some(entry) = self.games.remove(&id) {
@@ -259,9 +222,7 @@ impl LobbyTask {
                     }
                 }
             }
-            LobbyCommand::Close { reply } => {
-                let _ = reply.send(());
-            }
+            LobbyCommand::Close { reply } => return Some(reply),
             LobbyCommand::Unfinished { games, reply } => {
                 let open = |id: &GameId| self.games.get(id).is_some_and(|e| e.summary.status != Status::Ended);
                 let _ = reply.send(games.into_iter().filter(|id| open(id)).collect());
@@ -276,6 +237,47 @@ impl LobbyTask {
                 let _ = reply.send((self.summaries(), self.list_tx.subscribe()));
             }
         }
+        None
+    }
+
+    /// Creates a game; the creator hears of it once the store has it.
+    fn create(&mut self, spec: CreateSpec, reply: oneshot::Sender<Result<(GameId, Created), RoomError>>) {
+        if self.games.len() >= self.max_rooms {
+            let message = format!("the server holds {} games, its limit; try again later", self.games.len());
+            let _ = reply.send(Err(RoomError::new(ErrorCode::TooMany, message)));
+            return;
+        }
+        let mut id = new_game_id();
+        while self.games.contains_key(&id) {
+            id = new_game_id();
+        }
+        let creating = match room::spawn(id.clone(), spec, self.ctx.clone()) {
+            Ok(creating) => creating,
+            Err(e) => {
+                let _ = reply.send(Err(e));
+                return;
+            }
+        };
+        let created = creating.created;
+        // A game created finished (a mated position) leaves after the retention too.
+        let ended_at = (created.summary.status == Status::Ended).then(Instant::now);
+        self.games
+            .insert(id.clone(), Entry { handle: created.handle.clone(), summary: created.summary.clone(), ended_at });
+        self.ctx.metrics.live_games.set(self.games.len() as i64);
+        self.dirty = true;
+        // The creator hears of the game once it is stored; the lobby goes on meanwhile.
+        let saved = creating.saved;
+        let me = self.me.clone();
+        tokio::spawn(async move {
+            let result = saved.await;
+            if let Some(lobby) = me.upgrade() {
+                let _ = lobby.send(LobbyCommand::Saved { id: id.clone(), saved: result.is_ok() }).await;
+            }
+            let _ = reply.send(match result {
+                Ok(()) => Ok((id, created)),
+                Err(e) => Err(RoomError::new(ErrorCode::ServerError, e.to_string())),
+            });
+        });
     }
 
     fn update(&mut self, summary: GameSummary) {
