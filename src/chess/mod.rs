@@ -22,7 +22,7 @@ pub use fen::{BoardError, ParseFenError, PositionError};
 pub use game::{EndReason, Game, MoveError, Outcome, PlayedMove};
 pub use movegen::PROMOTION_ROLES;
 pub use moves::{Move, MoveList};
-pub use pgn::{write_pgn, PgnTags};
+pub use pgn::{pgn_date, write_pgn, PgnTags};
 pub use piece::{Color, Piece, Role};
 pub use position::{Position, Undo};
 pub use rules::{Repetition, Rules, Variant};

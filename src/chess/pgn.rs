@@ -15,6 +15,13 @@ pub struct PgnTags {
     pub black: String,
 }
 
+/// The PGN `Date` (`YYYY.MM.DD`, UTC) of a moment.
+pub fn pgn_date(at: std::time::SystemTime) -> String {
+    // "2026-11-22T07:50:56Z" → "2026.11.22"
+    let stamp = humantime::format_rfc3339_seconds(at).to_string();
+    stamp.get(..10).map_or_else(|| "????.??.??".into(), |date| date.replace('-', "."))
+}
+
 impl Default for PgnTags {
     fn default() -> PgnTags {
         PgnTags {

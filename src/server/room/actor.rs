@@ -971,7 +971,5 @@ async fn sleep_until(at: Option<Instant>) {
 
 /// The PGN date (`YYYY.MM.DD`, UTC) of a Unix time in milliseconds.
 fn pgn_date(unix_ms: i64) -> String {
-    let at = std::time::UNIX_EPOCH + Duration::from_millis(u64::try_from(unix_ms).unwrap_or(0));
-    let text = humantime::format_rfc3339_seconds(at).to_string();
-    text.get(..10).map_or_else(|| "????.??.??".to_string(), |day| day.replace('-', "."))
+    crate::chess::pgn_date(std::time::UNIX_EPOCH + Duration::from_millis(u64::try_from(unix_ms).unwrap_or(0)))
 }

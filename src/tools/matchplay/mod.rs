@@ -453,9 +453,7 @@ fn splitmix64(x: u64) -> u64 {
 
 /// Today's date (UTC) as PGN writes it, `YYYY.MM.DD`.
 fn today() -> String {
-    // "2026-11-22T07:50:56Z" → "2026.11.22"
-    let stamp = humantime::format_rfc3339_seconds(SystemTime::now()).to_string();
-    stamp.get(..10).map_or_else(|| "????.??.??".into(), |date| date.replace('-', "."))
+    crate::chess::pgn_date(SystemTime::now())
 }
 
 #[cfg(test)]
