@@ -15,6 +15,7 @@ use rand::rngs::SmallRng;
 use rand::seq::IndexedRandom;
 
 use self::ordering::{Heuristics, MAX_PLY};
+pub use self::tt::TablePool;
 use self::tt::{Bound, Entry, Table};
 use super::eval::{evaluate, piece_value};
 use super::{Bot, Limits};
@@ -74,12 +75,20 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
 }
 
-/// The level 5 engine. It keeps its transposition table and move-ordering history between
-/// moves of a game.
+/// The level 5 engine. It keeps its move-ordering history between moves of a game, and its
+/// transposition table too unless it borrows one from a [`TablePool`] for each search.
 pub struct Level5 {
-    table: Table,
+    tables: Tables,
     heuristics: Heuristics,
     rng: SmallRng,
+}
+
+/// Where an engine's transposition table comes from.
+enum Tables {
+    /// Its own, kept between searches.
+    Own(Table),
+    /// Borrowed for each search from a pool shared with other engines.
+    Pooled(TablePool),
 }
 
 impl Level5 {
@@ -91,7 +100,14 @@ impl Level5 {
     /// An engine whose transposition table holds 2^bits entries (clamped to 10..=26), for
     /// hosts that run many engines at once. The table's memory is taken on the first search.
     pub fn with_table_bits(seed: Option<u64>, bits: u32) -> Level5 {
-        Level5 { table: Table::new(bits.clamp(10, 26)), heuristics: Heuristics::new(), rng: super::rng(seed) }
+        let table = Table::new(bits.clamp(10, 26));
+        Level5 { tables: Tables::Own(table), heuristics: Heuristics::new(), rng: super::rng(seed) }
+    }
+
+    /// An engine that borrows a table from `pool` for each search and holds none in between,
+    /// for hosts that keep many engines that seldom think at once.
+    pub fn with_pool(seed: Option<u64>, pool: TablePool) -> Level5 {
+        Level5 { tables: Tables::Pooled(pool), heuristics: Heuristics::new(), rng: super::rng(seed) }
     }
 
     /// Searches the game's position within `limits`, reporting each finished iteration.
@@ -130,9 +146,14 @@ impl Level5 {
             DEFAULT_DEPTH
         });
         self.heuristics.killers = [[None; 2]; MAX_PLY];
-        self.table.allocate();
+        let mut lent = None;
+        let table = match &mut self.tables {
+            Tables::Own(table) => table,
+            Tables::Pooled(pool) => lent.insert(pool.take()),
+        };
+        table.allocate();
         let mut searcher = Searcher {
-            table: &mut self.table,
+            table,
             heuristics: &mut self.heuristics,
             limits,
             deadline,
@@ -177,6 +198,9 @@ impl Level5 {
             }
         }
         result.nodes = searcher.nodes;
+        if let (Some(table), Tables::Pooled(pool)) = (lent, &self.tables) {
+            pool.give(table);
+        }
         result
     }
 }
@@ -187,7 +211,9 @@ impl Bot for Level5 {
     }
 
     fn new_game(&mut self) {
-        self.table.clear();
+        if let Tables::Own(table) = &mut self.tables {
+            table.clear();
+        }
         self.heuristics.clear();
     }
 }
@@ -571,6 +597,23 @@ mod tests {
         assert_ne!(m.to_string(), "b5a7", "{:?}", r.score);
         game.play(m).unwrap();
         assert_eq!(game.outcome(), None);
+    }
+
+    #[test]
+    fn engines_sharing_a_pool_hold_no_table_between_searches() {
+        let pool = TablePool::new(12, 1);
+        let game = Game::new(Variant::Standard);
+        let mut engines: Vec<Level5> = (0..3).map(|seed| Level5::with_pool(Some(seed), pool.clone())).collect();
+        for engine in &mut engines {
+            let r = engine.search(&game, &Limits::depth(4), &mut |_| {});
+            assert!(r.best.is_some());
+            assert_eq!(pool.idle_count(), 1, "the table went back to the pool");
+        }
+        // A pooled engine finds the same mate as one with a table of its own.
+        let mate = Game::from_fen(Variant::Standard, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", Rules::default()).unwrap();
+        let r = Level5::with_pool(Some(1), pool.clone()).search(&mate, &Limits::depth(3), &mut |_| {});
+        assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("a1a8"));
+        assert_eq!(r.score, Score::Mate(1));
     }
 
     #[test]

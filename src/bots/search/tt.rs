@@ -1,6 +1,8 @@
 //! The transposition table: search results by Zobrist key, so a position reached again (by
 //! transposition or in the next iteration) starts from what is known about it.
 
+use std::sync::{Arc, Mutex};
+
 use crate::chess::Move;
 
 /// What the stored score says about the true value.
@@ -42,6 +44,11 @@ impl Table {
         }
     }
 
+    /// Entries held (2^bits).
+    pub fn bits(&self) -> u32 {
+        self.bits
+    }
+
     pub fn clear(&mut self) {
         self.entries.iter_mut().for_each(|e| *e = None);
     }
@@ -66,5 +73,52 @@ impl Table {
             }
         }
         *slot = Some(entry);
+    }
+}
+
+/// Tables lent to searches and shared by many engines (a server's bot seats), so memory is
+/// held by the searches under way and by at most `keep` idle tables, not by every engine that
+/// has ever searched. A table comes back with what it learnt; entries of another game are
+/// harmless, as every probe checks the full key.
+#[derive(Clone, Debug)]
+pub struct TablePool {
+    idle: Arc<Mutex<Vec<Table>>>,
+    bits: u32,
+    keep: usize,
+}
+
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table").field("bits", &self.bits).field("allocated", &!self.entries.is_empty()).finish()
+    }
+}
+
+impl TablePool {
+    /// A pool of tables of 2^bits entries (clamped to 10..=26) that keeps at most `keep` idle.
+    pub fn new(bits: u32, keep: usize) -> TablePool {
+        TablePool { idle: Arc::new(Mutex::new(Vec::new())), bits: bits.clamp(10, 26), keep }
+    }
+
+    fn idle(&self) -> std::sync::MutexGuard<'_, Vec<Table>> {
+        // A list of tables cannot be left inconsistent by a panic elsewhere.
+        self.idle.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// A table for one search: an idle one, or a new one.
+    pub fn take(&self) -> Table {
+        self.idle().pop().unwrap_or_else(|| Table::new(self.bits))
+    }
+
+    /// Gives a table back after a search; beyond `keep` idle ones it is freed.
+    pub fn give(&self, table: Table) {
+        let mut idle = self.idle();
+        if idle.len() < self.keep {
+            idle.push(table);
+        }
+    }
+
+    /// Idle tables held now.
+    pub fn idle_count(&self) -> usize {
+        self.idle().len()
     }
 }
