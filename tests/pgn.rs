@@ -77,3 +77,21 @@ fn long_games_wrap_at_80_columns() {
     assert!(movetext.lines().all(|l| l.len() <= 80));
     assert!(movetext.trim_end().ends_with("1/2-1/2"));
 }
+
+#[test]
+fn a_fen_with_fullmove_zero_numbers_from_one() {
+    // Some tools write fullmove 0; the FEN is kept as given, the movetext counts from 1.
+    let fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 0";
+    let mut game = Game::from_fen(Variant::Standard, fen, Rules::default()).unwrap();
+    for m in ["e4", "Kd7", "e5"] {
+        game.play_san(m).unwrap();
+    }
+    let pgn = write_pgn(&game, &PgnTags::default());
+    assert!(pgn.contains(&format!("[FEN \"{fen}\"]")), "{pgn}");
+    assert!(pgn.ends_with("\n1. e4 Kd7 2. e5 *\n"), "{pgn}");
+
+    let black_first = "4k3/8/8/8/8/8/4P3/4K3 b - - 0 0";
+    let mut game = Game::from_fen(Variant::Standard, black_first, Rules::default()).unwrap();
+    game.play_san("Kd7").unwrap();
+    assert!(write_pgn(&game, &PgnTags::default()).ends_with("\n1... Kd7 *\n"));
+}

@@ -67,7 +67,8 @@ pub fn write_pgn(game: &Game, tags: &PgnTags) -> String {
     // Movetext: numbered moves ("12. Nf3 Nc6", or "12... Nc6" when Black starts), wrapped at 80.
     let start = game.initial_position();
     let mut tokens = Vec::with_capacity(game.ply() * 3 / 2 + 1);
-    let mut number = start.fullmoves();
+    // A FEN may say fullmove 0 (python-chess accepts it, so do we); movetext counts from 1.
+    let mut number = start.fullmoves().max(1);
     let mut white_to_move = start.turn() == super::piece::Color::White;
     for (i, played) in game.history().iter().enumerate() {
         if white_to_move {
