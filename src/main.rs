@@ -69,7 +69,11 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Serve(args) => {
             init_tracing();
-            gambit::server::run(&args).map_err(|e| ToolError(e.to_string()))
+            if let Err(err) = gambit::server::run(&args) {
+                eprintln!("error: {err}");
+                return ExitCode::from(err.exit_code());
+            }
+            Ok(())
         }
         Command::Play(args) => gambit::term::play(&args).map_err(|e| ToolError(e.to_string())),
         Command::Watch(args) => gambit::term::watch(&args).map_err(|e| ToolError(e.to_string())),

@@ -96,10 +96,16 @@ async fn games_followed_per_connection_are_capped() {
     let server = start_with(config).await;
     let mut host = server.client().await;
     let mut games = Vec::new();
-    for _ in 0..3 {
+    for _ in 0..2 {
         let (game, _) = host.create(human(), human(), None).await;
         games.push(game);
     }
+    // The creator follows what it creates: a third game would be one follow too many.
+    host.send(json!({"type":"create","id":3})).await;
+    let e = host.recv_type("error").await;
+    assert_eq!((e["code"].as_str(), e["id"].as_u64()), (Some("too_many"), Some(3)), "{e}");
+    let mut other_host = server.client().await;
+    games.push(other_host.create(human(), human(), None).await.0);
     let mut fan = server.client().await;
     for game in &games[..2] {
         fan.send(json!({"type":"watch","game":game,"id":1})).await;

@@ -129,26 +129,20 @@ async fn watched_bot_games_play_on_and_unwatched_ones_are_adjudicated() {
 }
 
 #[tokio::test]
-async fn a_game_created_finished_leaves_like_finished_games() {
-    let mut config = test_config();
-    config.retention = Duration::from_millis(300);
-    let server = start_with(config).await;
+async fn a_game_created_finished_is_refused_and_nothing_is_kept() {
+    let server = start().await;
     let mut c = server.client().await;
     let mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
-    c.send(json!({"type":"create","fen":mated,"black":bot(1)})).await;
-    let game = c.recv_type("created").await["game"].as_str().unwrap().to_string();
-    assert_eq!(c.recv_type("state").await["status"], "ended");
-    // It leaves the live list and memory, and stays in the archive.
-    let listed = |body: &str| body.contains(&format!("\"{game}\""));
-    for _ in 0..100 {
-        if !listed(&server.get("/api/games").await.1) {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    assert!(!listed(&server.get("/api/games").await.1), "still live");
-    assert!(listed(&server.get("/api/games?status=finished").await.1), "not archived");
-    assert_eq!(api_state(&server, &game).await.expect("archived state")["result"], "0-1");
+    c.send(json!({"type":"create","fen":mated,"black":bot(1),"id":4})).await;
+    let error = c.expect_error("game_over").await;
+    assert_eq!(error["id"], 4);
+    assert!(error["message"].as_str().unwrap().contains("Black wins by checkmate"), "{error}");
+    // No room, no stored game: neither the live list nor the archive has it.
+    assert_eq!(server.get("/api/games").await.1.trim(), "[]");
+    assert_eq!(server.get("/api/games?status=finished").await.1.trim(), "[]");
+    // The connection goes on.
+    let (game, _) = c.create(human(), bot(1), Some("white")).await;
+    assert_eq!(game.len(), 8);
 }
 
 #[tokio::test]

@@ -4,20 +4,12 @@
 mod server_support;
 
 use std::net::{SocketAddr, TcpListener};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use server_support::{bot, human, start_with, test_config, Client, Server};
-
-/// A fresh directory for one test's database.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gambit-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
-}
+use server_support::{bot, human, scratch, start_with, test_config, Client, Server};
 
 /// `gambit serve` as a child process on a free port.
 struct Process {

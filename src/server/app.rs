@@ -5,18 +5,22 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::sync::Arc;
 
-use axum::extract::{Path, Query, State, WebSocketUpgrade};
-use axum::http::{header, StatusCode};
+use axum::extract::{ConnectInfo, Path, Query, Request, State, WebSocketUpgrade};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use axum::{Json, Router};
+use axum::{Extension, Json, Router};
 use thiserror::Error;
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, watch};
 
 use super::config::{ServeArgs, ServerConfig};
-use super::connection;
-use super::lobby::Lobby;
+use super::connection::{self, Peer};
+use super::hosts::Hosts;
+use super::limits::{client_ip, AddressLimits};
+use super::listener::{self, ListenOptions, PeerSlot};
+use super::lobby::{Lobby, LobbyLimits};
 use super::metrics::Metrics;
 use super::protocol::{ClockSpec, ErrorCode, GameId, SeatView, ServerMessage, VariantName};
 use super::room::{self, RoomContext};
@@ -32,18 +36,26 @@ pub struct Shared {
     pub shutdown: watch::Receiver<bool>,
     /// Where games are kept; the archive of finished games is read from it.
     pub store: Arc<dyn GameStore>,
+    /// What each client address holds and may still do.
+    pub limits: Arc<AddressLimits>,
+    /// The names the server answers to and the pages that may open WebSockets.
+    pub hosts: Hosts,
 }
 
 impl Shared {
-    /// What connections and handlers share, around a lobby and a store.
+    /// What connections and handlers share, around a lobby and a store, for a server
+    /// listening on `listen_ip`.
     pub fn new(
         lobby: Lobby,
         metrics: Arc<Metrics>,
         config: ServerConfig,
         shutdown: watch::Receiver<bool>,
         store: Arc<dyn GameStore>,
+        listen_ip: std::net::IpAddr,
     ) -> Shared {
-        Shared { lobby, metrics, config, shutdown, store }
+        let limits = AddressLimits::new(config.per_address.clone());
+        let hosts = Hosts::new(listen_ip, config.public_url.as_deref(), &config.allowed_origins);
+        Shared { lobby, metrics, config, shutdown, store, limits, hosts }
     }
 }
 
@@ -60,6 +72,17 @@ pub enum ServeError {
     Store(#[from] StoreError),
 }
 
+impl ServeError {
+    /// The exit code of `gambit serve` failing this way: 1 when another server holds the
+    /// database (nothing is wrong with the command), 2 for what the command asked.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            ServeError::Store(StoreError::Locked { .. }) => 1,
+            _ => 2,
+        }
+    }
+}
+
 /// The router for `shared`.
 pub fn router(shared: Arc<Shared>) -> Router {
     Router::new()
@@ -72,7 +95,29 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/games/{id}/pgn", get(pgn))
         .route("/healthz", get(|| async { "ok\n" }))
         .route("/metrics", get(metrics))
+        .layer(middleware::from_fn_with_state(shared.clone(), check_host))
+        .layer(middleware::map_response(nosniff))
         .with_state(shared)
+}
+
+/// Refuses requests naming a host the server does not answer to (see `hosts`).
+async fn check_host(State(shared): State<Arc<Shared>>, request: Request, next: Next) -> Response {
+    let host = request.headers().get(header::HOST).and_then(|h| h.to_str().ok());
+    if shared.hosts.host_allowed(host) {
+        return next.run(request).await;
+    }
+    let message = format!(
+        "this server does not answer to the host {:?}; start it with --public-url to give it a name",
+        host.unwrap_or_default()
+    );
+    (StatusCode::MISDIRECTED_REQUEST, Json(ServerMessage::error(ErrorCode::BadRequest, message, None))).into_response()
+}
+
+/// Every answer's content type is meant as given: browsers must not guess another (a PGN or
+/// JSON answer run as a script or page).
+async fn nosniff(mut response: Response) -> Response {
+    response.headers_mut().insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    response
 }
 
 /// Serves on `listener` until Ctrl-C or SIGTERM.
@@ -97,18 +142,24 @@ pub async fn serve_until(
         // The lobby puts its own channel here.
         lobby: mpsc::unbounded_channel().0,
     };
-    let lobby = Lobby::start_with(ctx, config.retention, config.max_rooms, unfinished);
-    let shared = Arc::new(Shared::new(lobby.clone(), metrics, config, shutdown_rx, store.clone()));
-    if let Ok(addr) = listener.local_addr() {
-        tracing::info!(%addr, db = %shared.config.db, "gambit server listening");
-    }
-    let served = axum::serve(listener, router(shared))
-        .with_graceful_shutdown(async move {
-            signal.await;
-            tracing::info!("shutting down");
-            let _ = shutdown_tx.send(true);
-        })
-        .await;
+    let limits =
+        LobbyLimits { max_rooms: config.max_rooms, max_unfinished_per_address: config.per_address.max_unfinished };
+    let lobby = Lobby::start_with(ctx, config.retention, limits, unfinished);
+    let addr = listener.local_addr()?;
+    let shared = Arc::new(Shared::new(lobby.clone(), metrics.clone(), config, shutdown_rx, store.clone(), addr.ip()));
+    tracing::info!(%addr, db = %shared.config.db, "gambit server listening");
+    let options = ListenOptions {
+        header_timeout: shared.config.header_timeout,
+        trusted_proxies: shared.config.trusted_proxies.clone(),
+        limits: shared.limits.clone(),
+        metrics,
+    };
+    let served = listener::serve(listener, router(shared), options, async move {
+        signal.await;
+        tracing::info!("shutting down");
+        let _ = shutdown_tx.send(true);
+    })
+    .await;
     // Every room stores its clock, then the store writes what is queued and closes.
     lobby.close().await;
     store.close().await;
@@ -152,7 +203,36 @@ async fn shutdown_signal() {
 /// The read buffer of each WebSocket connection.
 const READ_BUFFER: usize = 4096;
 
-async fn ws(upgrade: WebSocketUpgrade, State(shared): State<Arc<Shared>>) -> Response {
+/// Most bytes waiting to be written to one WebSocket: a socket whose peer does not read (and
+/// floods pings, whose pongs would otherwise pile up) is closed at this point. Larger than the
+/// largest message the server sends (the games list at the room cap).
+const MAX_WRITE_BUFFER: usize = 1 << 20;
+
+async fn ws(
+    upgrade: WebSocketUpgrade,
+    headers: HeaderMap,
+    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
+    Extension(PeerSlot(slot)): Extension<PeerSlot>,
+    State(shared): State<Arc<Shared>>,
+) -> Response {
+    let origin = headers.get(header::ORIGIN).and_then(|h| h.to_str().ok());
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    if !shared.hosts.origin_allowed(origin, host) {
+        tracing::info!(?origin, "WebSocket from another site's page refused");
+        let message = format!(
+            "pages of {:?} may not use this server; its operator can allow them with --allowed-origin",
+            origin.unwrap_or_default()
+        );
+        return (StatusCode::FORBIDDEN, Json(ServerMessage::error(ErrorCode::BadRequest, message, None)))
+            .into_response();
+    }
+    let ip = client_ip(peer.ip(), &headers, &shared.config.trusted_proxies);
+    // Through a trusted proxy the TCP connection is the proxy's: count the client instead.
+    let slot = match slot {
+        Some(slot) => Some(slot),
+        None => shared.limits.connect(ip).map(Arc::new),
+    };
+    let peer = Peer { ip, slot };
     // Accept somewhat more than the protocol allows so an oversized message can still be
     // answered with `too_large` instead of a dropped connection.
     let limit = shared.config.max_frame * 4;
@@ -164,7 +244,8 @@ async fn ws(upgrade: WebSocketUpgrade, State(shared): State<Arc<Shared>>) -> Res
         // of server memory (docs/performance.md). Writes go out at once: each is a whole event.
         .read_buffer_size(READ_BUFFER)
         .write_buffer_size(0)
-        .on_upgrade(move |socket| connection::serve(socket, shared))
+        .max_write_buffer_size(MAX_WRITE_BUFFER)
+        .on_upgrade(move |socket| connection::serve(socket, shared, peer))
 }
 
 fn not_found(game: &str) -> Response {
@@ -259,7 +340,13 @@ async fn archived(shared: &Shared, id: &str) -> Result<Option<(super::protocol::
     };
     match room::archived(stored, ctx) {
         Ok(found) => Ok(Some(found)),
-        Err(e) => Err(store_failed(StoreError::Read(e.to_string()))),
+        Err(e) => {
+            // One game's bad record is that game's problem, not the server's: say what it is.
+            tracing::error!(game = %id, error = %e, "stored game cannot be replayed");
+            let message = format!("game {id:?} is damaged in the store and cannot be shown: {e}");
+            let body = ServerMessage::error(ErrorCode::DamagedGame, message, None);
+            Err((StatusCode::UNPROCESSABLE_ENTITY, Json(body)).into_response())
+        }
     }
 }
 

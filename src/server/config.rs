@@ -1,11 +1,12 @@
 //! The server's options: the `gambit serve` arguments and the configuration they make.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
 
+use super::limits::AddressConfig;
 use super::room::RoomConfig;
 
 /// Largest text frame a client may send, in bytes.
@@ -40,6 +41,17 @@ pub struct ServerConfig {
     pub ping_interval: Duration,
     /// ... and closes one that has sent nothing, not even a pong, for this long.
     pub connection_timeout: Duration,
+    /// What one client address may hold and do (see `limits`).
+    pub per_address: AddressConfig,
+    /// A connection that has not sent a whole request head within this long is closed.
+    pub header_timeout: Duration,
+    /// Peers whose `X-Forwarded-For` names the client (reverse proxies such as nginx).
+    pub trusted_proxies: Vec<IpAddr>,
+    /// Web origins besides the server's own that may open WebSockets (`https://chess.example`).
+    pub allowed_origins: Vec<String>,
+    /// The address people use to reach the server, if not the listening one; its host name is
+    /// accepted in `Host` and `Origin`.
+    pub public_url: Option<String>,
 }
 
 impl Default for ServerConfig {
@@ -58,6 +70,11 @@ impl Default for ServerConfig {
             max_follows_per_connection: 64,
             ping_interval: Duration::from_secs(20),
             connection_timeout: Duration::from_secs(60),
+            per_address: AddressConfig::default(),
+            header_timeout: Duration::from_secs(10),
+            trusted_proxies: Vec::new(),
+            allowed_origins: Vec::new(),
+            public_url: None,
         }
     }
 }
@@ -98,6 +115,50 @@ pub struct ServeArgs {
     /// Close a connection that sent nothing (not even a pong) for this long, in seconds
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub connection_timeout: u64,
+    /// Connections (HTTP and WebSocket) one client address may hold at once
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub max_connections_per_ip: u64,
+    /// Unfinished games one client address may have created at once
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub max_games_per_ip: u64,
+    /// Games one client address may create per minute (born-finished ones included)
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub creates_per_minute: u64,
+    /// Seats one client address may resume per minute
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub resumes_per_minute: u64,
+    /// Close a connection that has not sent a whole request head within this long, in seconds
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub header_timeout: u64,
+    /// A bot-vs-bot game that nobody watches pauses after this long, in seconds
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub unwatched_bot_pause: u64,
+    /// A reverse proxy whose X-Forwarded-For header names the client (repeatable)
+    #[arg(long, value_name = "IP")]
+    pub trusted_proxy: Vec<IpAddr>,
+    /// Another web origin allowed to open WebSockets, e.g. https://chess.example (repeatable)
+    #[arg(long, value_name = "ORIGIN", value_parser = origin)]
+    pub allowed_origin: Vec<String>,
+    /// The URL people use to reach this server, e.g. https://chess.example (behind a proxy)
+    #[arg(long, value_name = "URL", value_parser = origin)]
+    pub public_url: Option<String>,
+}
+
+/// An `--allowed-origin` or `--public-url`: `http://` or `https://`, a host, perhaps a port,
+/// nothing after; kept as the origin a browser sends (lower case, no trailing slash).
+fn origin(value: &str) -> Result<String, String> {
+    let lower = value.trim().trim_end_matches('/').to_ascii_lowercase();
+    let rest = lower
+        .strip_prefix("http://")
+        .or_else(|| lower.strip_prefix("https://"))
+        .ok_or_else(|| format!("{value:?} must start with http:// or https://"))?;
+    let ok = !rest.is_empty()
+        && rest.chars().all(|c| c.is_ascii_alphanumeric() || "-.:[]".contains(c))
+        && super::hosts::host_of(rest).is_some_and(|h| !h.is_empty());
+    if !ok {
+        return Err(format!("{value:?} is not an origin such as https://chess.example or http://10.0.0.5:8080"));
+    }
+    Ok(lower)
 }
 
 /// A `--db` value: a non-empty path (the file need not exist yet) or `:memory:`.
@@ -114,23 +175,34 @@ fn db_path(value: &str) -> Result<String, String> {
 impl From<&ServeArgs> for ServerConfig {
     fn from(args: &ServeArgs) -> ServerConfig {
         let defaults = ServerConfig::default();
+        let room = RoomConfig {
+            level5_movetime: Duration::from_millis(args.bot_movetime),
+            bot_delay: Duration::from_millis(args.bot_delay),
+            idle_timeout: Duration::from_secs(args.idle_timeout),
+            unwatched_bot_pause: Duration::from_secs(args.unwatched_bot_pause),
+            ..defaults.room.clone()
+        };
         ServerConfig {
             db: args.db.clone(),
             log_dir: args.log_dir.clone(),
-            room: RoomConfig {
-                level5_movetime: Duration::from_millis(args.bot_movetime),
-                bot_delay: Duration::from_millis(args.bot_delay),
-                idle_timeout: Duration::from_secs(args.idle_timeout),
-                bot_searches: match args.max_bot_searches {
-                    Some(n) => RoomConfig::bot_search_permits(n as usize),
-                    None => defaults.room.bot_searches.clone(),
-                },
-                ..defaults.room.clone()
+            room: match args.max_bot_searches {
+                Some(n) => room.with_bot_searches(n as usize),
+                None => room,
             },
             retention: Duration::from_secs(args.keep_finished),
             max_connections: args.max_connections as usize,
             ping_interval: Duration::from_secs(args.ping_interval),
             connection_timeout: Duration::from_secs(args.connection_timeout),
+            per_address: AddressConfig {
+                max_connections: args.max_connections_per_ip as usize,
+                max_unfinished: args.max_games_per_ip as usize,
+                creates_per_minute: args.creates_per_minute as u32,
+                resumes_per_minute: args.resumes_per_minute as u32,
+            },
+            header_timeout: Duration::from_secs(args.header_timeout),
+            trusted_proxies: args.trusted_proxy.clone(),
+            allowed_origins: args.allowed_origin.clone(),
+            public_url: args.public_url.clone(),
             ..defaults
         }
     }

@@ -11,6 +11,7 @@
 //! waits on the peer without a bound, so a peer that stops reading cannot hold up a shutdown.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -23,6 +24,7 @@ use tokio::task::JoinHandle;
 use tokio::time::{Instant, MissedTickBehavior};
 
 use super::app::Shared;
+use super::limits::ConnectionSlot;
 use super::protocol::{parse_client, ClientMessage, ErrorCode, GameId, ServerMessage, Side};
 use super::ratelimit::{RateLimiter, Verdict};
 use super::room::{Action, CreateSpec, RoomError, RoomHandle, Subscription};
@@ -59,15 +61,30 @@ impl Drop for Open {
     }
 }
 
+/// Who is at the other end of a WebSocket: the client's address and its place in that
+/// address's count of connections (None: the address holds its limit already).
+pub struct Peer {
+    pub ip: IpAddr,
+    pub slot: Option<Arc<ConnectionSlot>>,
+}
+
 /// Serves one upgraded WebSocket until it closes or the server shuts down.
-pub async fn serve(mut socket: WebSocket, shared: Arc<Shared>) {
+pub async fn serve(mut socket: WebSocket, shared: Arc<Shared>, peer: Peer) {
     // The gauge is the count of open connections; `inc` answers the count before this one.
     let already = usize::try_from(shared.metrics.connections.inc()).unwrap_or(0);
     let _open = Open(shared.clone());
     let max = shared.config.max_connections;
-    if already >= max {
+    let per_address = shared.limits.config().max_connections;
+    let refusal = if already >= max {
+        Some(format!("the server has {max} connections, its limit; try again later"))
+    } else if peer.slot.is_none() {
+        Some(format!("your address has {per_address} connections open, its limit; close some first"))
+    } else {
+        None
+    };
+    if let Some(message) = refusal {
         // Refused with a reason the client can show, rather than a dropped socket.
-        let message = format!("the server has {max} connections, its limit; try again later");
+        shared.metrics.limited.inc();
         let text = ServerMessage::error(ErrorCode::TooMany, message, None).to_json();
         let refuse = async {
             socket.send(Message::Text(text.into())).await?;
@@ -80,8 +97,15 @@ pub async fn serve(mut socket: WebSocket, shared: Arc<Shared>) {
     let (out, out_rx) = mpsc::channel(OUTBOUND_CAPACITY);
     let mut writer = tokio::spawn(write_loop(sink, out_rx));
     let limiter = RateLimiter::new(shared.config.rate_burst, shared.config.rate_per_sec);
-    let mut conn =
-        Connection { out, shared: shared.clone(), follows: HashMap::new(), list: None, limiter, created: Vec::new() };
+    let mut conn = Connection {
+        out,
+        shared: shared.clone(),
+        follows: HashMap::new(),
+        list: None,
+        limiter,
+        created: Vec::new(),
+        ip: peer.ip,
+    };
     conn.read_loop(stream, shared.shutdown.clone()).await;
     conn.close().await;
     drop(conn);
@@ -127,6 +151,8 @@ struct Connection {
     limiter: RateLimiter,
     /// Games this connection created that were unfinished when last looked at.
     created: Vec<GameId>,
+    /// The client's address, for the limits per address.
+    ip: IpAddr,
 }
 
 impl Connection {
@@ -154,6 +180,10 @@ impl Connection {
                     }
                     Some(Err(e)) => {
                         tracing::debug!(error = %e, "websocket read failed");
+                        if let Some((code, reason)) = close_code(e) {
+                            // A peer that broke the protocol is told why (RFC 6455 §7.4.1).
+                            let _ = self.out.try_send(Outbound::Close(code, reason));
+                        }
                         break;
                     }
                     None => break,
@@ -187,8 +217,15 @@ impl Connection {
                 return !self.closing();
             }
             Message::Close(_) => return false,
-            // Pings are answered by the WebSocket layer itself.
-            Message::Ping(_) | Message::Pong(_) => return true,
+            // Pings are answered by the WebSocket layer itself, but they count like any other
+            // frame: a flood of them is closed like a flood of messages (a refused one simply
+            // goes unanswered here; the pong is already queued, within the write buffer's bound).
+            Message::Ping(_) | Message::Pong(_) => {
+                if self.limiter.check() == Verdict::Close {
+                    self.close_for_flooding().await;
+                }
+                return !self.closing();
+            }
         };
         let text = text.as_str();
         if !self.limit(Some(text)).await {
@@ -220,11 +257,17 @@ impl Connection {
         let id = text.and_then(id_of);
         self.error(ErrorCode::RateLimited, "too many messages; slow down".into(), id).await;
         if verdict == Verdict::Close {
-            tracing::info!("closing a connection that keeps exceeding the rate limit");
-            let _ = tokio::time::timeout(FLUSH, self.out.send(Outbound::Close(1008, "rate limit exceeded"))).await;
-            self.out = mpsc::channel(1).0; // further sends go nowhere
+            self.close_for_flooding().await;
         }
         false
+    }
+
+    /// Closes with 1008 (policy violation) a connection that keeps exceeding the rate limit.
+    async fn close_for_flooding(&mut self) {
+        tracing::info!(ip = %self.ip, "closing a connection that keeps exceeding the rate limit");
+        self.shared.metrics.limited.inc();
+        let _ = tokio::time::timeout(FLUSH, self.out.send(Outbound::Close(1008, "rate limit exceeded"))).await;
+        self.out = mpsc::channel(1).0; // further sends go nowhere
     }
 
     fn closing(&self) -> bool {
@@ -245,6 +288,9 @@ impl Connection {
     }
 
     async fn error(&mut self, code: ErrorCode, message: String, id: Option<u64>) {
+        if matches!(code, ErrorCode::RateLimited | ErrorCode::TooMany) {
+            self.shared.metrics.limited.inc();
+        }
         self.send_message(&ServerMessage::Error { code, message, id }).await;
     }
 
@@ -280,7 +326,13 @@ impl Connection {
             }
             ClientMessage::Create { variant, fen, rules, white, black, clock, as_side, id } => {
                 let spec = CreateSpec { variant, fen, rules, white, black, clock, as_side };
+                // Counted before anything else, so refused creates (a finished position) count too.
+                if !self.shared.limits.may_create(self.ip) {
+                    return Err(too_often("creates games", self.shared.limits.config().creates_per_minute));
+                }
                 self.created = self.shared.lobby.unfinished(std::mem::take(&mut self.created)).await;
+                // The creator follows the new game: within the follow limit like any other.
+                self.may_follow(None)?;
                 let cap = self.shared.config.max_games_per_connection;
                 if self.created.len() >= cap {
                     return Err(RoomError::new(
@@ -288,7 +340,7 @@ impl Connection {
                         format!("you have {cap} unfinished games, the limit; finish or resign one first"),
                     ));
                 }
-                let (game, created) = self.shared.lobby.create(spec).await?;
+                let (game, created) = self.shared.lobby.create(spec, Some(self.ip)).await?;
                 self.created.push(game.clone());
                 tracing::info!(game = %game, "game created");
                 let (color, token) = match &created.seat {
@@ -306,7 +358,7 @@ impl Connection {
                     return Err(RoomError::new(ErrorCode::SeatTaken, "you already hold a seat in this game"));
                 }
                 let handle = self.room(&game).await?;
-                self.may_follow(&game)?;
+                self.may_follow(Some(&game))?;
                 let seated = handle.join(color).await?;
                 let message =
                     ServerMessage::Joined { game: game.clone(), color: seated.color, token: seated.token.clone(), id };
@@ -314,8 +366,11 @@ impl Connection {
                 self.follow(game, handle, seated.sub, Some((seated.color, seated.token)), false).await;
             }
             ClientMessage::Resume { game, token, v, id } => {
+                if !self.shared.limits.may_resume(self.ip) {
+                    return Err(too_often("resumes seats", self.shared.limits.config().resumes_per_minute));
+                }
                 let handle = self.room(&game).await?;
-                self.may_follow(&game)?;
+                self.may_follow(Some(&game))?;
                 let seated = handle.resume(token, v).await?;
                 let message =
                     ServerMessage::Joined { game: game.clone(), color: seated.color, token: seated.token.clone(), id };
@@ -324,7 +379,7 @@ impl Connection {
             }
             ClientMessage::Watch { game, v, id } => {
                 let handle = self.room(&game).await?;
-                self.may_follow(&game)?;
+                self.may_follow(Some(&game))?;
                 let (already_counted, has_seat) =
                     self.follows.get(&game).map_or((false, false), |f| (f.counted, f.seat.is_some()));
                 let count = !already_counted && !has_seat;
@@ -351,9 +406,11 @@ impl Connection {
     }
 
     /// Refuses to follow one more game beyond the per-connection limit.
-    fn may_follow(&self, game: &str) -> Result<(), RoomError> {
+    /// `game`: the game to follow, None for a new one.
+    fn may_follow(&self, game: Option<&str>) -> Result<(), RoomError> {
         let cap = self.shared.config.max_follows_per_connection;
-        if !self.follows.contains_key(game) && self.follows.len() >= cap {
+        let already = game.is_some_and(|game| self.follows.contains_key(game));
+        if !already && self.follows.len() >= cap {
             return Err(RoomError::new(
                 ErrorCode::TooMany,
                 format!("this connection follows {cap} games, its limit; unwatch one first"),
@@ -431,6 +488,27 @@ async fn drain(stream: &mut SplitStream<WebSocket>) {
         }
     })
     .await;
+}
+
+/// Refuses with `rate_limited` something the client's address has done too often.
+fn too_often(what: &str, per_minute: u32) -> RoomError {
+    RoomError::new(
+        ErrorCode::RateLimited,
+        format!("your address {what} too often (at most {per_minute} a minute); wait a little"),
+    )
+}
+
+/// The close code and reason for a peer whose frames broke the WebSocket protocol: 1002 for
+/// bad framing, 1007 for a text frame that is not UTF-8, 1009 for a message too big to take.
+/// None when the connection simply failed (nothing can be sent then).
+fn close_code(error: axum::Error) -> Option<(u16, &'static str)> {
+    use tokio_tungstenite::tungstenite::Error;
+    match error.into_inner().downcast_ref::<Error>()? {
+        Error::Protocol(_) => Some((1002, "protocol error")),
+        Error::Utf8(_) => Some((1007, "text frame is not UTF-8")),
+        Error::Capacity(_) => Some((1009, "message too big")),
+        _ => None,
+    }
 }
 
 /// Stops following a game: the seat goes offline (on this connection), the watcher count drops.
@@ -523,8 +601,14 @@ mod tests {
         };
         let lobby = Lobby::start(ctx.clone(), std::time::Duration::from_secs(60));
         let (_stop, shutdown) = watch::channel(false);
-        let shared =
-            Arc::new(Shared::new(lobby, metrics.clone(), ServerConfig::default(), shutdown, Arc::new(NoStore)));
+        let shared = Arc::new(Shared::new(
+            lobby,
+            metrics.clone(),
+            ServerConfig::default(),
+            shutdown,
+            Arc::new(NoStore),
+            std::net::Ipv4Addr::LOCALHOST.into(),
+        ));
         let spec = CreateSpec {
             variant: VariantName::Standard,
             fen: None,

@@ -3,6 +3,7 @@
 //! lobby forgets them and their rooms end.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -32,6 +33,8 @@ pub fn new_game_id() -> GameId {
 enum LobbyCommand {
     Create {
         spec: CreateSpec,
+        /// The client address that asks, for its count of unfinished games.
+        creator: Option<IpAddr>,
         reply: oneshot::Sender<Result<(GameId, Created), RoomError>>,
     },
     /// Which of these games are held and not finished.
@@ -80,13 +83,14 @@ impl Lobby {
 
     /// [`Lobby::start`], holding at most `max_rooms` games: a create beyond gets `too_many`.
     pub fn start_limited(ctx: RoomContext, retention: Duration, max_rooms: usize) -> Lobby {
-        Lobby::start_with(ctx, retention, max_rooms, Vec::new())
+        let limits = LobbyLimits { max_rooms, max_unfinished_per_address: usize::MAX };
+        Lobby::start_with(ctx, retention, limits, Vec::new())
     }
 
     /// [`Lobby::start_limited`], starting the rooms of `restored` games first (unfinished games
     /// read back from the store after a restart). A game that cannot be rebuilt is logged and
     /// left in the store as it is.
-    pub fn start_with(ctx: RoomContext, retention: Duration, max_rooms: usize, restored: Vec<StoredGame>) -> Lobby {
+    pub fn start_with(ctx: RoomContext, retention: Duration, limits: LobbyLimits, restored: Vec<StoredGame>) -> Lobby {
         let (tx, rx) = mpsc::channel(256);
         let (updates_tx, updates) = mpsc::unbounded_channel();
         let (list_tx, _) = broadcast::channel(16);
@@ -94,7 +98,7 @@ impl Lobby {
             games: HashMap::new(),
             ctx: RoomContext { lobby: updates_tx, ..ctx },
             retention,
-            max_rooms,
+            limits,
             list_tx,
             dirty: false,
             me: tx.downgrade(),
@@ -104,7 +108,7 @@ impl Lobby {
             match room::restore(stored, task.ctx.clone()) {
                 Ok((handle, summary)) => {
                     let ended_at = (summary.status == Status::Ended).then(Instant::now);
-                    task.games.insert(id, Entry { handle, summary, ended_at });
+                    task.games.insert(id, Entry { handle, summary, ended_at, creator: None });
                 }
                 Err(e) => tracing::error!(game = %id, error = %e, "stored game could not be restored"),
             }
@@ -128,9 +132,9 @@ impl Lobby {
         answer.await.ok()
     }
 
-    /// Creates a game and its room.
-    pub async fn create(&self, spec: CreateSpec) -> Result<(GameId, Created), RoomError> {
-        self.ask(|reply| LobbyCommand::Create { spec, reply }).await.unwrap_or_else(|| Err(gone()))
+    /// Creates a game and its room, for a client at `creator` (None: not counted).
+    pub async fn create(&self, spec: CreateSpec, creator: Option<IpAddr>) -> Result<(GameId, Created), RoomError> {
+        self.ask(|reply| LobbyCommand::Create { spec, creator, reply }).await.unwrap_or_else(|| Err(gone()))
     }
 
     /// Those of `games` the lobby holds that are not finished.
@@ -159,13 +163,24 @@ struct Entry {
     summary: GameSummary,
     /// When the game was first seen finished.
     ended_at: Option<Instant>,
+    /// The client address that created the game (None for games restored after a restart).
+    creator: Option<IpAddr>,
+}
+
+/// How many games a lobby holds.
+#[derive(Clone, Copy, Debug)]
+pub struct LobbyLimits {
+    /// Games held at once, finished ones included.
+    pub max_rooms: usize,
+    /// Unfinished games created from one client address at once.
+    pub max_unfinished_per_address: usize,
 }
 
 struct LobbyTask {
     games: HashMap<GameId, Entry>,
     ctx: RoomContext,
     retention: Duration,
-    max_rooms: usize,
+    limits: LobbyLimits,
     list_tx: broadcast::Sender<Arc<str>>,
     /// The list changed since it was last broadcast.
     dirty: bool,
@@ -213,7 +228,7 @@ impl LobbyTask {
     /// Carries out one command; for `Close`, hands back who waits for the rooms to close.
     fn handle(&mut self, command: LobbyCommand) -> Option<oneshot::Sender<()>> {
         match command {
-            LobbyCommand::Create { spec, reply } => self.create(spec, reply),
+            LobbyCommand::Create { spec, creator, reply } => self.create(spec, creator, reply),
             LobbyCommand::Saved { id, saved } => {
                 if !saved {
                     if let Some(entry) = self.games.remove(&id) {
@@ -241,11 +256,27 @@ impl LobbyTask {
     }
 
     /// Creates a game; the creator hears of it once the store has it.
-    fn create(&mut self, spec: CreateSpec, reply: oneshot::Sender<Result<(GameId, Created), RoomError>>) {
-        if self.games.len() >= self.max_rooms {
+    fn create(
+        &mut self,
+        spec: CreateSpec,
+        creator: Option<IpAddr>,
+        reply: oneshot::Sender<Result<(GameId, Created), RoomError>>,
+    ) {
+        if self.games.len() >= self.limits.max_rooms {
             let message = format!("the server holds {} games, its limit; try again later", self.games.len());
             let _ = reply.send(Err(RoomError::new(ErrorCode::TooMany, message)));
             return;
+        }
+        if let Some(ip) = creator {
+            let max = self.limits.max_unfinished_per_address;
+            let open =
+                self.games.values().filter(|e| e.creator == Some(ip) && e.summary.status != Status::Ended).count();
+            if open >= max {
+                let message =
+                    format!("your address has {open} unfinished games, the limit of {max}; finish or resign one first");
+                let _ = reply.send(Err(RoomError::new(ErrorCode::TooMany, message)));
+                return;
+            }
         }
         let mut id = new_game_id();
         while self.games.contains_key(&id) {
@@ -259,10 +290,8 @@ impl LobbyTask {
             }
         };
         let created = creating.created;
-        // A game created finished (a mated position) leaves after the retention too.
-        let ended_at = (created.summary.status == Status::Ended).then(Instant::now);
-        self.games
-            .insert(id.clone(), Entry { handle: created.handle.clone(), summary: created.summary.clone(), ended_at });
+        let entry = Entry { handle: created.handle.clone(), summary: created.summary.clone(), ended_at: None, creator };
+        self.games.insert(id.clone(), entry);
         self.ctx.metrics.live_games.set(self.games.len() as i64);
         self.dirty = true;
         // The creator hears of the game once it is stored; the lobby goes on meanwhile.

@@ -18,6 +18,11 @@ pub struct Metrics {
     pub events_sent: Counter,
     /// Times a subscriber fell behind its broadcast channel and was sent a fresh state.
     pub lagged: Counter,
+    /// Connections closed at once because their address held its limit already.
+    pub refused_connections: Counter,
+    /// Refusals for a limit: `rate_limited` and `too_many` error replies, WebSockets refused
+    /// with 1013, and connections closed for flooding (1008).
+    pub limited: Counter,
 }
 
 impl Metrics {
@@ -30,6 +35,8 @@ impl Metrics {
             moves: Counter::default(),
             events_sent: Counter::default(),
             lagged: Counter::default(),
+            refused_connections: Counter::default(),
+            limited: Counter::default(),
             registry: Registry::default(),
         };
         registry.register("connections", "Open WebSocket connections", metrics.connections.clone());
@@ -40,6 +47,16 @@ impl Metrics {
             "lagged_receivers",
             "Subscribers that fell behind and got a fresh state",
             metrics.lagged.clone(),
+        );
+        registry.register(
+            "refused_connections",
+            "Connections closed because their address held its limit",
+            metrics.refused_connections.clone(),
+        );
+        registry.register(
+            "limited",
+            "Refusals for a limit: rate_limited and too_many replies, 1013 refusals, 1008 closes",
+            metrics.limited.clone(),
         );
         Metrics { registry, ..metrics }
     }

@@ -4,6 +4,9 @@
 pub mod app;
 pub mod config;
 pub mod connection;
+pub mod hosts;
+pub mod limits;
+pub mod listener;
 pub mod lobby;
 pub mod metrics;
 pub mod observers;

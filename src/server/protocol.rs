@@ -291,6 +291,8 @@ pub enum ErrorCode {
     TooMany,
     /// The server could not do it (its store failed); nothing changed. Worth retrying later.
     ServerError,
+    /// A stored game cannot be read back (its moves do not replay): that game only.
+    DamagedGame,
 }
 
 impl ErrorCode {
@@ -308,6 +310,7 @@ impl ErrorCode {
             ErrorCode::TooLarge => "too_large",
             ErrorCode::TooMany => "too_many",
             ErrorCode::ServerError => "server_error",
+            ErrorCode::DamagedGame => "damaged_game",
         }
     }
 }

@@ -28,16 +28,22 @@ pub async fn index(headers: HeaderMap) -> Response {
 
 /// `GET /assets/{*path}`: a static file of the client.
 pub async fn asset(Path(path): Path<String>, headers: HeaderMap) -> Response {
-    // index.html is only served as a page; everything else is addressed by its path in client/.
+    // index.html is only served as a page (at `/` and `/g/{id}`), not as an asset.
+    if path == "index.html" {
+        return not_found();
+    }
     file(&path, &headers)
+}
+
+fn not_found() -> Response {
+    (StatusCode::NOT_FOUND, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], "not found\n").into_response()
 }
 
 /// Answers with the embedded file at `path` (or 404), honouring `If-None-Match` so a reload
 /// costs a round trip, not the bytes.
 fn file(path: &str, headers: &HeaderMap) -> Response {
     let Some(found) = Client::get(path) else {
-        return (StatusCode::NOT_FOUND, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], "not found\n")
-            .into_response();
+        return not_found();
     };
     let hash = found.metadata.sha256_hash();
     let etag = format!("\"{}\"", hash.iter().take(12).map(|b| format!("{b:02x}")).collect::<String>());

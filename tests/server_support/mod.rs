@@ -13,6 +13,7 @@ use tokio::sync::oneshot;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
+use gambit::server::limits::AddressConfig;
 use gambit::server::ServerConfig;
 
 /// How long a test waits for any one message.
@@ -32,12 +33,19 @@ impl Drop for Server {
     }
 }
 
-/// Fast timings for tests: short bot thinking and bot-vs-bot pauses.
+/// Fast timings for tests: short bot thinking and bot-vs-bot pauses; per-address limits out
+/// of the way, since every test client comes from 127.0.0.1 (tests/server_abuse.rs tests them).
 pub fn test_config() -> ServerConfig {
     let mut config = ServerConfig::default();
     config.room.level5_movetime = Duration::from_millis(150);
     config.room.bot_delay = Duration::from_millis(10);
     config.room.watcher_batch = Duration::from_millis(50);
+    config.per_address = AddressConfig {
+        max_connections: 100_000,
+        max_unfinished: 100_000,
+        creates_per_minute: 100_000,
+        resumes_per_minute: 100_000,
+    };
     config
 }
 
@@ -89,6 +97,21 @@ impl Server {
     }
 }
 
+/// A fresh, empty directory for one test's files (a database, logs).
+pub fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("gambit-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+/// A TCP connection to `addr` from the loopback address `source`.
+pub async fn connect_tcp_from(addr: SocketAddr, source: std::net::IpAddr) -> TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+    socket.bind(SocketAddr::new(source, 0)).expect("bind the source address");
+    socket.connect(addr).await.expect("connect")
+}
+
 /// Undoes HTTP chunked encoding if the body looks chunked.
 fn dechunk(body: &str) -> String {
     let mut out = String::new();
@@ -115,6 +138,16 @@ pub struct Client {
 impl Client {
     pub async fn connect(addr: SocketAddr) -> Client {
         let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await.expect("websocket connect");
+        Client { ws }
+    }
+
+    /// Connects from the loopback address `source` (any of 127.0.0.0/8), so the server sees
+    /// another client address.
+    pub async fn connect_from(addr: SocketAddr, source: std::net::IpAddr) -> Client {
+        let stream = connect_tcp_from(addr, source).await;
+        let (ws, _) = tokio_tungstenite::client_async(format!("ws://{addr}/ws"), MaybeTlsStream::Plain(stream))
+            .await
+            .expect("websocket connect");
         Client { ws }
     }
 

@@ -54,6 +54,9 @@ pub(super) struct Room {
     claim_told: [bool; 2],
     /// When the game was created (Unix milliseconds), for the PGN's date.
     created_ms: i64,
+    /// A bot-vs-bot game nobody watches is paused: no bot thinks and the clock stands still
+    /// until someone watches again.
+    paused: bool,
     ctx: RoomContext,
 }
 
@@ -93,6 +96,13 @@ impl Room {
         let variant = Variant::from(spec.variant);
         let fen = spec.fen.as_deref().unwrap_or(variant.initial_fen());
         let game = Game::from_fen(variant, fen, spec.rules.into()).map_err(|e| bad(format!("bad FEN: {e}")))?;
+        if let Some(outcome) = game.outcome() {
+            // A game born finished would be a room and a stored game with nothing to play.
+            return Err(RoomError::new(
+                ErrorCode::GameOver,
+                format!("that position is already decided ({outcome}); there is nothing to play"),
+            ));
+        }
         let clock = spec.clock.map(Clock::new).transpose().map_err(|e| bad(e.to_string()))?;
         let mut seats = [seat_from(spec.white)?, seat_from(spec.black)?];
         let creator = match spec.as_side {
@@ -194,6 +204,7 @@ impl Room {
             idle: IdleTracker::default(),
             claim_told: [false; 2],
             created_ms,
+            paused: false,
             ctx,
         }
     }
@@ -289,6 +300,7 @@ impl Room {
                     self.watchers += 1;
                     self.schedule_flush();
                 }
+                self.wake();
                 let _ = reply.send(self.subscribe(v));
             }
             RoomCommand::Unwatch => {
@@ -772,7 +784,13 @@ impl Room {
         let (result, reason) = (outcome.result().to_string(), outcome.reason.name().to_string());
         let times = self.times(Instant::now());
         let v = self.v + 1;
-        let event = StoreEvent::Ended { result: result.clone(), reason: reason.clone(), times, v };
+        let event = if self.game.ply() == 0 {
+            // Ended before a move was made (resigned, aborted, abandoned): nothing worth
+            // keeping in the archive. The room still shows the end while it is held.
+            StoreEvent::Discarded
+        } else {
+            StoreEvent::Ended { result: result.clone(), reason: reason.clone(), times, v }
+        };
         // The end follows from what is already stored, so a store failure here only gets logged.
         let _ = self.store(event).await;
         // Its version is stored with it (or, if that write failed, it is not worth another).
@@ -878,7 +896,11 @@ impl Room {
             return false;
         }
         let attended = self.attended();
-        if !self.idle.expired(attended, Instant::now(), self.ctx.config.idle_timeout) {
+        let now = Instant::now();
+        if !self.idle.expired(attended, now, self.ctx.config.idle_timeout) {
+            if self.idle.unattended_for(now) >= self.ctx.config.unwatched_bot_pause {
+                self.pause();
+            }
             return false;
         }
         if self.status() == Status::Waiting {
@@ -902,9 +924,36 @@ impl Room {
         }
     }
 
+    /// Pauses a bot-vs-bot game that nobody watches: its moves would cost CPU for no one.
+    fn pause(&mut self) {
+        if self.paused || !self.seats.iter().all(Seat::is_bot) {
+            return;
+        }
+        tracing::info!(game = %self.id, "bot game paused: nobody watches it");
+        self.paused = true;
+        self.cancel_bot();
+        if let Some(clock) = &mut self.clock {
+            clock.stop(Instant::now());
+        }
+    }
+
+    /// Someone watches: a paused bot game goes on, clock and all.
+    fn wake(&mut self) {
+        if !self.paused {
+            return;
+        }
+        tracing::info!(game = %self.id, "bot game resumed: someone watches it");
+        self.paused = false;
+        if self.sync_clock() {
+            // Everyone, the newcomer included, learns that the clock runs again from now.
+            self.emit_state(Version::ToRecord);
+        }
+        self.maybe_start_bot();
+    }
+
     /// Starts the bot to move, if a bot is to move and is not already thinking.
     fn maybe_start_bot(&mut self) {
-        if self.job.is_some() || self.game.is_over() || self.status() != Status::Ongoing {
+        if self.job.is_some() || self.paused || self.game.is_over() || self.status() != Status::Ongoing {
             return;
         }
         let turn = Side::from(self.game.turn());
@@ -925,7 +974,7 @@ impl Room {
         let Seat::Bot { level, bot } = self.seat_mut(turn) else { return };
         let level = *level;
         // The bot may still be out with a cancelled search; a fresh one does the same job.
-        let bot = bot.take().unwrap_or_else(|| bot::new_bot(level));
+        let bot = bot.take().unwrap_or_else(|| bot::new_bot(level, &config.engine_tables));
         self.next_job += 1;
         self.job = Some(bot::start(
             self.next_job,

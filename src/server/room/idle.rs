@@ -1,6 +1,7 @@
 //! Unattended games end: a room whose seats' holders are all gone and that nobody watches for
 //! the idle timeout is closed (a game still waiting for a player) or ended as `abandoned`
-//! (people) or drawn by `adjudication` (bot against bot). See docs/protocol.md, "Limits".
+//! (people) or drawn by `adjudication` (bot against bot). A bot-vs-bot game pauses well before
+//! that, once nobody has watched it for a while. See docs/protocol.md, "Limits".
 
 use std::time::Duration;
 
@@ -34,6 +35,11 @@ pub(super) struct IdleTracker {
 }
 
 impl IdleTracker {
+    /// How long nobody has been at the room, as of the last [`IdleTracker::expired`] call.
+    pub(super) fn unattended_for(&self, now: Instant) -> Duration {
+        self.since.map_or(Duration::ZERO, |since| now.saturating_duration_since(since))
+    }
+
     /// Notes whether anyone is at the room `now`; true once nobody has been for `timeout`.
     pub(super) fn expired(&mut self, attended: bool, now: Instant, timeout: Duration) -> bool {
         if attended {

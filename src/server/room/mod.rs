@@ -53,8 +53,12 @@ pub struct RoomConfig {
     pub watcher_batch: Duration,
     /// An unfinished game that nobody plays or watches for this long ends (see `idle`).
     pub idle_timeout: Duration,
+    /// A bot-vs-bot game that nobody watches for this long pauses until someone does.
+    pub unwatched_bot_pause: Duration,
     /// Permits for bot searches, shared by every room of a server: a search waits for one.
     pub bot_searches: Arc<tokio::sync::Semaphore>,
+    /// Transposition tables lent to level 5 searches; as many as there are search permits.
+    pub engine_tables: crate::bots::search::TablePool,
     /// How long a player may be away before the opponent may claim the game.
     pub claim_grace: ClaimGrace,
 }
@@ -92,18 +96,24 @@ impl RoomConfig {
     pub fn bot_search_permits(n: usize) -> Arc<tokio::sync::Semaphore> {
         Arc::new(tokio::sync::Semaphore::new(n.max(1)))
     }
+
+    /// This configuration with `n` concurrent bot searches, and engine tables for as many.
+    pub fn with_bot_searches(self, n: usize) -> RoomConfig {
+        RoomConfig { bot_searches: RoomConfig::bot_search_permits(n), engine_tables: bot::table_pool(n), ..self }
+    }
 }
 
 impl Default for RoomConfig {
     fn default() -> RoomConfig {
+        let cpus = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
         RoomConfig {
             level5_movetime: Duration::from_millis(1000),
             bot_delay: Duration::from_millis(1000),
             watcher_batch: Duration::from_millis(500),
             idle_timeout: Duration::from_secs(1800),
-            bot_searches: RoomConfig::bot_search_permits(
-                std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
-            ),
+            unwatched_bot_pause: Duration::from_secs(30),
+            bot_searches: RoomConfig::bot_search_permits(cpus),
+            engine_tables: bot::table_pool(cpus),
             claim_grace: ClaimGrace::default(),
         }
     }
@@ -345,7 +355,7 @@ pub fn spawn(id: GameId, spec: CreateSpec, ctx: RoomContext) -> Result<Creating,
     let saved = ctx.store.record(&id, super::store::StoreEvent::Created(Box::new(stored)));
     let sub = room.subscribe(None);
     let summary = room.summary();
-    idle::start_ticker(ctx.config.idle_timeout, tx.downgrade());
+    idle::start_ticker(ctx.config.idle_timeout.min(ctx.config.unwatched_bot_pause), tx.downgrade());
     tokio::spawn(room.run(rx));
     Ok(Creating { created: Created { handle: RoomHandle { tx }, seat, sub, summary }, saved })
 }
@@ -355,7 +365,7 @@ pub fn restore(stored: StoredGame, ctx: RoomContext) -> Result<(RoomHandle, Game
     let (tx, rx) = mpsc::channel(COMMAND_CAPACITY);
     let room = actor::Room::restore(stored, ctx.clone(), tx.downgrade())?;
     let summary = room.summary();
-    idle::start_ticker(ctx.config.idle_timeout, tx.downgrade());
+    idle::start_ticker(ctx.config.idle_timeout.min(ctx.config.unwatched_bot_pause), tx.downgrade());
     tokio::spawn(room.run(rx));
     Ok((RoomHandle { tx }, summary))
 }

@@ -3,6 +3,7 @@
 //! visible"); on start the server reads back every unfinished game. [`SqliteStore`] keeps them
 //! in an SQLite file (or in memory); [`NoStore`] keeps nothing, for tests of the room alone.
 
+mod lock;
 pub mod schema;
 mod sqlite;
 
@@ -109,6 +110,8 @@ pub enum StoreError {
     Read(String),
     #[error("the store is closed")]
     Closed,
+    #[error("the database {path} is in use by another gambit server{}; stop it first, or give this one another --db", match pid { Some(pid) => format!(" (PID {pid})"), None => String::new() })]
+    Locked { path: String, pid: Option<u32> },
 }
 
 /// Where rooms record their changes and the server finds its games again.

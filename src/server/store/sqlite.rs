@@ -45,11 +45,21 @@ impl SqliteStore {
     /// as the server, and brings its schema up to date.
     pub fn open(path: &str) -> Result<SqliteStore, StoreError> {
         let failed = |e: &dyn std::fmt::Display| StoreError::Open { path: path.to_string(), message: e.to_string() };
+        // Before anything touches the file: another server may be using it.
+        let lock = super::lock::lock(path)?;
         let mut conn = if path == ":memory:" { Connection::open_in_memory() } else { Connection::open(path) }
             .map_err(|e| failed(&e))?;
         prepare(&mut conn).map_err(|e| failed(&e))?;
         let (jobs, queue) = mpsc::channel();
-        thread::Builder::new().name("gambit-store".into()).spawn(move || run(conn, queue)).map_err(|e| failed(&e))?;
+        thread::Builder::new()
+            .name("gambit-store".into())
+            .spawn(move || {
+                // Held by the thread that owns the connection, so it is let go only once the
+                // last write is committed and the file closed.
+                let _lock = lock;
+                run(conn, queue)
+            })
+            .map_err(|e| failed(&e))?;
         Ok(SqliteStore { jobs })
     }
 
