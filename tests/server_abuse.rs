@@ -20,6 +20,7 @@ use gambit::server::limits::AddressConfig;
 
 const ATTACKER: IpAddr = IpAddr::V4(std::net::Ipv4Addr::new(127, 0, 0, 2));
 const HONEST: IpAddr = IpAddr::V4(std::net::Ipv4Addr::new(127, 0, 0, 3));
+/// KiB in a MiB: RSS is read in KiB.
 const MIB: u64 = 1024;
 
 // ---- the real binary --------------------------------------------------------------------------
@@ -127,7 +128,7 @@ fn frame(opcode: u8, payload: &[u8]) -> Vec<u8> {
 }
 
 impl RawWs {
-    /// Opens a WebSocket from `source` with `tweak` applied to the socket before connecting.
+    /// Opens a WebSocket from `source`, with a small receive buffer if asked.
     async fn open(addr: SocketAddr, source: IpAddr, recv_buffer: Option<u32>) -> RawWs {
         let socket = tokio::net::TcpSocket::new_v4().expect("socket");
         if let Some(size) = recv_buffer {
@@ -224,14 +225,18 @@ fn shipped_limits() -> gambit::server::ServerConfig {
     config
 }
 
-/// Reads messages until one of these types; panics on none within the timeout.
+/// Reads messages until one of these types; panics if none comes within the timeout, however
+/// many other messages do.
 async fn recv_one_of(client: &mut Client, types: &[&str]) -> Value {
-    loop {
-        let m = client.recv().await;
-        if types.iter().any(|t| m["type"] == *t) {
-            return m;
+    let wanted = async {
+        loop {
+            let m = client.recv().await;
+            if types.iter().any(|t| m["type"] == *t) {
+                return m;
+            }
         }
-    }
+    };
+    tokio::time::timeout(TIMEOUT, wanted).await.unwrap_or_else(|_| panic!("no {types:?} within {TIMEOUT:?}"))
 }
 
 // ---- 1. ping flood --------------------------------------------------------------------------
@@ -440,14 +445,19 @@ async fn a_second_server_on_the_same_database_is_refused() {
     let dir = scratch("abuse-twoservers");
     let first = Served::start(&dir, &[], None).await;
     let db = dir.join("gambit.db");
-    let second = Command::new(env!("CARGO_BIN_EXE_gambit"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--db", db.to_str().expect("utf-8")])
-        .output()
-        .expect("run a second server");
-    let stderr = String::from_utf8_lossy(&second.stderr);
-    assert_eq!(second.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains(&format!("PID {}", first.pid())), "{stderr}");
-    assert!(stderr.contains("in use by another gambit server"), "{stderr}");
+    let link = dir.join("other-name.db");
+    std::os::unix::fs::symlink(&db, &link).expect("symlink");
+    // The same command again (same address too), and the same file under another name.
+    for (db, listen) in [(&db, first.addr().to_string()), (&link, "127.0.0.1:0".to_string())] {
+        let second = Command::new(env!("CARGO_BIN_EXE_gambit"))
+            .args(["serve", "--listen", &listen, "--db", db.to_str().expect("utf-8")])
+            .output()
+            .expect("run a second server");
+        let stderr = String::from_utf8_lossy(&second.stderr);
+        assert_eq!(second.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains(&format!("PID {}", first.pid())), "{stderr}");
+        assert!(stderr.contains("in use by another gambit server"), "{stderr}");
+    }
 
     // A game with four moves; then the file is damaged as interleaved writes left it (a ply
     // missing), and the server started again.
@@ -460,18 +470,33 @@ async fn a_second_server_on_the_same_database_is_refused() {
         mover.send(json!({"type":"move","game":game,"uci":uci,"id":i})).await;
         assert_eq!(recv_one_of(mover, &["ack", "error"]).await["type"], "ack");
     }
+    // And a finished game, to be damaged another way.
+    let (done, _) = white.create(human(), bot(1), Some("white")).await;
+    white.send(json!({"type":"move","game":done,"uci":"e2e4","id":9})).await;
+    assert_eq!(recv_one_of(&mut white, &["ack", "error"]).await["type"], "ack");
+    white.send(json!({"type":"resign","game":done})).await;
+    white.recv_type("end").await;
     first.stop();
     let conn = rusqlite::Connection::open(&db).expect("open the database");
     conn.execute("DELETE FROM moves WHERE game = ?1 AND ply = 3", [&game]).expect("damage");
+    conn.execute("UPDATE moves SET uci = X'FF00' WHERE game = ?1", [&done]).expect("damage");
     drop(conn);
 
+    // The server starts all the same; each damaged game answers for itself, the rest is fine.
     let again = Served::start(&dir, &[], None).await;
-    for path in [format!("/api/games/{game}"), format!("/api/games/{game}/pgn")] {
+    let (status, archive) = again.server.get("/api/games?status=finished").await;
+    assert_eq!((status, archive.trim()), (200, "[]"), "the unreadable game is left out of the archive");
+    for (id, path) in [
+        (&game, format!("/api/games/{game}")),
+        (&game, format!("/api/games/{game}/pgn")),
+        (&done, format!("/api/games/{done}")),
+        (&done, format!("/api/games/{done}/pgn")),
+    ] {
         let (status, body) = again.server.get(&path).await;
         assert_eq!(status, 422, "{path}: {body}");
         let error: Value = serde_json::from_str(&body).expect("JSON error");
         assert_eq!(error["code"], "damaged_game", "{body}");
-        assert!(error["message"].as_str().unwrap().contains(&game), "{body}");
+        assert!(error["message"].as_str().unwrap().contains(id.as_str()), "{body}");
     }
     assert_eq!(again.server.get("/healthz").await.0, 200);
 }
@@ -539,6 +564,18 @@ async fn behind_a_trusted_proxy_clients_are_counted_by_their_forwarded_address()
     };
     let _a = through_proxy("203.0.113.5").await;
     let _b = through_proxy("6.6.6.6, 203.0.113.5").await; // the left hop is the client's own claim
+                                                          // Not from the proxy: the header is the client's own claim and counts for nothing; the
+                                                          // third connection of 127.0.0.2 is closed at once, whatever address it claims.
+    let claiming = |claimed: &'static str| async move {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        let mut request = format!("ws://{addr}/ws").into_client_request().expect("request");
+        request.headers_mut().insert("x-forwarded-for", claimed.parse().expect("header"));
+        let stream = connect_tcp_from(addr, ATTACKER).await;
+        tokio_tungstenite::client_async(request, stream).await.map(|(ws, _)| ws)
+    };
+    let _c1 = claiming("198.51.100.1").await.expect("first");
+    let _c2 = claiming("198.51.100.2").await.expect("second");
+    assert!(claiming("198.51.100.3").await.is_err(), "a claimed address let a third connection in");
     let mut third = through_proxy("203.0.113.5").await;
     use futures::StreamExt;
     let mut refused = None;
@@ -659,6 +696,17 @@ async fn an_unwatched_bot_game_pauses_and_goes_on_for_a_spectator() {
     let plies = untimed_before["moves"].as_array().map_or(0, Vec::len);
     let next = spectator.recv_type("move").await;
     assert!(next["ply"].as_u64().unwrap() as usize > plies, "{next}");
+    // The timed one's clock, stopped while paused (`running` null), runs again, and the
+    // spectator is told so by a fresh state.
+    assert!(timed_after["clock"]["running"].is_null(), "{}", timed_after["clock"]);
+    spectator.send(json!({"type":"watch","game":timed})).await;
+    let running = loop {
+        let m = spectator.recv().await;
+        if m["game"] == timed.as_str() && m["type"] == "state" && !m["clock"]["running"].is_null() {
+            break m;
+        }
+    };
+    assert_eq!(running["status"], "ongoing", "{running}");
 }
 
 // ---- 9. protocol violations -------------------------------------------------------------------

@@ -131,9 +131,19 @@ pub async fn serve_until(
     listener: TcpListener,
     signal: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
+    let store = Arc::new(SqliteStore::open(&config.db)?);
+    serve_store(config, store, listener, signal).await
+}
+
+/// Serves games kept in `store` on `listener` until `signal` completes.
+async fn serve_store(
+    config: ServerConfig,
+    store: Arc<dyn GameStore>,
+    listener: TcpListener,
+    signal: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServeError> {
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let metrics = Arc::new(Metrics::new());
-    let store: Arc<dyn GameStore> = Arc::new(SqliteStore::open(&config.db)?);
     let unfinished = store.unfinished().await?;
     let ctx = RoomContext {
         config: config.room.clone(),
@@ -167,13 +177,16 @@ pub async fn serve_until(
     Ok(())
 }
 
-/// `gambit serve`: binds the address and serves on a new runtime until stopped.
+/// `gambit serve`: opens the database, binds the address and serves on a new runtime until
+/// stopped. The database comes first: a second server on the same file is told who holds it,
+/// even when it was also given the same address.
 pub fn run(args: &ServeArgs) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Runtime::new().map_err(ServeError::Runtime)?;
     runtime.block_on(async {
+        let store = Arc::new(SqliteStore::open(&args.db)?);
         let listener =
             TcpListener::bind(args.listen).await.map_err(|source| ServeError::Bind { addr: args.listen, source })?;
-        serve(ServerConfig::from(args), listener).await
+        serve_store(ServerConfig::from(args), store, listener, shutdown_signal()).await
     })
 }
 
@@ -212,7 +225,7 @@ async fn ws(
     upgrade: WebSocketUpgrade,
     headers: HeaderMap,
     ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
-    Extension(PeerSlot(slot)): Extension<PeerSlot>,
+    Extension(slot): Extension<PeerSlot>,
     State(shared): State<Arc<Shared>>,
 ) -> Response {
     let origin = headers.get(header::ORIGIN).and_then(|h| h.to_str().ok());
@@ -229,8 +242,8 @@ async fn ws(
     let ip = client_ip(peer.ip(), &headers, &shared.config.trusted_proxies);
     // Through a trusted proxy the TCP connection is the proxy's: count the client instead.
     let slot = match slot {
-        Some(slot) => Some(slot),
-        None => shared.limits.connect(ip).map(Arc::new),
+        PeerSlot::Counted(slot) => Some(slot),
+        PeerSlot::Proxy => shared.limits.connect(ip).map(Arc::new),
     };
     let peer = Peer { ip, slot };
     // Accept somewhat more than the protocol allows so an oversized message can still be
@@ -330,6 +343,7 @@ async fn archived(shared: &Shared, id: &str) -> Result<Option<(super::protocol::
     let stored = match shared.store.load(id).await {
         Ok(Some(stored)) => stored,
         Ok(None) => return Ok(None),
+        Err(StoreError::Damaged { message, .. }) => return Err(damaged(id, message)),
         Err(e) => return Err(store_failed(e)),
     };
     let ctx = RoomContext {
@@ -338,16 +352,15 @@ async fn archived(shared: &Shared, id: &str) -> Result<Option<(super::protocol::
         store: Arc::new(NoStore),
         lobby: mpsc::unbounded_channel().0,
     };
-    match room::archived(stored, ctx) {
-        Ok(found) => Ok(Some(found)),
-        Err(e) => {
-            // One game's bad record is that game's problem, not the server's: say what it is.
-            tracing::error!(game = %id, error = %e, "stored game cannot be replayed");
-            let message = format!("game {id:?} is damaged in the store and cannot be shown: {e}");
-            let body = ServerMessage::error(ErrorCode::DamagedGame, message, None);
-            Err((StatusCode::UNPROCESSABLE_ENTITY, Json(body)).into_response())
-        }
-    }
+    room::archived(stored, ctx).map(Some).map_err(|e| damaged(id, e.to_string()))
+}
+
+/// One game's bad record is that game's problem, not the server's: a 422 that says what it is.
+fn damaged(id: &str, why: String) -> Response {
+    tracing::error!(game = %id, error = %why, "stored game cannot be shown");
+    let message = format!("game {id:?} is damaged in the store and cannot be shown: {why}");
+    let body = ServerMessage::error(ErrorCode::DamagedGame, message, None);
+    (StatusCode::UNPROCESSABLE_ENTITY, Json(body)).into_response()
 }
 
 async fn game(Path(id): Path<String>, State(shared): State<Arc<Shared>>) -> Response {

@@ -61,10 +61,12 @@ impl Drop for Open {
     }
 }
 
-/// Who is at the other end of a WebSocket: the client's address and its place in that
-/// address's count of connections (None: the address holds its limit already).
+/// Who is at the other end of a WebSocket.
 pub struct Peer {
+    /// The client's address.
     pub ip: IpAddr,
+    /// Its place in that address's count of connections, held for as long as the socket
+    /// lives; None when the address holds its limit already and the socket is to be refused.
     pub slot: Option<Arc<ConnectionSlot>>,
 }
 

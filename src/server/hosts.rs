@@ -4,9 +4,11 @@
 //!   server's own pages (the origin's host and port are the request's `Host`), `--public-url`
 //!   and each `--allowed-origin` may; otherwise any site a player visits could drive their
 //!   local server from their browser. Clients that are not browsers send no `Origin`.
-//! - `Host` on every request, when the server listens on loopback: a page of another site
-//!   whose name was re-pointed to 127.0.0.1 (DNS rebinding) reaches us with its own name in
-//!   `Host`, so only loopback names, `--public-url`'s host and the allowed origins' hosts pass.
+//! - `Host` on every request, when the server listens on loopback or has a `--public-url`: a
+//!   page of another site whose name was re-pointed to the server (DNS rebinding) reaches us
+//!   with its own name in `Host`, so only `localhost`, IP addresses (a rebinding needs a
+//!   name), `--public-url`'s host and the allowed origins' hosts pass. A server on another
+//!   address without `--public-url` cannot know its names and does not check.
 
 use std::net::IpAddr;
 
@@ -28,7 +30,7 @@ fn authority_of(origin: &str) -> Option<&str> {
 /// The names and origins the server accepts.
 #[derive(Clone, Debug)]
 pub struct Hosts {
-    /// Check `Host` at all: only when listening on loopback.
+    /// Check `Host` at all: when listening on loopback, or when the server's name is known.
     check_host: bool,
     /// Host names (lower case) accepted besides loopback ones.
     names: Vec<String>,
@@ -42,7 +44,7 @@ impl Hosts {
         let origins: Vec<String> =
             public_url.into_iter().chain(allowed_origins.iter().map(String::as_str)).map(str::to_lowercase).collect();
         let names = origins.iter().filter_map(|o| authority_of(o).and_then(host_of)).map(str::to_string).collect();
-        Hosts { check_host: listen_ip.is_loopback(), names, origins }
+        Hosts { check_host: listen_ip.is_loopback() || public_url.is_some(), names, origins }
     }
 
     /// Whether a request with this `Host` header is answered.
@@ -56,7 +58,7 @@ impl Hosts {
         let name = name.to_ascii_lowercase();
         name == "localhost"
             || name.ends_with(".localhost")
-            || name.parse::<IpAddr>().is_ok_and(|ip| super::limits::canonical(ip).is_loopback())
+            || name.parse::<IpAddr>().is_ok()
             || self.names.contains(&name)
     }
 
@@ -96,15 +98,19 @@ mod tests {
     #[test]
     fn on_loopback_only_local_and_configured_names_are_answered() {
         let hosts = loopback(Some("https://chess.example"), &["http://friend.example:9000"]);
-        for ok in ["127.0.0.1:8080", "localhost:8080", "LOCALHOST", "[::1]:8080", "127.0.0.2", "chess.example"] {
+        for ok in ["127.0.0.1:8080", "localhost:8080", "LOCALHOST", "[::1]:8080", "10.0.0.1:8080", "chess.example"] {
             assert!(hosts.host_allowed(Some(ok)), "{ok}");
         }
         assert!(hosts.host_allowed(Some("friend.example:1234")));
-        for bad in ["evil.example:8080", "evil.example", "10.0.0.1:8080", "", "[::1"] {
+        for bad in ["evil.example:8080", "evil.example", "", "[::1"] {
             assert!(!hosts.host_allowed(Some(bad)), "{bad}");
         }
         let lan = Hosts::new("0.0.0.0".parse().expect("ip"), None, &[]);
-        assert!(lan.host_allowed(Some("anything.example")), "not on loopback: no Host check");
+        assert!(lan.host_allowed(Some("anything.example")), "not on loopback, no name: no Host check");
+        let named = Hosts::new("0.0.0.0".parse().expect("ip"), Some("https://chess.example"), &[]);
+        assert!(named.host_allowed(Some("chess.example")));
+        assert!(named.host_allowed(Some("192.168.1.5:8080")));
+        assert!(!named.host_allowed(Some("evil.example")), "a named server checks Host anywhere");
     }
 
     #[test]

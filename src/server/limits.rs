@@ -3,7 +3,9 @@
 //! and resume seats. Per-connection limits alone do not do it: a client opens more connections.
 //!
 //! The address is the TCP peer's, or, when the peer is a configured trusted proxy, the client
-//! that the proxy names in `X-Forwarded-For` (see [`client_ip`]).
+//! that the proxy names in `X-Forwarded-For` (see [`client_ip`]). An IPv6 client is counted by
+//! its /64 network: one host is usually given a whole /64, so single addresses would let it
+//! step around every limit.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -38,6 +40,9 @@ impl Default for AddressConfig {
 const FORGET_AFTER: Duration = Duration::from_secs(600);
 /// How often the table is swept of forgotten addresses.
 const SWEEP_EVERY: Duration = Duration::from_secs(60);
+/// Addresses the table holds before it forgets, at once, every one without a connection: a
+/// client with many networks must not grow it without bound between sweeps.
+const MAX_ADDRESSES: usize = 65_536;
 
 struct Entry {
     connections: usize,
@@ -104,13 +109,17 @@ impl AddressLimits {
         self.table.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Runs `f` on the entry of `ip`, made if new; now and then forgets idle addresses.
+    /// Runs `f` on the entry of `ip`'s network, made if new; now and then forgets idle ones.
     fn with<T>(&self, ip: IpAddr, f: impl FnOnce(&mut Entry) -> T) -> T {
+        let ip = network(ip);
         let now = Instant::now();
         let mut table = self.lock();
         if now.duration_since(table.last_sweep) >= SWEEP_EVERY {
             table.last_sweep = now;
             table.entries.retain(|_, e| e.connections > 0 || now.duration_since(e.last_seen) < FORGET_AFTER);
+        }
+        if table.entries.len() >= MAX_ADDRESSES && !table.entries.contains_key(&ip) {
+            table.entries.retain(|_, e| e.connections > 0);
         }
         let per_minute = |n: u32| RateLimiter::new(n, f64::from(n) / 60.0);
         let entry = table.entries.entry(ip).or_insert_with(|| Entry {
@@ -133,7 +142,7 @@ impl AddressLimits {
             e.connections += 1;
             true
         });
-        admitted.then(|| ConnectionSlot { limits: self.clone(), ip })
+        admitted.then(|| ConnectionSlot { limits: self.clone(), ip: network(ip) })
     }
 
     /// Takes one create from the address's allowance; false when it has used it up.
@@ -146,9 +155,9 @@ impl AddressLimits {
         self.with(ip, |e| e.resumes.check() == Verdict::Allow)
     }
 
-    /// Connections `ip` holds now.
+    /// Connections `ip`'s network holds now.
     pub fn connections(&self, ip: IpAddr) -> usize {
-        self.lock().entries.get(&ip).map_or(0, |e| e.connections)
+        self.lock().entries.get(&network(ip)).map_or(0, |e| e.connections)
     }
 }
 
@@ -158,7 +167,7 @@ impl AddressLimits {
 /// further left could have been written by the client).
 pub fn client_ip(peer: IpAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> IpAddr {
     let peer = canonical(peer);
-    if !trusted.contains(&peer) {
+    if !is_trusted(peer, trusted) {
         return peer;
     }
     let forwarded: Vec<&str> = headers
@@ -169,13 +178,27 @@ pub fn client_ip(peer: IpAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> IpAdd
         .collect();
     for hop in forwarded.iter().rev() {
         match hop.trim().parse::<IpAddr>().map(canonical) {
-            Ok(ip) if trusted.contains(&ip) => continue,
+            Ok(ip) if is_trusted(ip, trusted) => continue,
             Ok(ip) => return ip,
             // A hop we cannot read: what lies left of it cannot be trusted either.
             Err(_) => return peer,
         }
     }
     peer
+}
+
+/// Whether `ip` is one of the `trusted` proxies (each written either way, IPv4 or mapped).
+pub fn is_trusted(ip: IpAddr, trusted: &[IpAddr]) -> bool {
+    let ip = canonical(ip);
+    trusted.iter().any(|t| canonical(*t) == ip)
+}
+
+/// What the limits count an address by: an IPv4 address itself, an IPv6 address's /64.
+fn network(ip: IpAddr) -> IpAddr {
+    match canonical(ip) {
+        IpAddr::V6(v6) => IpAddr::V6((u128::from(v6) & !((1u128 << 64) - 1)).into()),
+        v4 => v4,
+    }
 }
 
 /// An IPv4 address seen through an IPv6 socket (`::ffff:1.2.3.4`) is that IPv4 address.
@@ -208,6 +231,16 @@ mod tests {
     }
 
     #[test]
+    fn an_ipv6_host_is_counted_by_its_network() {
+        let limits = AddressLimits::new(AddressConfig { max_connections: 1, ..AddressConfig::default() });
+        let _one = limits.connect(ip("2001:db8:1:2::1")).expect("first");
+        assert!(limits.connect(ip("2001:db8:1:2:ffff::9")).is_none(), "same /64");
+        assert!(limits.connect(ip("2001:db8:1:3::1")).is_some(), "another /64");
+        let _v4 = limits.connect(ip("::ffff:10.0.0.1")).expect("mapped IPv4");
+        assert!(limits.connect(ip("10.0.0.1")).is_none(), "the same IPv4 address");
+    }
+
+    #[test]
     fn creates_and_resumes_have_a_per_minute_allowance() {
         let limits = AddressLimits::new(AddressConfig {
             creates_per_minute: 3,
@@ -227,7 +260,7 @@ mod tests {
         let mut headers = HeaderMap::new();
         headers.append("x-forwarded-for", HeaderValue::from_static("6.6.6.6, 203.0.113.7"));
         headers.append("x-forwarded-for", HeaderValue::from_static("10.0.0.2"));
-        let proxies = [ip("127.0.0.1"), ip("10.0.0.2")];
+        let proxies = [ip("::ffff:127.0.0.1"), ip("10.0.0.2")];
         // Not from a proxy: the peer, whatever the header says.
         assert_eq!(client_ip(ip("198.51.100.1"), &headers, &proxies), ip("198.51.100.1"));
         // From a proxy: the nearest untrusted hop; the client-written 6.6.6.6 is ignored.

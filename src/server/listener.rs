@@ -23,13 +23,17 @@ use tokio::sync::watch;
 use tokio::task::JoinSet;
 use tower::ServiceExt;
 
-use super::limits::{canonical, AddressLimits, ConnectionSlot};
+use super::limits::{is_trusted, AddressLimits, ConnectionSlot};
 use super::metrics::Metrics;
 
-/// The place of a request's connection in its address's count: None for a trusted proxy,
-/// whose clients are counted by their forwarded address instead.
+/// Where a request's connection stands in the per-address count.
 #[derive(Clone, Debug)]
-pub struct PeerSlot(pub Option<Arc<ConnectionSlot>>);
+pub enum PeerSlot {
+    /// Counted for its peer's address.
+    Counted(Arc<ConnectionSlot>),
+    /// From a trusted proxy: its clients are counted by their forwarded address instead.
+    Proxy,
+}
 
 /// How the listener treats connections.
 pub struct ListenOptions {
@@ -55,6 +59,7 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let (stop_tx, stop_rx) = watch::channel(false);
     let mut connections = JoinSet::new();
+    let mut last_warning: Option<tokio::time::Instant> = None;
     tokio::pin!(signal);
     loop {
         tokio::select! {
@@ -68,7 +73,11 @@ pub async fn serve(
                 }
                 Err(e) => {
                     if !matches!(e.kind(), std::io::ErrorKind::ConnectionAborted | std::io::ErrorKind::ConnectionReset) {
-                        tracing::warn!(error = %e, "accept failed");
+                        // Out of descriptors this fails 50 times a second: say so once a second.
+                        if last_warning.is_none_or(|at| at.elapsed() >= Duration::from_secs(1)) {
+                            last_warning = Some(tokio::time::Instant::now());
+                            tracing::warn!(error = %e, "accept failed");
+                        }
                         tokio::time::sleep(ACCEPT_BACKOFF).await;
                     }
                 }
@@ -88,12 +97,12 @@ pub async fn serve(
 
 /// The slot of a new connection, or None when its address holds its limit already.
 fn admit(options: &ListenOptions, peer: SocketAddr) -> Option<PeerSlot> {
-    let ip = canonical(peer.ip());
-    if options.trusted_proxies.contains(&ip) {
-        return Some(PeerSlot(None));
+    let ip = peer.ip();
+    if is_trusted(ip, &options.trusted_proxies) {
+        return Some(PeerSlot::Proxy);
     }
     match options.limits.connect(ip) {
-        Some(slot) => Some(PeerSlot(Some(Arc::new(slot)))),
+        Some(slot) => Some(PeerSlot::Counted(Arc::new(slot))),
         None => {
             options.metrics.refused_connections.inc();
             tracing::debug!(%ip, "connection refused: the address holds its limit");

@@ -44,11 +44,6 @@ impl Table {
         }
     }
 
-    /// Entries held (2^bits).
-    pub fn bits(&self) -> u32 {
-        self.bits
-    }
-
     pub fn clear(&mut self) {
         self.entries.iter_mut().for_each(|e| *e = None);
     }
@@ -76,6 +71,12 @@ impl Table {
     }
 }
 
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table").field("bits", &self.bits).field("allocated", &!self.entries.is_empty()).finish()
+    }
+}
+
 /// Tables lent to searches and shared by many engines (a server's bot seats), so memory is
 /// held by the searches under way and by at most `keep` idle tables, not by every engine that
 /// has ever searched. A table comes back with what it learnt; entries of another game are
@@ -85,12 +86,6 @@ pub struct TablePool {
     idle: Arc<Mutex<Vec<Table>>>,
     bits: u32,
     keep: usize,
-}
-
-impl std::fmt::Debug for Table {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Table").field("bits", &self.bits).field("allocated", &!self.entries.is_empty()).finish()
-    }
 }
 
 impl TablePool {

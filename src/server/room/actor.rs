@@ -776,6 +776,7 @@ impl Room {
 
     async fn announce_end(&mut self, outcome: Outcome) {
         self.cancel_bot();
+        self.paused = false;
         self.offer = None;
         if let Some(clock) = &mut self.clock {
             clock.stop(Instant::now());
@@ -895,10 +896,11 @@ impl Room {
         if self.game.is_over() {
             return false;
         }
-        let attended = self.attended();
-        let now = Instant::now();
-        if !self.idle.expired(attended, now, self.ctx.config.idle_timeout) {
-            if self.idle.unattended_for(now) >= self.ctx.config.unwatched_bot_pause {
+        let alone = self.idle.unattended(self.attended(), Instant::now());
+        if alone < self.ctx.config.idle_timeout {
+            if alone >= self.ctx.config.unwatched_bot_pause {
+                // A flag that fell meanwhile ends the game rather than freezing at zero.
+                self.check_flag().await;
                 self.pause();
             }
             return false;
@@ -926,7 +928,7 @@ impl Room {
 
     /// Pauses a bot-vs-bot game that nobody watches: its moves would cost CPU for no one.
     fn pause(&mut self) {
-        if self.paused || !self.seats.iter().all(Seat::is_bot) {
+        if self.paused || self.game.is_over() || !self.seats.iter().all(Seat::is_bot) {
             return;
         }
         tracing::info!(game = %self.id, "bot game paused: nobody watches it");

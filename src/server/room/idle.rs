@@ -35,19 +35,14 @@ pub(super) struct IdleTracker {
 }
 
 impl IdleTracker {
-    /// How long nobody has been at the room, as of the last [`IdleTracker::expired`] call.
-    pub(super) fn unattended_for(&self, now: Instant) -> Duration {
-        self.since.map_or(Duration::ZERO, |since| now.saturating_duration_since(since))
-    }
-
-    /// Notes whether anyone is at the room `now`; true once nobody has been for `timeout`.
-    pub(super) fn expired(&mut self, attended: bool, now: Instant, timeout: Duration) -> bool {
+    /// Notes whether anyone is at the room `now`; how long nobody has been (zero if someone is).
+    pub(super) fn unattended(&mut self, attended: bool, now: Instant) -> Duration {
         if attended {
             self.since = None;
-            return false;
+            return Duration::ZERO;
         }
         let since = *self.since.get_or_insert(now);
-        now.saturating_duration_since(since) >= timeout
+        now.saturating_duration_since(since)
     }
 }
 
@@ -82,12 +77,12 @@ mod tests {
     #[test]
     fn idle_time_restarts_when_someone_comes() {
         let start = Instant::now();
-        let timeout = Duration::from_secs(10);
+        let secs = Duration::from_secs;
         let mut idle = IdleTracker::default();
-        assert!(!idle.expired(false, start, timeout));
-        assert!(!idle.expired(false, start + Duration::from_secs(9), timeout));
-        assert!(!idle.expired(true, start + Duration::from_secs(9), timeout));
-        assert!(!idle.expired(false, start + Duration::from_secs(10), timeout));
-        assert!(idle.expired(false, start + Duration::from_secs(20), timeout));
+        assert_eq!(idle.unattended(false, start), secs(0));
+        assert_eq!(idle.unattended(false, start + secs(9)), secs(9));
+        assert_eq!(idle.unattended(true, start + secs(9)), secs(0));
+        assert_eq!(idle.unattended(false, start + secs(10)), secs(0));
+        assert_eq!(idle.unattended(false, start + secs(20)), secs(10));
     }
 }

@@ -9,6 +9,7 @@
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
 
 use super::StoreError;
 
@@ -23,8 +24,11 @@ pub fn lock(path: &str) -> Result<Option<DbLock>, StoreError> {
     if path == ":memory:" {
         return Ok(None);
     }
-    let lock_path = format!("{path}.lock");
-    let failed = |e: std::io::Error| StoreError::Open { path: path.to_string(), message: format!("{lock_path}: {e}") };
+    let lock_path = lock_path(Path::new(path));
+    let failed = |e: std::io::Error| StoreError::Open {
+        path: path.to_string(),
+        message: format!("{}: {e}", lock_path.display()),
+    };
     let mut file =
         OpenOptions::new().read(true).write(true).create(true).truncate(false).open(&lock_path).map_err(failed)?;
     match file.try_lock() {
@@ -42,6 +46,20 @@ pub fn lock(path: &str) -> Result<Option<DbLock>, StoreError> {
     Ok(Some(DbLock { _file: file }))
 }
 
+/// The lock file of the database at `path`: beside the real file, symbolic links followed, so
+/// every name that leads to one database shares one lock. (A hard link is a second real name
+/// and is not caught; nobody makes those by accident.)
+fn lock_path(path: &Path) -> PathBuf {
+    let real = std::fs::canonicalize(path).ok().or_else(|| {
+        // Not created yet: the real folder, and the name in it.
+        let folder = path.parent().filter(|f| !f.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        Some(std::fs::canonicalize(folder).ok()?.join(path.file_name()?))
+    });
+    let mut lock = real.unwrap_or_else(|| path.to_path_buf()).into_os_string();
+    lock.push(".lock");
+    PathBuf::from(lock)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -51,11 +69,17 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("gambit-lock-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("dir");
         let db = dir.join("games.db").to_string_lossy().into_owned();
+        std::fs::write(&db, b"").expect("database file");
         let held = lock(&db).expect("first lock").expect("a file lock");
         match lock(&db) {
             Err(StoreError::Locked { pid, .. }) => assert_eq!(pid, Some(std::process::id())),
             other => panic!("second lock: {other:?}"),
         }
+        // Another name for the same file shares its lock.
+        let link = dir.join("link.db");
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(dir.join("games.db"), &link).expect("symlink");
+        assert!(matches!(lock(&link.to_string_lossy()), Err(StoreError::Locked { .. })));
         drop(held);
         assert!(lock(&db).expect("free again").is_some());
         assert!(lock(":memory:").expect("memory").is_none());

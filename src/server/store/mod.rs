@@ -110,8 +110,16 @@ pub enum StoreError {
     Read(String),
     #[error("the store is closed")]
     Closed,
-    #[error("the database {path} is in use by another gambit server{}; stop it first, or give this one another --db", match pid { Some(pid) => format!(" (PID {pid})"), None => String::new() })]
+    #[error("the database {path} is in use by another gambit server{}; stop it first, or give this one another --db", holder(*pid))]
     Locked { path: String, pid: Option<u32> },
+    /// One game's record cannot be read back; the others are not affected.
+    #[error("game {game:?} is damaged in the store: {message}")]
+    Damaged { game: String, message: String },
+}
+
+/// " (PID n)" when the process holding a database is known.
+fn holder(pid: Option<u32>) -> String {
+    pid.map(|pid| format!(" (PID {pid})")).unwrap_or_default()
 }
 
 /// Where rooms record their changes and the server finds its games again.

@@ -111,17 +111,23 @@ impl GameStore for SqliteStore {
     }
 
     fn unfinished(&self) -> BoxFuture<'static, Result<Vec<StoredGame>, StoreError>> {
-        self.read(|conn| games(conn, "status <> 'ended' ORDER BY created_ms", params![]))
+        self.read(|conn| readable(games(conn, "status <> 'ended' ORDER BY created_ms", params![])?))
     }
 
     fn finished(&self, limit: usize) -> BoxFuture<'static, Result<Vec<StoredGame>, StoreError>> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        self.read(move |conn| games(conn, "status = 'ended' ORDER BY ended_ms DESC, id LIMIT ?1", params![limit]))
+        self.read(move |conn| {
+            readable(games(conn, "status = 'ended' ORDER BY ended_ms DESC, id LIMIT ?1", params![limit])?)
+        })
     }
 
     fn load(&self, game: &str) -> BoxFuture<'static, Result<Option<StoredGame>, StoreError>> {
         let id = game.to_string();
-        self.read(move |conn| games(conn, "id = ?1", params![id]).map(|mut found| found.pop()))
+        self.read(move |conn| match games(conn, "id = ?1", params![id])?.pop() {
+            None => Ok(None),
+            Some(Ok(game)) => Ok(Some(game)),
+            Some(Err(message)) => Err(StoreError::Damaged { game: id, message }),
+        })
     }
 
     fn close(&self) -> BoxFuture<'static, ()> {
@@ -319,27 +325,37 @@ fn to_i64(n: u64) -> i64 {
 const COLUMNS: &str = "id, variant, initial_fen, rules, white, black, white_token, black_token, clock,
                        result, reason, created_ms, ended_ms, v, white_ms, black_ms";
 
-/// The games matching `filter` (an SQL condition and order), with their moves. A row that
-/// cannot be read is logged and left out rather than failing the whole answer.
-fn games(conn: &Connection, filter: &str, args: &[&dyn rusqlite::ToSql]) -> Result<Vec<StoredGame>, StoreError> {
+/// The games matching `filter` (an SQL condition and order), with their moves; a game whose
+/// row or moves cannot be read is there as the reason why, so one bad game fails only itself.
+fn games(
+    conn: &Connection,
+    filter: &str,
+    args: &[&dyn rusqlite::ToSql],
+) -> Result<Vec<Result<StoredGame, String>>, StoreError> {
     let read = |e: rusqlite::Error| StoreError::Read(e.to_string());
     let mut select = conn.prepare(&format!("SELECT {COLUMNS} FROM games WHERE {filter}")).map_err(read)?;
     let rows = select.query_map(args, |row| Ok(game_row(row))).map_err(read)?;
     let mut moves = conn.prepare_cached("SELECT uci FROM moves WHERE game = ?1 ORDER BY ply").map_err(read)?;
     let mut found = Vec::new();
     for row in rows {
-        match row.map_err(read)? {
-            Ok(mut game) => {
-                game.moves = moves
-                    .query_map(params![game.id], |r| r.get::<_, String>(0))
-                    .and_then(|ucis| ucis.collect::<rusqlite::Result<Vec<String>>>())
-                    .map_err(read)?;
-                found.push(game);
-            }
-            Err(e) => tracing::error!(error = %e, "unreadable game in the store left out"),
-        }
+        let game = row.map_err(read)?.and_then(|mut game| {
+            game.moves = moves
+                .query_map(params![game.id], |r| r.get::<_, String>(0))
+                .and_then(|ucis| ucis.collect::<rusqlite::Result<Vec<String>>>())
+                .map_err(|e| format!("game {:?}: unreadable moves: {e}", game.id))?;
+            Ok(game)
+        });
+        found.push(game);
     }
     Ok(found)
+}
+
+/// The games that could be read; the others are logged and left out.
+fn readable(games: Vec<Result<StoredGame, String>>) -> Result<Vec<StoredGame>, StoreError> {
+    Ok(games
+        .into_iter()
+        .filter_map(|game| game.map_err(|e| tracing::error!(error = %e, "unreadable game in the store left out")).ok())
+        .collect())
 }
 
 /// One `games` row, without its moves.
