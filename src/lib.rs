@@ -13,6 +13,7 @@
 
 pub mod bots;
 pub mod chess;
+pub mod protocol;
 pub mod server;
 pub mod term;
 pub mod tools;

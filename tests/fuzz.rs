@@ -9,7 +9,7 @@ use proptest::strategy::ValueTree;
 use serde_json::{json, Map, Value};
 use server_support::{human, start_with, test_config, Client, Server};
 
-use gambit::server::protocol::parse_client;
+use gambit::protocol::parse_client;
 
 /// Any JSON value, nested a few levels, with keys often taken from the protocol's own names.
 fn any_json() -> impl Strategy<Value = Value> {

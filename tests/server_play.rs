@@ -271,5 +271,5 @@ async fn text_log_has_a_line_per_event() {
     assert!(text.contains("v1 seats: white human (online), black human (online)"), "{text}");
     assert!(text.contains("v2 white 1. f3 (f2f3)"), "{text}");
     assert!(text.contains("v5 black 2... Qh4# (d8h4)"), "{text}");
-    assert!(text.contains("v6 end 0-1 by checkmate"), "{text}");
+    assert!(text.contains("v6 end 0-1: Checkmate — Black wins"), "{text}");
 }

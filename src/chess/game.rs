@@ -131,6 +131,38 @@ impl Outcome {
         }
     }
 
+    /// How the game ended, in words, for people: "Checkmate — Black wins", "White resigned —
+    /// Black wins", "Draw by threefold repetition". The one wording of every display (the
+    /// terminal, the text log); the web client's table follows it.
+    pub fn headline(self) -> String {
+        let name = |c: Color| c.fold("White", "Black");
+        match self.winner {
+            Some(w) => {
+                let (winner, loser) = (name(w), name(!w));
+                match self.reason {
+                    EndReason::Checkmate => format!("Checkmate — {winner} wins"),
+                    EndReason::Resignation => format!("{loser} resigned — {winner} wins"),
+                    EndReason::OutOfMoves => format!("{loser} is out of valid moves — {winner} wins"),
+                    EndReason::Timeout => format!("{loser} ran out of time — {winner} wins"),
+                    EndReason::Abandoned => format!("{loser} left the game — {winner} wins"),
+                    EndReason::RulesInfraction => format!("Rules infraction by {loser} — {winner} wins"),
+                    other => format!("{winner} wins by {}", other.description()),
+                }
+            }
+            None => match self.reason {
+                EndReason::Stalemate => "Stalemate — draw".into(),
+                EndReason::Agreement => "Draw agreed".into(),
+                EndReason::ThreefoldRepetition => "Draw by threefold repetition".into(),
+                EndReason::EightMoveRepetition => "Draw by eight-move repetition".into(),
+                EndReason::FiftyMoves => "Draw by the fifty-move rule".into(),
+                EndReason::InsufficientMaterial => "Draw by insufficient material".into(),
+                EndReason::NoMoves => "No moves at all — draw".into(),
+                EndReason::Timeout => "Draw — time ran out but the other side cannot mate".into(),
+                other => format!("Draw by {}", other.description()),
+            },
+        }
+    }
+
     /// `"1-0"`, `"0-1"` or `"1/2-1/2"`.
     pub const fn result(self) -> &'static str {
         match self.winner {

@@ -2,6 +2,8 @@
 //! not start from the initial position, and the moves in SAN.
 
 use super::game::Game;
+use super::piece::Color;
+use super::position::Position;
 
 /// The tags a caller knows about a game; the result comes from the game itself.
 #[derive(Clone, Debug)]
@@ -65,23 +67,8 @@ pub fn write_pgn(game: &Game, tags: &PgnTags) -> String {
     out.push('\n');
 
     // Movetext: numbered moves ("12. Nf3 Nc6", or "12... Nc6" when Black starts), wrapped at 80.
-    let start = game.initial_position();
-    let mut tokens = Vec::with_capacity(game.ply() * 3 / 2 + 1);
-    // A FEN may say fullmove 0 (python-chess accepts it, so do we); movetext counts from 1.
-    let mut number = start.fullmoves().max(1);
-    let mut white_to_move = start.turn() == super::piece::Color::White;
-    for (i, played) in game.history().iter().enumerate() {
-        if white_to_move {
-            tokens.push(format!("{number}."));
-        } else if i == 0 {
-            tokens.push(format!("{number}..."));
-        }
-        tokens.push(played.san.clone());
-        if !white_to_move {
-            number += 1;
-        }
-        white_to_move = !white_to_move;
-    }
+    let numbers = MoveNumbers::from_start(game.initial_position());
+    let mut tokens = numbers.tokens(game.history().iter().map(|p| p.san.as_str()));
     tokens.push(result.to_string());
     let mut line_len = 0;
     for token in tokens {
@@ -97,4 +84,75 @@ pub fn write_pgn(game: &Game, tags: &PgnTags) -> String {
     }
     out.push('\n');
     out
+}
+
+/// The numbers of a game's moves, counted from its start position, which may have Black to
+/// move or a fullmove number other than 1. Every move list (PGN, the terminal, the text log)
+/// numbers with this, so they agree.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct MoveNumbers {
+    first: u32,
+    black_starts: bool,
+}
+
+impl Default for MoveNumbers {
+    /// From a start with White to move at move 1.
+    fn default() -> MoveNumbers {
+        MoveNumbers { first: 1, black_starts: false }
+    }
+}
+
+impl MoveNumbers {
+    /// Numbers for a game that started at `start`. A FEN may say fullmove 0 (python-chess
+    /// accepts it, so do we); numbering starts at 1 then.
+    pub fn from_start(start: &Position) -> MoveNumbers {
+        MoveNumbers { first: start.fullmoves().max(1), black_starts: start.turn() == Color::Black }
+    }
+
+    /// The move number of the game's move `i` (0-based), and the side that plays it.
+    pub fn of(self, i: usize) -> (u32, Color) {
+        let k = i + usize::from(self.black_starts);
+        let number = self.first.saturating_add(u32::try_from(k / 2).unwrap_or(u32::MAX));
+        (number, if k.is_multiple_of(2) { Color::White } else { Color::Black })
+    }
+
+    /// Move `i` named on its own: "12." for White's, "12..." for Black's.
+    pub fn prefix(self, i: usize) -> String {
+        match self.of(i) {
+            (number, Color::White) => format!("{number}."),
+            (number, Color::Black) => format!("{number}..."),
+        }
+    }
+
+    /// A move list as tokens: "1.", "e4", "e5", "2.", "Nf3" — or "7...", "e5", "8.", "Nf3"
+    /// when Black moves first.
+    pub fn tokens<'a>(self, moves: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+        let mut tokens = Vec::new();
+        for (i, san) in moves.into_iter().enumerate() {
+            if i == 0 || self.of(i).1 == Color::White {
+                tokens.push(self.prefix(i));
+            }
+            tokens.push(san.to_string());
+        }
+        tokens
+    }
+}
+
+#[cfg(test)]
+mod numbering_tests {
+    use super::*;
+    use crate::chess::Variant;
+
+    #[test]
+    fn numbers_follow_the_start_position() {
+        let moves = ["e4", "e5", "Nf3"];
+        assert_eq!(MoveNumbers::default().tokens(moves).join(" "), "1. e4 e5 2. Nf3");
+        let black = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 b - - 3 12", Variant::Standard).unwrap();
+        let numbers = MoveNumbers::from_start(&black);
+        assert_eq!(numbers.tokens(["Kd7", "e4", "Kd6"]).join(" "), "12... Kd7 13. e4 Kd6");
+        assert_eq!(numbers.prefix(0), "12...");
+        assert_eq!(numbers.of(1), (13, Color::White));
+        let zero = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 0", Variant::Standard).unwrap();
+        assert_eq!(MoveNumbers::from_start(&zero).prefix(0), "1.");
+    }
 }

@@ -13,6 +13,11 @@ pub enum Color {
 impl Color {
     pub const ALL: [Color; 2] = [Color::White, Color::Black];
 
+    /// The colour named `"white"` or `"black"`.
+    pub fn from_name(name: &str) -> Option<Color> {
+        Color::ALL.into_iter().find(|c| c.name() == name)
+    }
+
     pub const fn index(self) -> usize {
         self as usize
     }
@@ -22,6 +27,14 @@ impl Color {
         match self {
             Color::White => "white",
             Color::Black => "black",
+        }
+    }
+
+    /// The other colour (also `!color`).
+    pub const fn other(self) -> Color {
+        match self {
+            Color::White => Color::Black,
+            Color::Black => Color::White,
         }
     }
 
@@ -56,6 +69,73 @@ impl Not for Color {
 impl fmt::Display for Color {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// One value for each colour (as shakmaty has it): the seats of a game, its clocks, anything
+/// kept per side, read by colour instead of by index.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct ByColor<T> {
+    pub white: T,
+    pub black: T,
+}
+
+impl<T> ByColor<T> {
+    /// The value of each colour, made by `f`.
+    pub fn new_with(mut f: impl FnMut(Color) -> T) -> ByColor<T> {
+        ByColor { white: f(Color::White), black: f(Color::Black) }
+    }
+
+    pub fn get(&self, color: Color) -> &T {
+        match color {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        }
+    }
+
+    pub fn get_mut(&mut self, color: Color) -> &mut T {
+        match color {
+            Color::White => &mut self.white,
+            Color::Black => &mut self.black,
+        }
+    }
+
+    /// Each value changed by `f`.
+    pub fn map<U>(self, mut f: impl FnMut(T) -> U) -> ByColor<U> {
+        ByColor { white: f(self.white), black: f(self.black) }
+    }
+
+    /// References to both values.
+    pub fn as_ref(&self) -> ByColor<&T> {
+        ByColor { white: &self.white, black: &self.black }
+    }
+
+    /// The colours whose value passes `test`, White first.
+    pub fn find(&self, mut test: impl FnMut(&T) -> bool) -> Option<Color> {
+        Color::ALL.into_iter().find(|&c| test(self.get(c)))
+    }
+
+    /// Whether any value passes `test`.
+    pub fn any(&self, mut test: impl FnMut(&T) -> bool) -> bool {
+        test(&self.white) || test(&self.black)
+    }
+
+    /// Whether both values pass `test`.
+    pub fn all(&self, mut test: impl FnMut(&T) -> bool) -> bool {
+        test(&self.white) && test(&self.black)
+    }
+}
+
+impl<T> std::ops::Index<Color> for ByColor<T> {
+    type Output = T;
+    fn index(&self, color: Color) -> &T {
+        self.get(color)
+    }
+}
+
+impl<T> std::ops::IndexMut<Color> for ByColor<T> {
+    fn index_mut(&mut self, color: Color) -> &mut T {
+        self.get_mut(color)
     }
 }
 

@@ -22,10 +22,10 @@ use super::limits::{client_ip, AddressLimits};
 use super::listener::{self, ListenOptions, PeerSlot};
 use super::lobby::{Lobby, LobbyLimits};
 use super::metrics::Metrics;
-use super::protocol::{ClockSpec, ErrorCode, GameId, SeatView, ServerMessage, VariantName};
 use super::room::{self, RoomContext};
 use super::store::{GameStore, NoStore, SqliteStore, StoreError, StoredGame, StoredSeat};
 use super::web;
+use crate::protocol::{ClockSpec, ErrorCode, GameId, SeatView, ServerMessage, VariantName};
 
 /// What every connection and handler shares.
 pub struct Shared {
@@ -328,10 +328,10 @@ impl From<StoredGame> for FinishedGame {
             white: view(g.white),
             black: view(g.black),
             game: g.id,
-            variant: g.variant,
+            variant: g.variant.into(),
             result: g.result,
             reason: g.reason,
-            clock: g.clock,
+            clock: g.clock.map(ClockSpec::from),
             created_ms: g.created_ms,
             ended_ms: g.ended_ms,
         }
@@ -339,7 +339,7 @@ impl From<StoredGame> for FinishedGame {
 }
 
 /// The state and PGN of a game the server no longer holds in memory, from the store.
-async fn archived(shared: &Shared, id: &str) -> Result<Option<(super::protocol::GameState, String)>, Response> {
+async fn archived(shared: &Shared, id: &str) -> Result<Option<(crate::protocol::GameState, String)>, Response> {
     let stored = match shared.store.load(id).await {
         Ok(Some(stored)) => stored,
         Ok(None) => return Ok(None),

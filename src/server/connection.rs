@@ -25,9 +25,10 @@ use tokio::time::{Instant, MissedTickBehavior};
 
 use super::app::Shared;
 use super::limits::ConnectionSlot;
-use super::protocol::{parse_client, ClientMessage, ErrorCode, GameId, ServerMessage, Side};
 use super::ratelimit::{RateLimiter, Verdict};
-use super::room::{Action, CreateSpec, RoomError, RoomHandle, Subscription};
+use super::room::{Action, CreateSpec, RoomHandle, Seated, Subscription};
+use crate::chess::Color;
+use crate::protocol::{parse_client, ClientMessage, ErrorCode, GameId, Refusal, Request, ServerMessage};
 
 /// Messages waiting for a slow socket before forwarders hold back (and later catch up with a state).
 const OUTBOUND_CAPACITY: usize = 256;
@@ -47,7 +48,7 @@ struct Follow {
     handle: RoomHandle,
     forwarder: JoinHandle<()>,
     /// The seat this connection holds, with its token.
-    seat: Option<(Side, String)>,
+    seat: Option<(Color, String)>,
     /// Counted in the room's watcher count.
     counted: bool,
 }
@@ -107,6 +108,7 @@ pub async fn serve(mut socket: WebSocket, shared: Arc<Shared>, peer: Peer) {
         limiter,
         created: Vec::new(),
         ip: peer.ip,
+        closing: false,
     };
     conn.read_loop(stream, shared.shutdown.clone()).await;
     conn.close().await;
@@ -155,6 +157,8 @@ struct Connection {
     created: Vec<GameId>,
     /// The client's address, for the limits per address.
     ip: IpAddr,
+    /// Closing: for flooding, or because the peer does not read. Nothing more is sent.
+    closing: bool,
 }
 
 impl Connection {
@@ -239,10 +243,9 @@ impl Connection {
             return true;
         }
         match parse_client(text) {
-            Ok(message) => {
-                let id = message.id();
-                if let Err(e) = self.dispatch(message).await {
-                    self.error(e.code, e.message, id).await;
+            Ok(Request { message, id }) => {
+                if let Err(refusal) = self.dispatch(message, id).await {
+                    self.error(refusal.code, refusal.message, id).await;
                 }
             }
             Err(e) => self.send_message(&e.to_message()).await,
@@ -269,19 +272,23 @@ impl Connection {
         tracing::info!(ip = %self.ip, "closing a connection that keeps exceeding the rate limit");
         self.shared.metrics.limited.inc();
         let _ = tokio::time::timeout(FLUSH, self.out.send(Outbound::Close(1008, "rate limit exceeded"))).await;
-        self.out = mpsc::channel(1).0; // further sends go nowhere
+        self.closing = true;
     }
 
+    /// The connection is being closed (by us, or its writer is gone): nothing more is sent.
     fn closing(&self) -> bool {
-        self.out.is_closed()
+        self.closing || self.out.is_closed()
     }
 
     /// Queues a reply. A peer that sends but does not read fills the queue: after [`FLUSH`]
     /// it is given up on, so the read loop never hangs on it.
     async fn send(&mut self, text: Arc<str>) {
+        if self.closing {
+            return;
+        }
         if tokio::time::timeout(FLUSH, self.out.send(Outbound::Text(text))).await.is_err() {
             tracing::info!("closing a connection that does not read its replies");
-            self.out = mpsc::channel(1).0; // further sends go nowhere; the loop sees it closing
+            self.closing = true;
         }
     }
 
@@ -303,130 +310,154 @@ impl Connection {
     }
 
     /// The room of `game`: the one followed already, else from the lobby.
-    async fn room(&self, game: &str) -> Result<RoomHandle, RoomError> {
+    async fn room(&self, game: &str) -> Result<RoomHandle, Refusal> {
         if let Some(follow) = self.follows.get(game) {
             return Ok(follow.handle.clone());
         }
-        self.shared
-            .lobby
-            .get(game)
-            .await
-            .ok_or_else(|| RoomError::new(ErrorCode::NoSuchGame, format!("there is no game {game:?} on this server")))
+        self.shared.lobby.get(game).await.ok_or_else(|| Refusal::no_such_game(game))
     }
 
-    async fn dispatch(&mut self, message: ClientMessage) -> Result<(), RoomError> {
+    /// Carries out one request: one method per message, as mini-redis has one per command.
+    async fn dispatch(&mut self, message: ClientMessage, id: Option<u64>) -> Result<(), Refusal> {
         match message {
-            ClientMessage::List { id } => {
-                let Some((games, rx)) = self.shared.lobby.subscribe().await else {
-                    return Err(RoomError::new(ErrorCode::BadRequest, "the server is shutting down"));
-                };
-                self.send_message(&ServerMessage::Games { games }).await;
-                if self.list.is_none() {
-                    self.list = Some(tokio::spawn(forward_list(rx, self.shared.clone(), self.out.clone())));
-                }
-                self.ack(id).await;
+            ClientMessage::List => self.list(id).await,
+            ClientMessage::Create { variant, fen, rules, white, black, clock, as_side } => {
+                self.create(CreateSpec { variant, fen, rules, white, black, clock, as_side }, id).await
             }
-            ClientMessage::Create { variant, fen, rules, white, black, clock, as_side, id } => {
-                let spec = CreateSpec { variant, fen, rules, white, black, clock, as_side };
-                // Counted before anything else, so refused creates (a finished position) count too.
-                if !self.shared.limits.may_create(self.ip) {
-                    return Err(too_often("creates games", self.shared.limits.config().creates_per_minute));
-                }
-                self.created = self.shared.lobby.unfinished(std::mem::take(&mut self.created)).await;
-                // The creator follows the new game: within the follow limit like any other.
-                self.may_follow(None)?;
-                let cap = self.shared.config.max_games_per_connection;
-                if self.created.len() >= cap {
-                    return Err(RoomError::new(
-                        ErrorCode::TooMany,
-                        format!("you have {cap} unfinished games, the limit; finish or resign one first"),
-                    ));
-                }
-                let (game, created) = self.shared.lobby.create(spec, Some(self.ip)).await?;
-                self.created.push(game.clone());
-                tracing::info!(game = %game, "game created");
-                let (color, token) = match &created.seat {
-                    Some((side, token)) => (Some(*side), Some(token.clone())),
-                    None => (None, None),
-                };
-                self.send_message(&ServerMessage::Created { game: game.clone(), color, token, id }).await;
-                self.follow(game.clone(), created.handle.clone(), created.sub, created.seat, false).await;
-                if let Some(dir) = &self.shared.config.log_dir {
-                    super::observers::textlog::start(dir.clone(), game, created.handle);
-                }
-            }
-            ClientMessage::Join { game, color, id } => {
-                if self.follows.get(&game).is_some_and(|f| f.seat.is_some()) {
-                    return Err(RoomError::new(ErrorCode::SeatTaken, "you already hold a seat in this game"));
-                }
-                let handle = self.room(&game).await?;
-                self.may_follow(Some(&game))?;
-                let seated = handle.join(color).await?;
-                let message =
-                    ServerMessage::Joined { game: game.clone(), color: seated.color, token: seated.token.clone(), id };
-                self.send_message(&message).await;
-                self.follow(game, handle, seated.sub, Some((seated.color, seated.token)), false).await;
-            }
-            ClientMessage::Resume { game, token, v, id } => {
-                if !self.shared.limits.may_resume(self.ip) {
-                    return Err(too_often("resumes seats", self.shared.limits.config().resumes_per_minute));
-                }
-                let handle = self.room(&game).await?;
-                self.may_follow(Some(&game))?;
-                let seated = handle.resume(token, v).await?;
-                let message =
-                    ServerMessage::Joined { game: game.clone(), color: seated.color, token: seated.token.clone(), id };
-                self.send_message(&message).await;
-                self.follow(game, handle, seated.sub, Some((seated.color, seated.token)), false).await;
-            }
-            ClientMessage::Watch { game, v, id } => {
-                let handle = self.room(&game).await?;
-                self.may_follow(Some(&game))?;
-                let (already_counted, has_seat) =
-                    self.follows.get(&game).map_or((false, false), |f| (f.counted, f.seat.is_some()));
-                let count = !already_counted && !has_seat;
-                let sub = handle.watch(v, count).await?;
-                self.follow(game, handle, sub, None, already_counted || count).await;
-                self.ack(id).await;
-            }
-            ClientMessage::Unwatch { game, id } => {
-                let Some(follow) = self.follows.remove(&game) else {
-                    self.room(&game).await?;
-                    return Err(RoomError::new(ErrorCode::BadRequest, "you are not watching this game"));
-                };
-                drop_follow(follow).await;
-                self.ack(id).await;
-            }
-            ClientMessage::Move { game, uci, id } => self.act(game, Action::Move(uci), id).await?,
-            ClientMessage::Undo { game, id } => self.act(game, Action::Undo, id).await?,
-            ClientMessage::Draw { game, id } => self.act(game, Action::Draw, id).await?,
-            ClientMessage::Decline { game, id } => self.act(game, Action::Decline, id).await?,
-            ClientMessage::Resign { game, id } => self.act(game, Action::Resign, id).await?,
-            ClientMessage::Claim { game, result, id } => self.act(game, Action::Claim(result), id).await?,
+            ClientMessage::Join { game, color } => self.join(game, color, id).await,
+            ClientMessage::Resume { game, token, v } => self.resume(game, token, v, id).await,
+            ClientMessage::Watch { game, v } => self.watch(game, v, id).await,
+            ClientMessage::Unwatch { game } => self.unwatch(game, id).await,
+            ClientMessage::Move { game, uci } => self.act(game, Action::Move(uci), id).await,
+            ClientMessage::Undo { game } => self.act(game, Action::Undo, id).await,
+            ClientMessage::Draw { game } => self.act(game, Action::Draw, id).await,
+            ClientMessage::Decline { game } => self.act(game, Action::Decline, id).await,
+            ClientMessage::Resign { game } => self.act(game, Action::Resign, id).await,
+            ClientMessage::Claim { game, result } => self.act(game, Action::Claim(result), id).await,
         }
+    }
+
+    /// `list`: the games list now, then its changes.
+    async fn list(&mut self, id: Option<u64>) -> Result<(), Refusal> {
+        let (games, rx) = self.shared.lobby.subscribe().await.ok_or_else(Refusal::shutting_down)?;
+        self.send_message(&ServerMessage::Games { games }).await;
+        if self.list.is_none() {
+            self.list = Some(tokio::spawn(forward_list(rx, self.shared.clone(), self.out.clone())));
+        }
+        self.ack(id).await;
+        Ok(())
+    }
+
+    /// `create`: a new game, followed by its creator (seated if a human seat was asked for).
+    async fn create(&mut self, spec: CreateSpec, id: Option<u64>) -> Result<(), Refusal> {
+        // Counted before anything else, so refused creates (a finished position) count too.
+        if !self.shared.limits.may_create(self.ip) {
+            return Err(too_often("creates games", self.shared.limits.config().creates_per_minute));
+        }
+        self.created = self.shared.lobby.unfinished(std::mem::take(&mut self.created)).await;
+        // The creator follows the new game: within the follow limit like any other.
+        self.may_follow(None)?;
+        let cap = self.shared.config.max_games_per_connection;
+        if self.created.len() >= cap {
+            return Err(Refusal::too_many(format!(
+                "you have {cap} unfinished games, the limit; finish or resign one first"
+            )));
+        }
+        let (game, created) = self.shared.lobby.create(spec, Some(self.ip)).await?;
+        self.created.push(game.clone());
+        tracing::info!(game = %game, "game created");
+        let (color, token) = match &created.seat {
+            Some((side, token)) => (Some(*side), Some(token.clone())),
+            None => (None, None),
+        };
+        self.send_message(&ServerMessage::Created { game: game.clone(), color, token, id }).await;
+        // A new game: nothing of it was followed before.
+        self.forward_to(game.clone(), created.handle.clone(), created.sub, created.seat, false);
+        if let Some(dir) = &self.shared.config.log_dir {
+            super::observers::textlog::start(dir.clone(), game, created.handle);
+        }
+        Ok(())
+    }
+
+    /// `join`: an open seat of the game.
+    async fn join(&mut self, game: GameId, color: Option<Color>, id: Option<u64>) -> Result<(), Refusal> {
+        if self.follows.get(&game).is_some_and(|f| f.seat.is_some()) {
+            return Err(Refusal::seat_taken("you already hold a seat in this game"));
+        }
+        self.take_seat(game, id, |room| async move { room.join(color).await }).await
+    }
+
+    /// `resume`: one's seat back, by its token, with the events after version `v`.
+    async fn resume(&mut self, game: GameId, token: String, v: Option<u64>, id: Option<u64>) -> Result<(), Refusal> {
+        if !self.shared.limits.may_resume(self.ip) {
+            return Err(too_often("resumes seats", self.shared.limits.config().resumes_per_minute));
+        }
+        self.take_seat(game, id, |room| async move { room.resume(token, v).await }).await
+    }
+
+    /// What `join` and `resume` share: the room, the follow limit, the seat `take` asks the room
+    /// for, the `joined` reply, and following the game as that seat.
+    async fn take_seat<F, Fut>(&mut self, game: GameId, id: Option<u64>, take: F) -> Result<(), Refusal>
+    where
+        F: FnOnce(RoomHandle) -> Fut,
+        Fut: std::future::Future<Output = Result<Seated, Refusal>>,
+    {
+        let handle = self.room(&game).await?;
+        self.may_follow(Some(&game))?;
+        let seated = take(handle.clone()).await?;
+        // What this connection followed of the game before is settled before the reply, so a
+        // client that acts on `joined` finds the room as the reply says (a spectator that now
+        // holds the seat is no longer counted as one).
+        let (seat, counted) = self.retire(&game, Some((seated.color, seated.token.clone())), false).await;
+        let message = ServerMessage::Joined { game: game.clone(), color: seated.color, token: seated.token, id };
+        self.send_message(&message).await;
+        self.forward_to(game, handle, seated.sub, seat, counted);
+        Ok(())
+    }
+
+    /// `watch`: follows the game as a spectator (a seat holder here stays one).
+    async fn watch(&mut self, game: GameId, v: Option<u64>, id: Option<u64>) -> Result<(), Refusal> {
+        let handle = self.room(&game).await?;
+        self.may_follow(Some(&game))?;
+        let (already_counted, has_seat) =
+            self.follows.get(&game).map_or((false, false), |f| (f.counted, f.seat.is_some()));
+        let count = !already_counted && !has_seat;
+        let sub = handle.watch(v, count).await?;
+        let (seat, counted) = self.retire(&game, None, already_counted || count).await;
+        self.forward_to(game, handle, sub, seat, counted);
+        self.ack(id).await;
+        Ok(())
+    }
+
+    /// `unwatch`: stops following the game.
+    async fn unwatch(&mut self, game: GameId, id: Option<u64>) -> Result<(), Refusal> {
+        let Some(follow) = self.follows.remove(&game) else {
+            self.room(&game).await?;
+            return Err(Refusal::bad_request("you are not watching this game"));
+        };
+        drop_follow(follow).await;
+        self.ack(id).await;
         Ok(())
     }
 
     /// Refuses to follow one more game beyond the per-connection limit.
     /// `game`: the game to follow, None for a new one.
-    fn may_follow(&self, game: Option<&str>) -> Result<(), RoomError> {
+    fn may_follow(&self, game: Option<&str>) -> Result<(), Refusal> {
         let cap = self.shared.config.max_follows_per_connection;
         let already = game.is_some_and(|game| self.follows.contains_key(game));
         if !already && self.follows.len() >= cap {
-            return Err(RoomError::new(
-                ErrorCode::TooMany,
-                format!("this connection follows {cap} games, its limit; unwatch one first"),
-            ));
+            return Err(Refusal::too_many(format!(
+                "this connection follows {cap} games, its limit; unwatch one first"
+            )));
         }
         Ok(())
     }
 
-    async fn act(&mut self, game: GameId, action: Action, id: Option<u64>) -> Result<(), RoomError> {
+    async fn act(&mut self, game: GameId, action: Action, id: Option<u64>) -> Result<(), Refusal> {
         let seat = self.follows.get(&game).and_then(|f| f.seat.clone().map(|(_, token)| (f.handle.clone(), token)));
         let Some((handle, token)) = seat else {
             self.room(&game).await?;
-            return Err(RoomError::new(
-                ErrorCode::NotAPlayer,
+            return Err(Refusal::not_a_player(
                 "you hold no seat in this game on this connection (spectators cannot act; players resume first)",
             ));
         };
@@ -435,18 +466,15 @@ impl Connection {
         Ok(())
     }
 
-    /// Starts forwarding `sub`, replacing what this connection followed of the game before.
-    async fn follow(
+    /// Ends what this connection followed of `game` before, telling the room what changes; the
+    /// seat and count the new follow has (a seat held before is kept by a spectator's `watch`).
+    async fn retire(
         &mut self,
-        game: GameId,
-        handle: RoomHandle,
-        sub: Subscription,
-        seat: Option<(Side, String)>,
-        counted: bool,
-    ) {
-        let mut seat = seat;
-        let mut counted = counted;
-        if let Some(old) = self.follows.remove(&game) {
+        game: &str,
+        mut seat: Option<(Color, String)>,
+        mut counted: bool,
+    ) -> (Option<(Color, String)>, bool) {
+        if let Some(old) = self.follows.remove(game) {
             old.forwarder.abort();
             match (&seat, old.seat) {
                 (None, kept) => seat = kept,
@@ -462,6 +490,18 @@ impl Connection {
                 counted |= old.counted;
             }
         }
+        (seat, counted)
+    }
+
+    /// Forwards `sub` to this connection as its follow of `game`.
+    fn forward_to(
+        &mut self,
+        game: GameId,
+        handle: RoomHandle,
+        sub: Subscription,
+        seat: Option<(Color, String)>,
+        counted: bool,
+    ) {
         let forwarder = tokio::spawn(forward(sub, handle.clone(), self.shared.clone(), self.out.clone()));
         self.follows.insert(game, Follow { handle, forwarder, seat, counted });
     }
@@ -493,11 +533,8 @@ async fn drain(stream: &mut SplitStream<WebSocket>) {
 }
 
 /// Refuses with `rate_limited` something the client's address has done too often.
-fn too_often(what: &str, per_minute: u32) -> RoomError {
-    RoomError::new(
-        ErrorCode::RateLimited,
-        format!("your address {what} too often (at most {per_minute} a minute); wait a little"),
-    )
+fn too_often(what: &str, per_minute: u32) -> Refusal {
+    Refusal::rate_limited(format!("your address {what} too often (at most {per_minute} a minute); wait a little"))
 }
 
 /// The close code and reason for a peer whose frames broke the WebSocket protocol: 1002 for
@@ -585,10 +622,10 @@ async fn forward_list(mut rx: broadcast::Receiver<Arc<str>>, shared: Arc<Shared>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::{RulesSpec, SeatSpec, VariantName};
     use crate::server::config::ServerConfig;
     use crate::server::lobby::Lobby;
     use crate::server::metrics::Metrics;
-    use crate::server::protocol::{RulesSpec, SeatSpec, VariantName};
     use crate::server::room::{self, RoomContext};
     use crate::server::store::NoStore;
 
@@ -618,11 +655,11 @@ mod tests {
             white: SeatSpec::Human,
             black: SeatSpec::Human,
             clock: None,
-            as_side: Some(Side::White),
+            as_side: Some(Color::White),
         };
         let created = room::spawn("lagtest1".into(), spec, ctx).expect("room").created;
         let white = created.seat.clone().expect("seat").1;
-        let black = created.handle.join(Some(Side::Black)).await.expect("join").token;
+        let black = created.handle.join(Some(Color::Black)).await.expect("join").token;
         // 2 × 200 events: far more than the broadcast channel holds for a reader that waits.
         for _ in 0..200 {
             created.handle.act(white.clone(), Action::Draw).await.expect("offer");

@@ -11,9 +11,9 @@ use rand::Rng;
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::time::Instant;
 
-use super::protocol::{ErrorCode, GameId, GameSummary, ServerMessage, Status};
-use super::room::{self, CreateSpec, Created, RoomContext, RoomError, RoomHandle};
+use super::room::{self, CreateSpec, Created, RoomContext, RoomHandle};
 use super::store::StoredGame;
+use crate::protocol::{GameId, GameSummary, Refusal, ServerMessage, Status};
 
 /// Letters of game ids: lowercase base32 without the look-alikes 0/o and 1/l.
 const ID_ALPHABET: &[u8; 32] = b"abcdefghijkmnpqrstuvwxyz23456789";
@@ -35,7 +35,7 @@ enum LobbyCommand {
         spec: CreateSpec,
         /// The client address that asks, for its count of unfinished games.
         creator: Option<IpAddr>,
-        reply: oneshot::Sender<Result<(GameId, Created), RoomError>>,
+        reply: oneshot::Sender<Result<(GameId, Created), Refusal>>,
     },
     /// Which of these games are held and not finished.
     Unfinished {
@@ -69,8 +69,8 @@ pub struct Lobby {
     tx: mpsc::Sender<LobbyCommand>,
 }
 
-fn gone() -> RoomError {
-    RoomError::new(super::protocol::ErrorCode::BadRequest, "the server is shutting down")
+fn gone() -> Refusal {
+    Refusal::shutting_down()
 }
 
 impl Lobby {
@@ -133,7 +133,7 @@ impl Lobby {
     }
 
     /// Creates a game and its room, for a client at `creator` (None: not counted).
-    pub async fn create(&self, spec: CreateSpec, creator: Option<IpAddr>) -> Result<(GameId, Created), RoomError> {
+    pub async fn create(&self, spec: CreateSpec, creator: Option<IpAddr>) -> Result<(GameId, Created), Refusal> {
         self.ask(|reply| LobbyCommand::Create { spec, creator, reply }).await.unwrap_or_else(|| Err(gone()))
     }
 
@@ -260,11 +260,11 @@ impl LobbyTask {
         &mut self,
         spec: CreateSpec,
         creator: Option<IpAddr>,
-        reply: oneshot::Sender<Result<(GameId, Created), RoomError>>,
+        reply: oneshot::Sender<Result<(GameId, Created), Refusal>>,
     ) {
         if self.games.len() >= self.limits.max_rooms {
             let message = format!("the server holds {} games, its limit; try again later", self.games.len());
-            let _ = reply.send(Err(RoomError::new(ErrorCode::TooMany, message)));
+            let _ = reply.send(Err(Refusal::too_many(message)));
             return;
         }
         if let Some(ip) = creator {
@@ -274,7 +274,7 @@ impl LobbyTask {
             if open >= max {
                 let message =
                     format!("your address has {open} unfinished games, the limit of {max}; finish or resign one first");
-                let _ = reply.send(Err(RoomError::new(ErrorCode::TooMany, message)));
+                let _ = reply.send(Err(Refusal::too_many(message)));
                 return;
             }
         }
@@ -304,7 +304,7 @@ impl LobbyTask {
             }
             let _ = reply.send(match result {
                 Ok(()) => Ok((id, created)),
-                Err(e) => Err(RoomError::new(ErrorCode::ServerError, e.to_string())),
+                Err(e) => Err(Refusal::server_error(e.to_string())),
             });
         });
     }

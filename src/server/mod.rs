@@ -10,7 +10,6 @@ pub mod listener;
 pub mod lobby;
 pub mod metrics;
 pub mod observers;
-pub mod protocol;
 pub mod ratelimit;
 pub mod room;
 pub mod store;

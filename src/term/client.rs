@@ -9,7 +9,7 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use super::TermError;
-use crate::server::protocol::{ClientMessage, ServerMessage};
+use crate::protocol::{Request, ServerMessage};
 
 /// How long opening a connection (TCP and the WebSocket handshake) may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -43,8 +43,8 @@ impl Connection {
     }
 
     /// Sends one message; an error means the connection is gone.
-    pub async fn send(&mut self, message: &ClientMessage) -> Result<(), TermError> {
-        let text = serde_json::to_string(message).map_err(|e| TermError::Protocol(e.to_string()))?;
+    pub async fn send(&mut self, request: &Request) -> Result<(), TermError> {
+        let text = serde_json::to_string(request).map_err(|e| TermError::Protocol(e.to_string()))?;
         self.ws.send(Message::text(text)).await.map_err(|_| TermError::Closed)
     }
 

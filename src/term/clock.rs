@@ -4,7 +4,8 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-use crate::server::protocol::{ClockSpec, ClockView, Side};
+use crate::chess::Color;
+use crate::protocol::{ClockSpec, ClockView};
 
 /// A `--time` value that is not `MINUTES+SECONDS`.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -54,10 +55,10 @@ pub fn format_time(left: Duration) -> String {
 }
 
 /// A side's time left, `elapsed` after the clock was sent.
-pub fn remaining(clock: &ClockView, side: Side, elapsed: Duration) -> Duration {
+pub fn remaining(clock: &ClockView, side: Color, elapsed: Duration) -> Duration {
     let left = Duration::from_millis(match side {
-        Side::White => clock.white_ms,
-        Side::Black => clock.black_ms,
+        Color::White => clock.white_ms,
+        Color::Black => clock.black_ms,
     });
     if clock.running == Some(side) {
         left.saturating_sub(elapsed)
@@ -89,9 +90,9 @@ mod tests {
         assert_eq!(format_time(Duration::ZERO), "0:00.0");
         assert_eq!(format_time(Duration::from_secs(3723)), "1:02:03");
         let view =
-            ClockView { initial_ms: 1, increment_ms: 0, white_ms: 5_000, black_ms: 4_000, running: Some(Side::White) };
-        assert_eq!(remaining(&view, Side::White, Duration::from_secs(1)), Duration::from_secs(4));
-        assert_eq!(remaining(&view, Side::Black, Duration::from_secs(1)), Duration::from_secs(4));
-        assert_eq!(remaining(&view, Side::White, Duration::from_secs(9)), Duration::ZERO);
+            ClockView { initial_ms: 1, increment_ms: 0, white_ms: 5_000, black_ms: 4_000, running: Some(Color::White) };
+        assert_eq!(remaining(&view, Color::White, Duration::from_secs(1)), Duration::from_secs(4));
+        assert_eq!(remaining(&view, Color::Black, Duration::from_secs(1)), Duration::from_secs(4));
+        assert_eq!(remaining(&view, Color::White, Duration::from_secs(9)), Duration::ZERO);
     }
 }

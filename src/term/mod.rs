@@ -29,8 +29,9 @@ pub mod view;
 use clap::{Args, ValueEnum};
 use thiserror::Error;
 
+use crate::chess::Color;
 use crate::chess::Variant;
-use crate::server::protocol::{ClientMessage, ClockSpec, RulesSpec, SeatSpec, Side};
+use crate::protocol::{ClientMessage, ClockSpec, Request, RulesSpec, SeatSpec};
 
 /// Where `play` and `watch` connect when no address is given (`gambit serve`'s default).
 pub const DEFAULT_URL: &str = "ws://127.0.0.1:8080/ws";
@@ -64,11 +65,11 @@ pub enum ColorArg {
     Black,
 }
 
-impl From<ColorArg> for Side {
-    fn from(color: ColorArg) -> Side {
+impl From<ColorArg> for Color {
+    fn from(color: ColorArg) -> Color {
         match color {
-            ColorArg::White => Side::White,
-            ColorArg::Black => Side::Black,
+            ColorArg::White => Color::White,
+            ColorArg::Black => Color::Black,
         }
     }
 }
@@ -98,19 +99,23 @@ pub struct PlayArgs {
 
 impl PlayArgs {
     /// The first message: create the game asked for, or join the one named.
-    fn request(&self) -> ClientMessage {
-        let color = self.color.map(Side::from);
+    fn request(&self) -> Request {
+        Request::new(self.message(), Some(session::SETUP_ID))
+    }
+
+    fn message(&self) -> ClientMessage {
+        let color = self.color.map(Color::from);
         if let Some(game) = &self.game {
-            return ClientMessage::Join { game: game.clone(), color, id: Some(session::SETUP_ID) };
+            return ClientMessage::Join { game: game.clone(), color };
         }
-        let mine = color.unwrap_or(Side::White);
+        let mine = color.unwrap_or(Color::White);
         let other = match self.vs_bot {
             Some(level) => SeatSpec::Bot { level },
             None => SeatSpec::Human,
         };
         let (white, black) = match mine {
-            Side::White => (SeatSpec::Human, other),
-            Side::Black => (other, SeatSpec::Human),
+            Color::White => (SeatSpec::Human, other),
+            Color::Black => (other, SeatSpec::Human),
         };
         ClientMessage::Create {
             variant: self.variant.unwrap_or_default().into(),
@@ -120,7 +125,6 @@ impl PlayArgs {
             black,
             clock: self.time,
             as_side: Some(mine),
-            id: Some(session::SETUP_ID),
         }
     }
 }
@@ -236,8 +240,8 @@ mod tests {
             PlayArgs { url: DEFAULT_URL.into(), game: None, color: None, vs_bot: None, variant: None, time: None };
         let create = base.request();
         assert!(matches!(
-            create,
-            ClientMessage::Create { white: SeatSpec::Human, black: SeatSpec::Human, as_side: Some(Side::White), .. }
+            create.message,
+            ClientMessage::Create { white: SeatSpec::Human, black: SeatSpec::Human, as_side: Some(Color::White), .. }
         ));
         let bot = PlayArgs {
             vs_bot: Some(3),
@@ -246,20 +250,18 @@ mod tests {
             variant: Some(Variant::Minichess7),
             ..base.clone()
         };
-        match bot.request() {
+        match bot.request().message {
             ClientMessage::Create { white, black, as_side, variant, clock, .. } => {
                 assert_eq!(white, SeatSpec::Bot { level: 3 });
                 assert_eq!(black, SeatSpec::Human);
-                assert_eq!(as_side, Some(Side::Black));
-                assert_eq!(variant, crate::server::protocol::VariantName::Minichess7);
+                assert_eq!(as_side, Some(Color::Black));
+                assert_eq!(variant, crate::protocol::VariantName::Minichess7);
                 assert_eq!(clock, Some(ClockSpec { initial_ms: 300_000, increment_ms: 3_000 }));
             }
             other => panic!("{other:?}"),
         }
         let join = PlayArgs { game: Some("abcd2345".into()), ..base };
-        assert_eq!(
-            join.request(),
-            ClientMessage::Join { game: "abcd2345".into(), color: None, id: Some(session::SETUP_ID) }
-        );
+        let expected = ClientMessage::Join { game: "abcd2345".into(), color: None };
+        assert_eq!(join.request(), Request::new(expected, Some(session::SETUP_ID)));
     }
 }

@@ -12,7 +12,8 @@ use super::client::{Connection, Incoming};
 use super::input::{self, Command, MoveInputError};
 use super::view::{GameView, Update};
 use super::{PlayArgs, TermError, DEFAULT_URL};
-use crate::server::protocol::{ClaimKind, ClientMessage, ErrorCode, GameId, GameState, ServerMessage, Side};
+use crate::chess::Color;
+use crate::protocol::{ClaimKind, ClientMessage, ErrorCode, GameId, GameState, Request, ServerMessage};
 
 /// The request id of the first message (`create`, `join` or `watch`), to match the server's answer.
 pub const SETUP_ID: u64 = 1;
@@ -53,7 +54,7 @@ pub async fn play(url: String, args: PlayArgs) -> Result<(), TermError> {
 /// `gambit watch`: follow a game until it ends (or the watcher quits).
 pub async fn watch(url: String, game: GameId) -> Result<(), TermError> {
     let mut conn = Connection::open(&url).await?;
-    conn.send(&ClientMessage::Watch { game: game.clone(), v: None, id: Some(SETUP_ID) }).await?;
+    conn.send(&Request::new(ClientMessage::Watch { game: game.clone(), v: None }, Some(SETUP_ID))).await?;
     let setup = setup(&mut conn, None).await?;
     let view = GameView::new(setup.state, None);
     Session::new(url, conn, view, None).run(&format!("Watching game {game}.")).await
@@ -62,7 +63,7 @@ pub async fn watch(url: String, game: GameId) -> Result<(), TermError> {
 /// What the server answered to the first message.
 struct Setup {
     /// The seat taken, for `create` and `join`.
-    seat: Option<(Side, String)>,
+    seat: Option<(Color, String)>,
     /// True when this client created the game.
     created: bool,
     /// The game's first `state`.
@@ -237,6 +238,10 @@ impl Session {
         if self.view.is_over() {
             return Ok(Flow::Stop);
         }
+        if update.resync && !lost {
+            // Out of step with the server: follow the game afresh on this connection.
+            self.follow_afresh(None).await;
+        }
         if lost {
             self.conn = None;
             self.show("Connection lost — reconnecting…");
@@ -286,7 +291,7 @@ impl Session {
                     match input::resolve(pos, self.view.legal(), &text) {
                         Ok(mv) => {
                             let game = self.view.game().to_string();
-                            self.act(ClientMessage::Move { game, uci: mv.to_string(), id: None }).await;
+                            self.act(ClientMessage::Move { game, uci: mv.to_string() }).await;
                         }
                         Err(e) => self.show(&move_error(&e)),
                     }
@@ -299,13 +304,13 @@ impl Session {
             Command::Decline if self.is_player() && self.view.offer_to_me().is_none() => {
                 self.show("There is no offer to decline.");
             }
-            Command::Undo => self.act(ClientMessage::Undo { game: self.view.game().into(), id: None }).await,
-            Command::Draw => self.act(ClientMessage::Draw { game: self.view.game().into(), id: None }).await,
-            Command::Decline => self.act(ClientMessage::Decline { game: self.view.game().into(), id: None }).await,
-            Command::Resign => self.act(ClientMessage::Resign { game: self.view.game().into(), id: None }).await,
+            Command::Undo => self.act(ClientMessage::Undo { game: self.view.game().into() }).await,
+            Command::Draw => self.act(ClientMessage::Draw { game: self.view.game().into() }).await,
+            Command::Decline => self.act(ClientMessage::Decline { game: self.view.game().into() }).await,
+            Command::Resign => self.act(ClientMessage::Resign { game: self.view.game().into() }).await,
             Command::Claim { win } => {
                 let result = if win { ClaimKind::Win } else { ClaimKind::Draw };
-                self.act(ClientMessage::Claim { game: self.view.game().into(), result, id: None }).await
+                self.act(ClientMessage::Claim { game: self.view.game().into(), result }).await
             }
         }
         Flow::Continue
@@ -325,7 +330,7 @@ impl Session {
             self.show("Not connected right now — reconnecting…; try again in a moment.");
             return;
         };
-        if conn.send(&message).await.is_err() {
+        if conn.send(&message.into()).await.is_err() {
             self.conn = None;
             self.show("Connection lost — reconnecting…; that was not sent, try again once reconnected.");
             if self.retry_at.is_none() {
@@ -338,25 +343,36 @@ impl Session {
     /// One reconnection attempt: open, then resume the seat (or watch again) from the last version.
     async fn reconnect(&mut self) -> Result<(), TermError> {
         self.retry_at = None;
-        let Ok(mut conn) = Connection::open(&self.url).await else {
+        let Ok(conn) = Connection::open(&self.url).await else {
             return self.retry_later();
         };
+        self.conn = Some(conn);
+        if !self.follow_afresh(Some(self.view.version())).await {
+            self.conn = None;
+            return self.retry_later();
+        }
+        self.failures = 0;
+        self.show("Reconnected.");
+        Ok(())
+    }
+
+    /// Follows the game on the current connection: resumes the seat (or watches), asking for
+    /// the events after version `v`, or for a fresh `state` when None. False if it could not
+    /// be sent.
+    async fn follow_afresh(&mut self, v: Option<u64>) -> bool {
         let id = self.next_id;
         self.next_id += 1;
         let game = self.view.game().to_string();
-        let v = Some(self.view.version());
         let message = match &self.token {
-            Some(token) => ClientMessage::Resume { game, token: token.clone(), v, id: Some(id) },
-            None => ClientMessage::Watch { game, v, id: Some(id) },
+            Some(token) => ClientMessage::Resume { game, token: token.clone(), v },
+            None => ClientMessage::Watch { game, v },
         };
-        if conn.send(&message).await.is_err() {
-            return self.retry_later();
+        let Some(conn) = self.conn.as_mut() else { return false };
+        if conn.send(&Request::new(message, Some(id))).await.is_err() {
+            return false;
         }
-        self.conn = Some(conn);
-        self.failures = 0;
         self.resume_id = Some(id);
-        self.show("Reconnected.");
-        Ok(())
+        true
     }
 
     /// Schedules the next reconnection attempt, or gives up after [`MAX_RETRIES`].

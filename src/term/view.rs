@@ -4,9 +4,10 @@
 
 use std::time::Instant;
 
-use crate::chess::{Color, Position, UciMove, Variant};
-use crate::server::protocol::{
-    ClockView, GameId, GameState, OfferKind, OfferView, SeatView, Seats, ServerMessage, Side, Status,
+use crate::chess::{Color, EndReason, MoveNumbers, Outcome, Position, UciMove, Variant};
+use crate::protocol::{
+    Applied, ClockView, Follower, GameId, GameResult, GameState, OfferKind, OfferView, SeatView, Seats, ServerMessage,
+    Status,
 };
 
 use super::board::{self, Marks};
@@ -26,21 +27,22 @@ pub struct GameView {
     fen: String,
     moves: Vec<String>,
     san: Vec<String>,
-    turn: Side,
+    turn: Color,
     status: Status,
-    result: Option<String>,
-    reason: Option<String>,
+    result: Option<GameResult>,
+    reason: Option<EndReason>,
     seats: Seats,
     legal: Vec<String>,
     check: bool,
     watchers: usize,
     offer: Option<OfferView>,
-    v: u64,
     /// The seat this client holds; None for a spectator.
-    me: Option<Side>,
+    me: Option<Color>,
     flipped: bool,
     /// The clock of a timed game as of the last event that carried it, and when that came.
     clock: Option<(ClockView, Instant)>,
+    /// Decides which messages apply (versions, consistency): the protocol's one rule.
+    follower: Follower,
 }
 
 /// What an event changed, for the screen.
@@ -50,27 +52,30 @@ pub struct Update {
     pub notes: Vec<String>,
     /// The board and status should be drawn again.
     pub redraw: bool,
+    /// The view is out of step with the server: ask it for a fresh `state`.
+    pub resync: bool,
 }
 
 impl Update {
     fn note(text: String) -> Update {
-        Update { notes: vec![text], redraw: false }
+        Update { notes: vec![text], ..Update::default() }
     }
 
     fn redraw(notes: Vec<String>) -> Update {
-        Update { notes, redraw: true }
+        Update { notes, redraw: true, ..Update::default() }
     }
 
     /// Adds what `other` changed after what this one did.
     pub fn merge(&mut self, other: Update) {
         self.notes.extend(other.notes);
         self.redraw |= other.redraw;
+        self.resync |= other.resync;
     }
 }
 
 impl GameView {
     /// The view of a game as a `state` shows it, seen by the holder of `me` (None: a spectator).
-    pub fn new(state: GameState, me: Option<Side>) -> GameView {
+    pub fn new(state: GameState, me: Option<Color>) -> GameView {
         let variant = Variant::from(state.variant);
         let mut view = GameView {
             game: state.game.clone(),
@@ -80,7 +85,7 @@ impl GameView {
             fen: String::new(),
             moves: Vec::new(),
             san: Vec::new(),
-            turn: Side::White,
+            turn: Color::White,
             status: Status::Waiting,
             result: None,
             reason: None,
@@ -89,10 +94,10 @@ impl GameView {
             check: false,
             watchers: 0,
             offer: None,
-            v: 0,
             me,
             flipped: false,
             clock: None,
+            follower: Follower::from_state(state.clone()),
         };
         view.replace(state);
         view
@@ -115,7 +120,6 @@ impl GameView {
         self.check = state.check;
         self.watchers = state.watchers;
         self.offer = state.offer;
-        self.v = state.v;
         self.clock = state.clock.map(|c| (c, Instant::now()));
     }
 
@@ -126,11 +130,11 @@ impl GameView {
 
     /// The version of the last event applied (for `resume` and `watch` after a reconnect).
     pub fn version(&self) -> u64 {
-        self.v
+        self.follower.state().map_or(0, |s| s.v)
     }
 
     /// The seat this client holds, if any.
-    pub fn me(&self) -> Option<Side> {
+    pub fn me(&self) -> Option<Color> {
         self.me
     }
 
@@ -179,23 +183,22 @@ impl GameView {
         }
     }
 
-    /// Applies one message from the server; says what to show. Events the view has already seen
-    /// (by version) change nothing, so a replay after a reconnect is harmless.
+    /// Applies one message from the server; says what to show. Whether it applies at all is
+    /// the protocol's [`Follower`]'s rule: events already seen change nothing (a replay after a
+    /// reconnect is harmless), and one that does not follow on asks for a fresh `state`.
     pub fn apply(&mut self, message: &ServerMessage) -> Update {
-        if let Some(v) = message.version() {
-            let is_state = matches!(message, ServerMessage::State(_));
-            if v < self.v || (v == self.v && !is_state) {
-                return Update::default();
-            }
+        match self.follower.apply(message) {
+            Applied::Applied => {}
+            Applied::Ignored => return Update::default(),
+            Applied::Resync => return Update { resync: true, ..Update::default() },
         }
         match message {
             ServerMessage::State(state) if state.game == self.game => {
                 let before = self.moves.len();
-                let was_fresh = self.v == 0 && self.moves.is_empty();
                 self.replace(state.clone());
                 let after = self.moves.len();
                 let mut notes = Vec::new();
-                if after < before && !was_fresh {
+                if after < before {
                     let n = before - after;
                     notes
                         .push(format!("{} taken back.", if n == 1 { "One move".into() } else { format!("{n} moves") }));
@@ -212,7 +215,6 @@ impl GameView {
                 self.legal = legal.clone();
                 self.check = *check;
                 self.offer = None;
-                self.v = *v;
                 if let Some(clock) = clock {
                     self.clock = Some((*clock, Instant::now()));
                 }
@@ -227,32 +229,28 @@ impl GameView {
                     self.clock = Some((*clock, Instant::now()));
                 }
                 self.status = Status::Ended;
-                self.result = Some(result.clone());
-                self.reason = Some(reason.clone());
+                self.result = Some(*result);
+                self.reason = Some(*reason);
                 self.legal.clear();
                 self.offer = None;
-                self.v = *v;
                 Update::redraw(Vec::new())
             }
             ServerMessage::Offer { game, v, kind, by } if *game == self.game => {
                 self.offer = Some(OfferView { kind: *kind, by: *by });
-                self.v = *v;
                 Update::note(self.offer_note(*kind, *by))
             }
             ServerMessage::Declined { game, v, kind, by } if *game == self.game => {
                 self.offer = None;
-                self.v = *v;
                 Update::note(self.declined_note(*kind, *by))
             }
             ServerMessage::Seats { game, v, seats, claim } if *game == self.game => {
                 let before = self.seats;
                 self.seats = *seats;
-                self.v = *v;
                 let mut notes = Vec::new();
                 if let Some(claim) = claim.filter(|c| Some(c.by) == self.me) {
                     notes.push(claim_note(claim.in_ms));
                 }
-                for side in [Side::White, Side::Black] {
+                for side in [Color::White, Color::Black] {
                     if Some(side) == self.me {
                         continue;
                     }
@@ -267,7 +265,7 @@ impl GameView {
                     self.status = Status::Ongoing;
                     return Update::redraw(notes);
                 }
-                Update { notes, redraw: false }
+                Update { notes, ..Update::default() }
             }
             ServerMessage::Watchers { game, count } if *game == self.game => {
                 self.watchers = *count;
@@ -280,7 +278,7 @@ impl GameView {
     // ---- words ----------------------------------------------------------------------------
 
     /// Who sits on `side`, for sentences: "you", "Level 3", "White".
-    fn who(&self, side: Side) -> String {
+    fn who(&self, side: Color) -> String {
         if self.me == Some(side) {
             return "you".into();
         }
@@ -290,7 +288,7 @@ impl GameView {
         }
     }
 
-    fn waiting_for(&self, side: Side) -> String {
+    fn waiting_for(&self, side: Color) -> String {
         match seat(&self.seats, side) {
             SeatView::Bot { level } => format!("Level {level} is thinking…"),
             SeatView::Human { online: false } => format!("waiting for {} (offline)", colour_name(side)),
@@ -298,7 +296,7 @@ impl GameView {
         }
     }
 
-    fn offer_note(&self, kind: OfferKind, by: Side) -> String {
+    fn offer_note(&self, kind: OfferKind, by: Color) -> String {
         let what = match kind {
             OfferKind::Draw => "a draw",
             OfferKind::Undo => "to take back the last move",
@@ -326,7 +324,7 @@ impl GameView {
         }
     }
 
-    fn declined_note(&self, kind: OfferKind, by: Side) -> String {
+    fn declined_note(&self, kind: OfferKind, by: Color) -> String {
         let what = match kind {
             OfferKind::Draw => "draw offer",
             OfferKind::Undo => "request to take back",
@@ -341,7 +339,7 @@ impl GameView {
         }
     }
 
-    fn seat_note(&self, side: Side, before: SeatView, after: SeatView) -> Option<String> {
+    fn seat_note(&self, side: Color, before: SeatView, after: SeatView) -> Option<String> {
         let name = colour_name(side);
         match (before, after) {
             (SeatView::Open, SeatView::Human { .. }) => Some(format!("{name} joined — the game begins.")),
@@ -357,37 +355,17 @@ impl GameView {
 
     /// The `i`-th move (from 0) with its number: "1. e4", "1... e5".
     fn numbered(&self, i: usize) -> String {
-        let (number, white) = self.move_number(i);
-        let san = self.san.get(i).map_or("?", String::as_str);
-        if white {
-            format!("{number}. {san}")
-        } else {
-            format!("{number}... {san}")
-        }
+        format!("{} {}", self.numbers().prefix(i), self.san.get(i).map_or("?", String::as_str))
     }
 
-    /// The move number of the `i`-th move and whether White played it.
-    fn move_number(&self, i: usize) -> (u32, bool) {
-        let (first, black_starts) = match &self.initial {
-            Some(pos) => (pos.fullmoves().max(1), pos.turn() == Color::Black),
-            None => (1, false),
-        };
-        let k = i + usize::from(black_starts);
-        (first.saturating_add(u32::try_from(k / 2).unwrap_or(u32::MAX)), k.is_multiple_of(2))
+    /// How this game's moves are numbered, from its start position.
+    fn numbers(&self) -> MoveNumbers {
+        self.initial.as_ref().map(MoveNumbers::from_start).unwrap_or_default()
     }
 
     /// "1. e4 e5 2. Nf3", wrapped, or a note that no move was played yet.
     fn move_list(&self) -> String {
-        let mut tokens = Vec::new();
-        for i in 0..self.san.len() {
-            let (number, white) = self.move_number(i);
-            if white {
-                tokens.push(format!("{number}."));
-            } else if i == 0 {
-                tokens.push(format!("{number}..."));
-            }
-            tokens.push(self.san[i].clone());
-        }
+        let tokens = self.numbers().tokens(self.san.iter().map(String::as_str));
         if tokens.is_empty() {
             return "Moves: none yet".into();
         }
@@ -408,7 +386,7 @@ impl GameView {
 
     /// "Game abcd2345 · standard · White: you · Black: Level 1 · 2 watching".
     fn header(&self) -> String {
-        let label = |side: Side| -> String {
+        let label = |side: Color| -> String {
             if self.me == Some(side) {
                 return "you".into();
             }
@@ -423,8 +401,8 @@ impl GameView {
             "Game {} · {} · White: {} · Black: {}",
             self.game,
             self.variant,
-            label(Side::White),
-            label(Side::Black)
+            label(Color::White),
+            label(Color::Black)
         );
         if self.watchers > 0 {
             header.push_str(&format!(" · {} watching", self.watchers));
@@ -440,13 +418,13 @@ impl GameView {
     pub fn clocks_line(&self) -> Option<String> {
         let (view, at) = self.clock.as_ref()?;
         let elapsed = at.elapsed();
-        let side = |s: Side| {
+        let side = |s: Color| {
             let time = clock::format_time(clock::remaining(view, s, elapsed));
             let mark = if view.running == Some(s) { " ⏱" } else { "" };
             format!("{} {time}{mark}", colour_name(s))
         };
-        let spec = crate::server::protocol::ClockSpec { initial_ms: view.initial_ms, increment_ms: view.increment_ms };
-        Some(format!("{} · {} ({})", side(Side::White), side(Side::Black), clock::time_control_name(spec)))
+        let spec = crate::protocol::ClockSpec { initial_ms: view.initial_ms, increment_ms: view.increment_ms };
+        Some(format!("{} · {} ({})", side(Color::White), side(Color::Black), clock::time_control_name(spec)))
     }
 
     /// The line that says where the game is: whose move, who is thinking, or how it ended.
@@ -474,24 +452,21 @@ impl GameView {
 
     /// "Checkmate — Black wins (0-1)", with how it went for a player.
     fn outcome_line(&self) -> String {
-        let result = self.result.as_deref().unwrap_or("*");
-        let winner = match result {
-            "1-0" => Some(Side::White),
-            "0-1" => Some(Side::Black),
-            _ => None,
-        };
-        let reason = self.reason.as_deref().unwrap_or("");
-        let mut line = match (winner, reason, &self.clock) {
+        let result = self.result.map_or("*", GameResult::as_str);
+        let winner = self.result.and_then(GameResult::winner);
+        let mut line = match (winner, self.reason, &self.clock) {
             // A draw on time: say whose flag fell, and why it is not a loss.
-            (None, "timeout", Some((view, _))) => {
-                let flagged = if view.white_ms == 0 { Side::White } else { Side::Black };
+            (None, Some(EndReason::Timeout), Some((view, _))) => {
+                let flagged = if view.white_ms == 0 { Color::White } else { Color::Black };
                 format!(
                     "Draw — {}'s time ran out but {} cannot mate",
                     colour_name(flagged),
                     colour_name(flagged.other())
                 )
             }
-            _ => outcome_text(winner, reason),
+            (_, Some(reason), _) => Outcome { winner, reason }.headline(),
+            (Some(w), None, _) => format!("{} wins", colour_name(w)),
+            (None, None, _) => "Draw".into(),
         };
         line.push_str(&format!(" ({result})"));
         match (self.me, winner) {
@@ -505,7 +480,7 @@ impl GameView {
     /// Everything about the game as it stands: header, board, moves, FEN and status.
     pub fn render(&self) -> String {
         let bottom = match (self.me, self.flipped) {
-            (Some(Side::Black), false) | (None | Some(Side::White), true) => Color::Black,
+            (Some(Color::Black), false) | (None | Some(Color::White), true) => Color::Black,
             _ => Color::White,
         };
         let mut out = self.header();
@@ -530,17 +505,17 @@ impl GameView {
     }
 }
 
-fn seat(seats: &Seats, side: Side) -> SeatView {
+fn seat(seats: &Seats, side: Color) -> SeatView {
     match side {
-        Side::White => seats.white,
-        Side::Black => seats.black,
+        Color::White => seats.white,
+        Color::Black => seats.black,
     }
 }
 
-fn colour_name(side: Side) -> &'static str {
+fn colour_name(side: Color) -> &'static str {
     match side {
-        Side::White => "White",
-        Side::Black => "Black",
+        Color::White => "White",
+        Color::Black => "Black",
     }
 }
 
@@ -561,37 +536,6 @@ fn end_sentence(text: &str) -> String {
     }
 }
 
-/// How a game ended, in words: "Checkmate — Black wins", "Draw by threefold repetition".
-pub fn outcome_text(winner: Option<Side>, reason: &str) -> String {
-    match winner {
-        Some(w) => {
-            let (winner, loser) = (colour_name(w), colour_name(w.other()));
-            match reason {
-                "checkmate" => format!("Checkmate — {winner} wins"),
-                "resignation" => format!("{loser} resigned — {winner} wins"),
-                "out_of_moves" => format!("{loser} is out of valid moves — {winner} wins"),
-                "timeout" => format!("{loser} ran out of time — {winner} wins"),
-                "abandoned" => format!("{loser} left the game — {winner} wins"),
-                "rules_infraction" => format!("Rules infraction by {loser} — {winner} wins"),
-                "" => format!("{winner} wins"),
-                other => format!("{winner} wins by {}", other.replace('_', " ")),
-            }
-        }
-        None => match reason {
-            "stalemate" => "Stalemate — draw".into(),
-            "agreement" => "Draw agreed".into(),
-            "threefold_repetition" => "Draw by threefold repetition".into(),
-            "eight_move_repetition" => "Draw by eight-move repetition".into(),
-            "fifty_moves" => "Draw by the fifty-move rule".into(),
-            "insufficient_material" => "Draw by insufficient material".into(),
-            "no_moves" => "No moves at all — draw".into(),
-            "timeout" => "Draw — time ran out but the other side cannot mate".into(),
-            "" => "Draw".into(),
-            other => format!("Draw by {}", other.replace('_', " ")),
-        },
-    }
-}
-
 /// What the player may do about an opponent who has left, `in_ms` from now.
 fn claim_note(in_ms: u64) -> String {
     if in_ms == 0 {
@@ -606,7 +550,7 @@ fn claim_note(in_ms: u64) -> String {
 mod tests {
     use super::*;
     use crate::chess::{Game, Move};
-    use crate::server::protocol::VariantName;
+    use crate::protocol::VariantName;
 
     fn state_of(game: &Game, v: u64, seats: Seats) -> GameState {
         GameState {
@@ -617,7 +561,7 @@ mod tests {
             fen: game.position().fen(),
             moves: game.history().iter().map(|p| p.mv.to_string()).collect(),
             san: game.history().iter().map(|p| p.san.clone()).collect(),
-            turn: game.turn().into(),
+            turn: game.turn(),
             status: if game.is_over() { Status::Ended } else { Status::Ongoing },
             result: None,
             reason: None,
@@ -643,7 +587,7 @@ mod tests {
             uci: uci.into(),
             san,
             fen: game.position().fen(),
-            turn: game.turn().into(),
+            turn: game.turn(),
             ply: game.ply(),
             legal: game.legal_moves().iter().map(Move::to_string).collect(),
             check: game.position().is_check(),
@@ -654,7 +598,7 @@ mod tests {
     #[test]
     fn a_game_against_a_bot_in_words() {
         let mut game = Game::new(Variant::Standard);
-        let mut view = GameView::new(state_of(&game, 1, vs_bot()), Some(Side::White));
+        let mut view = GameView::new(state_of(&game, 1, vs_bot()), Some(Color::White));
         let text = view.render();
         assert!(text.starts_with("Game g1 · standard · White: you · Black: Level 3\n"), "{text}");
         assert!(text.contains("Moves: none yet\n"), "{text}");
@@ -663,7 +607,7 @@ mod tests {
         assert!(view.my_turn());
 
         let update = view.apply(&move_event(&mut game, 2, "e2e4"));
-        assert_eq!(update, Update { notes: vec!["You played 1. e4.".into()], redraw: true });
+        assert_eq!(update, Update { notes: vec!["You played 1. e4.".into()], redraw: true, resync: false });
         assert!(!view.my_turn());
         assert_eq!(view.status_line(), "Black to move — Level 3 is thinking…");
         assert_eq!(view.why_not_my_turn().as_deref(), Some("It is not your move yet — Level 3 is thinking…"));
@@ -681,8 +625,8 @@ mod tests {
         let end = ServerMessage::End {
             game: "g1".into(),
             v: 4,
-            result: "0-1".into(),
-            reason: "resignation".into(),
+            result: GameResult::BlackWins,
+            reason: EndReason::Resignation,
             clock: None,
         };
         assert!(view.apply(&end).redraw);
@@ -709,8 +653,8 @@ mod tests {
         let end = ServerMessage::End {
             game: "g1".into(),
             v: 6,
-            result: "0-1".into(),
-            reason: "checkmate".into(),
+            result: GameResult::BlackWins,
+            reason: EndReason::Checkmate,
             clock: None,
         };
         view.apply(&end);
@@ -721,7 +665,7 @@ mod tests {
     #[test]
     fn check_is_called_out() {
         let mut game = Game::new(Variant::Standard);
-        let mut view = GameView::new(state_of(&game, 1, vs_bot()), Some(Side::Black));
+        let mut view = GameView::new(state_of(&game, 1, vs_bot()), Some(Color::Black));
         for (v, uci) in [(2, "e2e4"), (3, "f7f5"), (4, "d1h5")] {
             view.apply(&move_event(&mut game, v, uci));
         }
@@ -738,22 +682,22 @@ mod tests {
     fn offers_and_declines_in_plain_words() {
         let game = Game::new(Variant::Standard);
         let humans = Seats { white: SeatView::Human { online: true }, black: SeatView::Human { online: true } };
-        let mut view = GameView::new(state_of(&game, 1, humans), Some(Side::White));
-        let offer = ServerMessage::Offer { game: "g1".into(), v: 2, kind: OfferKind::Draw, by: Side::Black };
+        let mut view = GameView::new(state_of(&game, 1, humans), Some(Color::White));
+        let offer = ServerMessage::Offer { game: "g1".into(), v: 2, kind: OfferKind::Draw, by: Color::Black };
         assert_eq!(
             view.apply(&offer).notes,
             vec!["Black offers a draw — type draw to accept or decline to refuse.".to_string()]
         );
         assert_eq!(view.offer_to_me(), Some(OfferKind::Draw));
-        let declined = ServerMessage::Declined { game: "g1".into(), v: 3, kind: OfferKind::Draw, by: Side::Black };
+        let declined = ServerMessage::Declined { game: "g1".into(), v: 3, kind: OfferKind::Draw, by: Color::Black };
         assert_eq!(view.apply(&declined).notes, vec!["You declined Black's draw offer.".to_string()]);
         assert_eq!(view.offer_to_me(), None);
-        let mine = ServerMessage::Offer { game: "g1".into(), v: 4, kind: OfferKind::Undo, by: Side::White };
+        let mine = ServerMessage::Offer { game: "g1".into(), v: 4, kind: OfferKind::Undo, by: Color::White };
         assert_eq!(
             view.apply(&mine).notes,
             vec!["You asked to take back your last move; waiting for Black's answer.".to_string()]
         );
-        let refused = ServerMessage::Declined { game: "g1".into(), v: 5, kind: OfferKind::Undo, by: Side::White };
+        let refused = ServerMessage::Declined { game: "g1".into(), v: 5, kind: OfferKind::Undo, by: Color::White };
         assert_eq!(view.apply(&refused).notes, vec!["Black declined your request to take back.".to_string()]);
         let offline = Seats { white: SeatView::Human { online: true }, black: SeatView::Human { online: false } };
         let seats = ServerMessage::Seats { game: "g1".into(), v: 6, seats: offline, claim: None };
@@ -766,12 +710,15 @@ mod tests {
         let open = Seats { white: SeatView::Human { online: true }, black: SeatView::Open };
         let mut state = state_of(&game, 0, open);
         state.status = Status::Waiting;
-        let mut view = GameView::new(state, Some(Side::White));
+        let mut view = GameView::new(state, Some(Color::White));
         assert_eq!(view.status_line(), "Waiting for an opponent to join…");
         assert!(view.why_not_my_turn().is_some_and(|w| w.contains("not started")));
         let joined = Seats { white: SeatView::Human { online: true }, black: SeatView::Human { online: true } };
         let update = view.apply(&ServerMessage::Seats { game: "g1".into(), v: 1, seats: joined, claim: None });
-        assert_eq!(update, Update { notes: vec!["Black joined — the game begins.".into()], redraw: true });
+        assert_eq!(
+            update,
+            Update { notes: vec!["Black joined — the game begins.".into()], redraw: true, resync: false }
+        );
         let text = view.render();
         assert!(text.contains("· minichess7 ·"), "{text}");
         assert!(text.contains(" 1  ♘  ♗  ♕  ♔  A  C  ♖  1"), "{text}");
@@ -782,13 +729,13 @@ mod tests {
     #[test]
     fn undo_state_says_what_was_taken_back() {
         let mut game = Game::new(Variant::Standard);
-        let mut view = GameView::new(state_of(&game, 1, vs_bot()), Some(Side::White));
+        let mut view = GameView::new(state_of(&game, 1, vs_bot()), Some(Color::White));
         view.apply(&move_event(&mut game, 2, "e2e4"));
         view.apply(&move_event(&mut game, 3, "e7e5"));
         game.undo();
         game.undo();
         let update = view.apply(&ServerMessage::State(state_of(&game, 4, vs_bot())));
-        assert_eq!(update, Update { notes: vec!["2 moves taken back.".into()], redraw: true });
+        assert_eq!(update, Update { notes: vec!["2 moves taken back.".into()], redraw: true, resync: false });
         assert!(view.render().contains("Moves: none yet"));
     }
 
@@ -796,7 +743,7 @@ mod tests {
     fn move_numbers_from_a_black_to_move_start_and_wrapping() {
         let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 7";
         let mut game = Game::from_fen(Variant::Standard, fen, Default::default()).unwrap();
-        let mut view = GameView::new(state_of(&game, 1, vs_bot()), Some(Side::Black));
+        let mut view = GameView::new(state_of(&game, 1, vs_bot()), Some(Color::Black));
         let update = view.apply(&move_event(&mut game, 2, "e7e5"));
         assert_eq!(update.notes, vec!["You played 7... e5.".to_string()]);
         view.apply(&move_event(&mut game, 3, "g1f3"));
@@ -814,12 +761,13 @@ mod tests {
 
     #[test]
     fn outcomes_in_words() {
-        assert_eq!(outcome_text(Some(Side::Black), "checkmate"), "Checkmate — Black wins");
-        assert_eq!(outcome_text(Some(Side::White), "out_of_moves"), "Black is out of valid moves — White wins");
-        assert_eq!(outcome_text(None, "agreement"), "Draw agreed");
-        assert_eq!(outcome_text(None, "stalemate"), "Stalemate — draw");
-        assert_eq!(outcome_text(None, "something_new"), "Draw by something new");
-        assert_eq!(outcome_text(Some(Side::White), "timeout"), "Black ran out of time — White wins");
+        let text = |winner, reason| Outcome { winner, reason }.headline();
+        assert_eq!(text(Some(Color::Black), EndReason::Checkmate), "Checkmate — Black wins");
+        assert_eq!(text(Some(Color::White), EndReason::OutOfMoves), "Black is out of valid moves — White wins");
+        assert_eq!(text(None, EndReason::Agreement), "Draw agreed");
+        assert_eq!(text(None, EndReason::Stalemate), "Stalemate — draw");
+        assert_eq!(text(None, EndReason::Adjudication), "Draw by adjudication");
+        assert_eq!(text(Some(Color::White), EndReason::Timeout), "Black ran out of time — White wins");
     }
 
     #[test]
@@ -833,7 +781,7 @@ mod tests {
             black_ms: 300_000,
             running: None,
         });
-        let mut view = GameView::new(state, Some(Side::White));
+        let mut view = GameView::new(state, Some(Color::White));
         let text = view.render();
         assert!(text.contains("\nWhite 4:58 · Black 5:00 (5+3)\n"), "{text}");
         let clock =
@@ -841,8 +789,8 @@ mod tests {
         let end = ServerMessage::End {
             game: "g1".into(),
             v: 2,
-            result: "1/2-1/2".into(),
-            reason: "timeout".into(),
+            result: GameResult::Draw,
+            reason: EndReason::Timeout,
             clock: Some(clock),
         };
         assert!(view.apply(&end).redraw);

@@ -12,7 +12,8 @@ use std::time::SystemTime;
 use tokio::io::AsyncWriteExt;
 use tokio::sync::broadcast::error::RecvError;
 
-use crate::server::protocol::{GameId, OfferKind, SeatView, ServerMessage, Side};
+use crate::chess::{MoveNumbers, Outcome, Position};
+use crate::protocol::{GameId, GameState, OfferKind, SeatView, ServerMessage};
 use crate::server::room::RoomHandle;
 
 /// Starts logging `game` into `dir`. Failures are logged, never fatal to the game.
@@ -28,12 +29,16 @@ async fn run(dir: PathBuf, game: &str, handle: RoomHandle) -> std::io::Result<()
     tokio::fs::create_dir_all(&dir).await?;
     let path = dir.join(format!("{game}.log"));
     let mut file = tokio::fs::OpenOptions::new().create(true).append(true).open(&path).await?;
-    // From version 0: every event of the game, as long as the room still holds them all.
+    // The start position, which the moves are numbered from; then, from version 0, every
+    // event of the game, as long as the room still holds them all.
+    let Ok(state) = handle.state().await else { return Ok(()) };
+    let mut log = Log::default();
+    log.learn_start(&state);
     let Ok(sub) = handle.observe(Some(0)).await else { return Ok(()) };
     let mut rx = sub.rx;
     let mut seen = sub.v;
     for text in sub.initial {
-        write(&mut file, &text).await?;
+        log.write(&mut file, &text).await?;
     }
     loop {
         match rx.recv().await {
@@ -42,12 +47,12 @@ async fn run(dir: PathBuf, game: &str, handle: RoomHandle) -> std::io::Result<()
                     continue;
                 }
                 seen = event.v.unwrap_or(seen);
-                write(&mut file, &event.text).await?;
+                log.write(&mut file, &event.text).await?;
             }
             Err(RecvError::Lagged(_)) => {
                 let Ok((v, text)) = handle.snapshot().await else { break };
                 seen = v;
-                write(&mut file, &text).await?;
+                log.write(&mut file, &text).await?;
             }
             Err(RecvError::Closed) => break,
         }
@@ -55,9 +60,33 @@ async fn run(dir: PathBuf, game: &str, handle: RoomHandle) -> std::io::Result<()
     file.flush().await
 }
 
-async fn write(file: &mut tokio::fs::File, event: &str) -> std::io::Result<()> {
-    let Some(line) = describe(event) else { return Ok(()) };
-    file.write_all(format!("{} {line}\n", timestamp(SystemTime::now())).as_bytes()).await
+/// What the log remembers between lines: how the game's moves are numbered.
+#[derive(Default)]
+struct Log {
+    numbers: MoveNumbers,
+}
+
+impl Log {
+    async fn write(&mut self, file: &mut tokio::fs::File, event: &str) -> std::io::Result<()> {
+        let Some(line) = self.describe(event) else { return Ok(()) };
+        file.write_all(format!("{} {line}\n", timestamp(SystemTime::now())).as_bytes()).await
+    }
+
+    /// One line for an event: version, who, what. None for messages not worth a line.
+    fn describe(&mut self, event: &str) -> Option<String> {
+        let message: ServerMessage = serde_json::from_str(event).ok()?;
+        if let ServerMessage::State(state) = &message {
+            self.learn_start(state);
+        }
+        describe(&message, self.numbers)
+    }
+
+    /// Numbers moves from the start position of `state`'s game.
+    fn learn_start(&mut self, state: &GameState) {
+        if let Ok(start) = Position::from_fen(&state.initial_fen, state.variant.into()) {
+            self.numbers = MoveNumbers::from_start(&start);
+        }
+    }
 }
 
 fn seat(view: SeatView) -> String {
@@ -76,9 +105,8 @@ fn kind(kind: OfferKind) -> &'static str {
     }
 }
 
-/// One line for an event: version, who, what. None for messages that are not worth a line.
-fn describe(event: &str) -> Option<String> {
-    let message: ServerMessage = serde_json::from_str(event).ok()?;
+/// One line for `message`, its moves numbered by `numbers`.
+fn describe(message: &ServerMessage, numbers: MoveNumbers) -> Option<String> {
     Some(match message {
         ServerMessage::State(s) => format!(
             "v{} state: {} moves [{}], fen {}, white {}, black {}{}",
@@ -91,14 +119,15 @@ fn describe(event: &str) -> Option<String> {
             s.result.map(|r| format!(", result {r}")).unwrap_or_default()
         ),
         ServerMessage::Move { v, uci, san, turn, ply, .. } => {
-            let mover = turn.other();
-            let number = if mover == Side::White { format!("{}.", ply.div_ceil(2)) } else { format!("{}...", ply / 2) };
-            format!("v{v} {} {number} {san} ({uci})", mover.name())
+            let number = numbers.prefix(ply.saturating_sub(1));
+            format!("v{v} {} {number} {san} ({uci})", turn.other().name())
         }
-        ServerMessage::End { v, result, reason, .. } => format!("v{v} end {result} by {}", reason.replace('_', " ")),
-        ServerMessage::Offer { v, kind: k, by, .. } => format!("v{v} {} offers {}", by.name(), kind(k)),
+        ServerMessage::End { v, result, reason, .. } => {
+            format!("v{v} end {result}: {}", Outcome { winner: result.winner(), reason: *reason }.headline())
+        }
+        ServerMessage::Offer { v, kind: k, by, .. } => format!("v{v} {} offers {}", by.name(), kind(*k)),
         ServerMessage::Declined { v, kind: k, by, .. } => {
-            format!("v{v} {} declines {}'s offer of {}", by.other().name(), by.name(), kind(k))
+            format!("v{v} {} declines {}'s offer of {}", by.other().name(), by.name(), kind(*k))
         }
         ServerMessage::Seats { v, seats, .. } => {
             format!("v{v} seats: white {}, black {}", seat(seats.white), seat(seats.black))
@@ -126,11 +155,26 @@ mod tests {
 
     #[test]
     fn lines() {
+        let mut log = Log::default();
         let mv = r#"{"type":"move","game":"g","v":3,"uci":"g1f3","san":"Nf3","fen":"x","turn":"black","ply":3,"legal":[],"check":false,"clock":null}"#;
-        assert_eq!(describe(mv).as_deref(), Some("v3 white 2. Nf3 (g1f3)"));
+        assert_eq!(log.describe(mv).as_deref(), Some("v3 white 2. Nf3 (g1f3)"));
         let mv = r#"{"type":"move","game":"g","v":4,"uci":"d8h4","san":"Qh4#","fen":"x","turn":"white","ply":4,"legal":[],"check":true,"clock":null}"#;
-        assert_eq!(describe(mv).as_deref(), Some("v4 black 2... Qh4# (d8h4)"));
+        assert_eq!(log.describe(mv).as_deref(), Some("v4 black 2... Qh4# (d8h4)"));
         let end = r#"{"type":"end","game":"g","v":5,"result":"0-1","reason":"checkmate"}"#;
-        assert_eq!(describe(end).as_deref(), Some("v5 end 0-1 by checkmate"));
+        assert_eq!(log.describe(end).as_deref(), Some("v5 end 0-1: Checkmate — Black wins"));
+    }
+
+    #[test]
+    fn moves_are_numbered_from_a_custom_start() {
+        let mut log = Log::default();
+        let fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 3 12";
+        let state = format!(
+            r#"{{"type":"state","game":"g","v":0,"variant":"standard","initial_fen":"{fen}","fen":"{fen}","moves":[],"san":[],"turn":"black","status":"ongoing","result":null,"reason":null,"seats":{{"white":{{"kind":"open"}},"black":{{"kind":"open"}}}},"legal":[],"check":false,"clock":null,"watchers":0,"offer":null}}"#
+        );
+        assert!(log.describe(&state).is_some());
+        let mv = r#"{"type":"move","game":"g","v":1,"uci":"e8d7","san":"Kd7","fen":"x","turn":"white","ply":1,"legal":[],"check":false,"clock":null}"#;
+        assert_eq!(log.describe(mv).as_deref(), Some("v1 black 12... Kd7 (e8d7)"));
+        let mv = r#"{"type":"move","game":"g","v":2,"uci":"e2e4","san":"e4","fen":"x","turn":"black","ply":2,"legal":[],"check":false,"clock":null}"#;
+        assert_eq!(log.describe(mv).as_deref(), Some("v2 white 13. e4 (e2e4)"));
     }
 }

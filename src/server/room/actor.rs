@@ -4,25 +4,21 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use super::bot::{self, PendingBot};
 use super::clock::{self, Clock};
-use super::history::History;
+use super::events::EventLog;
 use super::idle::{self, IdleTracker};
 use super::seat::Seat;
-use super::{
-    Action, ClaimKind, CreateSpec, RoomCommand, RoomContext, RoomError, Seated, Subscription, BROADCAST_CAPACITY,
-    HISTORY_LEN, RESTART_GAP,
-};
+use super::{Action, ClaimKind, CreateSpec, RoomCommand, RoomContext, Seated, Subscription, RESTART_GAP};
 use crate::bots::Level;
-use crate::chess::{write_pgn, Color, EndReason, Game, Move, MoveError, Outcome, PgnTags, UciMove, Variant};
-use crate::server::protocol::{
-    ClaimView, ErrorCode, GameId, GameState, GameSummary, OfferKind, OfferView, SeatSpec, SeatView, Seats,
-    ServerMessage, Side, Status,
+use crate::chess::{write_pgn, ByColor, Color, EndReason, Game, Move, MoveError, Outcome, PgnTags, UciMove, Variant};
+use crate::protocol::{
+    ClaimView, GameId, GameResult, GameState, GameSummary, OfferKind, OfferView, Refusal, SeatSpec, SeatView, Seats,
+    ServerMessage, Status,
 };
-use crate::server::room::Broadcast;
 use crate::server::store::{now_ms, StoreEvent, StoredGame, StoredSeat, StoredTimes};
 use crate::server::token::{new_token, TokenHash};
 
@@ -30,12 +26,10 @@ use crate::server::token::{new_token, TokenHash};
 pub(super) struct Room {
     id: GameId,
     game: Game,
-    /// Indexed by `Color::index()`.
-    seats: [Seat; 2],
+    seats: ByColor<Seat>,
     offer: Option<OfferView>,
-    v: u64,
-    history: History,
-    tx: broadcast::Sender<Broadcast>,
+    /// Numbers, keeps and publishes the game's events.
+    events: EventLog,
     /// The room's own command queue, for bot answers; weak so the room ends when its handles do.
     me: mpsc::WeakSender<RoomCommand>,
     watchers: usize,
@@ -50,8 +44,8 @@ pub(super) struct Room {
     /// How long the game has been left alone.
     idle: IdleTracker,
     /// Whether the opponent of an absent player has been told they may now claim, by side of
-    /// the absent player (`Color::index()`).
-    claim_told: [bool; 2],
+    /// the absent player.
+    claim_told: ByColor<bool>,
     /// When the game was created (Unix milliseconds), for the PGN's date.
     created_ms: i64,
     /// A bot-vs-bot game nobody watches is paused: no bot thinks and the clock stands still
@@ -68,14 +62,23 @@ enum Version {
     ToRecord,
 }
 
-/// A room made by `create`, the creator's seat (side and token) if any, and the stored game.
-pub(super) type NewRoom = (Room, Option<(Side, String)>, StoredGame);
-
-fn bad(message: impl Into<String>) -> RoomError {
-    RoomError::new(ErrorCode::BadRequest, message)
+/// What a room is made of, new or restored.
+struct Setup {
+    id: GameId,
+    game: Game,
+    seats: ByColor<Seat>,
+    clock: Option<Clock>,
+    created_ms: i64,
 }
 
-fn seat_from(spec: SeatSpec) -> Result<Seat, RoomError> {
+/// A room made by `create`, the creator's seat (side and token) if any, and the stored game.
+pub(super) type NewRoom = (Room, Option<(Color, String)>, StoredGame);
+
+fn bad(message: impl Into<String>) -> Refusal {
+    Refusal::bad_request(message)
+}
+
+fn seat_from(spec: SeatSpec) -> Result<Seat, Refusal> {
     match spec {
         SeatSpec::Human => Ok(Seat::open()),
         SeatSpec::Bot { level } => {
@@ -92,32 +95,32 @@ impl Room {
         spec: CreateSpec,
         ctx: RoomContext,
         me: mpsc::WeakSender<RoomCommand>,
-    ) -> Result<NewRoom, RoomError> {
+    ) -> Result<NewRoom, Refusal> {
         let variant = Variant::from(spec.variant);
         let fen = spec.fen.as_deref().unwrap_or(variant.initial_fen());
         let game = Game::from_fen(variant, fen, spec.rules.into()).map_err(|e| bad(format!("bad FEN: {e}")))?;
         if let Some(outcome) = game.outcome() {
             // A game born finished would be a room and a stored game with nothing to play.
-            return Err(RoomError::new(
-                ErrorCode::GameOver,
-                format!("that position is already decided ({outcome}); there is nothing to play"),
-            ));
+            return Err(Refusal::game_over(format!(
+                "that position is already decided ({outcome}); there is nothing to play"
+            )));
         }
         let clock = spec.clock.map(Clock::new).transpose().map_err(|e| bad(e.to_string()))?;
-        let mut seats = [seat_from(spec.white)?, seat_from(spec.black)?];
+        let mut seats = ByColor { white: seat_from(spec.white)?, black: seat_from(spec.black)? };
         let creator = match spec.as_side {
-            Some(side) if seats[Color::from(side).index()].is_bot() => {
+            Some(side) if seats[side].is_bot() => {
                 return Err(bad(format!("\"as\": the {} seat is a bot's; take a human seat", side.name())))
             }
             Some(side) => Some(side),
-            None => [Side::White, Side::Black].into_iter().find(|s| !seats[Color::from(*s).index()].is_bot()),
+            None => seats.find(|seat| !seat.is_bot()),
         };
         let seat = creator.map(|side| {
             let token = new_token();
-            seats[Color::from(side).index()] = Seat::taken(&token);
+            seats[side] = Seat::taken(&token);
             (side, token)
         });
-        let mut room = Room::assemble(id, game, seats, clock, 0, now_ms(), ctx, me);
+        let setup = Setup { id, game, seats, clock, created_ms: now_ms() };
+        let mut room = Room::assemble(setup, EventLog::new(0), ctx, me);
         // A game with both seats filled at once (a bot opponent) starts now.
         room.sync_clock();
         let stored = room.stored();
@@ -131,10 +134,10 @@ impl Room {
         stored: StoredGame,
         ctx: RoomContext,
         me: mpsc::WeakSender<RoomCommand>,
-    ) -> Result<Room, RoomError> {
-        let variant = Variant::from(stored.variant);
-        let mut game = Game::from_fen(variant, &stored.initial_fen, stored.rules.into())
-            .map_err(|e| bad(format!("stored FEN: {e}")))?;
+    ) -> Result<Room, Refusal> {
+        let variant = stored.variant;
+        let mut game =
+            Game::from_fen(variant, &stored.initial_fen, stored.rules).map_err(|e| bad(format!("stored FEN: {e}")))?;
         for (i, uci) in stored.moves.iter().enumerate() {
             uci.parse::<UciMove>()
                 .map_err(|e| e.to_string())
@@ -154,10 +157,10 @@ impl Room {
             StoredSeat::Human { token } => Ok(Seat::Human { token, online: 0, away_since: token.map(|_| now) }),
             StoredSeat::Bot { level } => seat_from(SeatSpec::Bot { level }),
         };
-        let seats = [seat(stored.white)?, seat(stored.black)?];
+        let seats = ByColor { white: seat(stored.white)?, black: seat(stored.black)? };
         let clock = match stored.clock {
             Some(spec) => {
-                let mut clock = Clock::new(spec).map_err(|e| bad(e.to_string()))?;
+                let mut clock = Clock::new(spec.into()).map_err(|e| bad(e.to_string()))?;
                 if let Some(t) = stored.times {
                     clock.set_remaining(Duration::from_millis(t.white_ms), Duration::from_millis(t.black_ms));
                 }
@@ -168,31 +171,20 @@ impl Room {
         // Events sent before the restart whose version was still being written are covered
         // by the gap: no client can hold a version the new room will give to another event.
         let v = stored.v + RESTART_GAP;
-        let mut room = Room::assemble(stored.id, game, seats, clock, v, stored.created_ms, ctx, me);
+        let setup = Setup { id: stored.id, game, seats, clock, created_ms: stored.created_ms };
+        let mut room = Room::assemble(setup, EventLog::new(v), ctx, me);
         room.sync_clock();
         Ok(room)
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn assemble(
-        id: GameId,
-        game: Game,
-        seats: [Seat; 2],
-        clock: Option<Clock>,
-        v: u64,
-        created_ms: i64,
-        ctx: RoomContext,
-        me: mpsc::WeakSender<RoomCommand>,
-    ) -> Room {
-        let (tx, _) = broadcast::channel(BROADCAST_CAPACITY);
+    fn assemble(setup: Setup, events: EventLog, ctx: RoomContext, me: mpsc::WeakSender<RoomCommand>) -> Room {
+        let Setup { id, game, seats, clock, created_ms } = setup;
         Room {
             id,
             game,
             seats,
             offer: None,
-            v,
-            history: History::new(HISTORY_LEN),
-            tx,
+            events,
             me,
             watchers: 0,
             watchers_sent: 0,
@@ -202,7 +194,7 @@ impl Room {
             clock,
             observers: 0,
             idle: IdleTracker::default(),
-            claim_told: [false; 2],
+            claim_told: ByColor::default(),
             created_ms,
             paused: false,
             ctx,
@@ -211,22 +203,22 @@ impl Room {
 
     /// The game as the store is to hold it now.
     fn stored(&self) -> StoredGame {
-        let seat = |side: Side| match self.seat(side) {
+        let seat = |side: Color| match self.seat(side) {
             Seat::Human { token, .. } => StoredSeat::Human { token: *token },
             Seat::Bot { level, .. } => StoredSeat::Bot { level: level.get() },
         };
         let outcome = self.game.outcome();
         StoredGame {
             id: self.id.clone(),
-            variant: self.game.variant().into(),
+            variant: self.game.variant(),
             initial_fen: self.game.initial_position().fen(),
-            rules: self.game.rules().into(),
-            white: seat(Side::White),
-            black: seat(Side::Black),
-            clock: self.clock.as_ref().map(Clock::spec),
+            rules: self.game.rules(),
+            white: seat(Color::White),
+            black: seat(Color::Black),
+            clock: self.clock.as_ref().map(|c| c.spec().into()),
             times: self.times(Instant::now()),
             moves: self.game.history().iter().map(|p| p.mv.to_string()).collect(),
-            v: self.v,
+            v: self.events.version(),
             result: outcome.map(|o| o.result().to_string()),
             reason: outcome.map(|o| o.reason.name().to_string()),
             created_ms: self.created_ms,
@@ -313,7 +305,7 @@ impl Room {
                 let _ = reply.send(result);
             }
             RoomCommand::Snapshot { reply } => {
-                let _ = reply.send((self.v, self.state_text()));
+                let _ = reply.send((self.events.version(), self.state_text()));
             }
             RoomCommand::State { reply } => {
                 let _ = reply.send(self.state());
@@ -332,22 +324,22 @@ impl Room {
 
     // ---- snapshots -------------------------------------------------------------------------
 
-    fn seat(&self, side: Side) -> &Seat {
-        &self.seats[Color::from(side).index()]
+    fn seat(&self, side: Color) -> &Seat {
+        &self.seats[side]
     }
 
-    fn seat_mut(&mut self, side: Side) -> &mut Seat {
-        &mut self.seats[Color::from(side).index()]
+    fn seat_mut(&mut self, side: Color) -> &mut Seat {
+        &mut self.seats[side]
     }
 
     fn seat_views(&self) -> Seats {
-        Seats { white: self.seat(Side::White).view(), black: self.seat(Side::Black).view() }
+        self.seats.as_ref().map(Seat::view)
     }
 
     fn status(&self) -> Status {
         if self.game.is_over() {
             Status::Ended
-        } else if self.seats.iter().any(Seat::is_open) {
+        } else if self.seats.any(Seat::is_open) {
             Status::Waiting
         } else {
             Status::Ongoing
@@ -359,19 +351,24 @@ impl Room {
     }
 
     pub(super) fn state(&self) -> GameState {
+        self.state_as(self.events.version())
+    }
+
+    /// The state as the event of version `v` reports it.
+    fn state_as(&self, v: u64) -> GameState {
         let outcome = self.game.outcome();
         GameState {
             game: self.id.clone(),
-            v: self.v,
+            v,
             variant: self.game.variant().into(),
             initial_fen: self.game.initial_position().fen(),
             fen: self.game.position().fen(),
             moves: self.game.history().iter().map(|p| p.mv.to_string()).collect(),
             san: self.game.history().iter().map(|p| p.san.clone()).collect(),
-            turn: self.game.turn().into(),
+            turn: self.game.turn(),
             status: self.status(),
-            result: outcome.map(|o| o.result().to_string()),
-            reason: outcome.map(|o| o.reason.name().to_string()),
+            result: outcome.map(GameResult::from),
+            reason: outcome.map(|o| o.reason),
             seats: self.seat_views(),
             legal: self.legal(),
             check: self.game.position().is_check(),
@@ -383,7 +380,11 @@ impl Room {
     }
 
     fn state_text(&self) -> Arc<str> {
-        ServerMessage::State(self.state()).to_json().into()
+        self.state_text_as(self.events.version())
+    }
+
+    fn state_text_as(&self, v: u64) -> Arc<str> {
+        ServerMessage::State(self.state_as(v)).to_json().into()
     }
 
     pub(super) fn summary(&self) -> GameSummary {
@@ -396,13 +397,13 @@ impl Room {
             status: self.status(),
             plies: self.game.ply(),
             watchers: self.watchers,
-            result: self.game.outcome().map(|o| o.result().to_string()),
-            clock: self.clock.as_ref().map(Clock::spec),
+            result: self.game.outcome().map(GameResult::from),
+            clock: self.clock.as_ref().map(|c| c.spec()),
         }
     }
 
     pub(super) fn pgn(&self) -> String {
-        let name = |side: Side| match self.seat(side).view() {
+        let name = |side: Color| match self.seat(side).view() {
             SeatView::Bot { level } => format!("gambit level {level}"),
             _ => format!("{} player", side.name()),
         };
@@ -410,8 +411,8 @@ impl Room {
             event: format!("gambit game {}", self.id),
             site: "gambit".into(),
             date: pgn_date(self.created_ms),
-            white: name(Side::White),
-            black: name(Side::Black),
+            white: name(Color::White),
+            black: name(Color::Black),
             ..PgnTags::default()
         };
         write_pgn(&self.game, &tags)
@@ -419,43 +420,35 @@ impl Room {
 
     /// A subscription brought up to date from version `since` (or from nothing).
     pub(super) fn subscribe(&mut self, since: Option<u64>) -> Subscription {
-        let rx = self.tx.subscribe();
-        let initial = match since.and_then(|since| self.history.since(since, self.v)) {
-            Some(replay) => replay,
-            None => vec![self.state_text()],
-        };
-        Subscription { rx, initial, v: self.v }
+        self.events.subscribe(since, || self.state_text())
     }
 
     // ---- events ----------------------------------------------------------------------------
 
-    /// Makes the next event: bumps `v`, serialises once, keeps it for replays, broadcasts it.
+    /// Publishes the next event, made by `build` for its version.
     fn emit(&mut self, build: impl FnOnce(GameId, u64) -> ServerMessage) {
         self.emit_as(Version::ToRecord, build);
     }
 
     fn emit_as(&mut self, version: Version, build: impl FnOnce(GameId, u64) -> ServerMessage) {
-        self.v += 1;
-        let text: Arc<str> = build(self.id.clone(), self.v).to_json().into();
-        self.send_event(text, version);
+        let text: Arc<str> = build(self.id.clone(), self.events.next_version()).to_json().into();
+        self.publish(text, version);
     }
 
+    /// Publishes a fresh `state` as the next event.
     fn emit_state(&mut self, version: Version) {
-        self.v += 1;
-        let text = self.state_text();
-        self.send_event(text, version);
+        let text = self.state_text_as(self.events.next_version());
+        self.publish(text, version);
     }
 
-    /// Keeps event `v` for replays, broadcasts it, and has the store note its version unless it
-    /// has it already (without waiting: what the event reports is stored already, or is not kept
-    /// across restarts).
-    fn send_event(&mut self, text: Arc<str>, version: Version) {
-        self.history.push(self.v, text.clone());
+    /// The one publish step: the log numbers, keeps and broadcasts the event; the store notes
+    /// its version unless it has it already (without waiting: what the event reports is stored
+    /// already, or is not kept across restarts).
+    fn publish(&mut self, text: Arc<str>, version: Version) {
+        let v = self.events.publish(text);
         if version == Version::ToRecord {
-            drop(self.ctx.store.record(&self.id, StoreEvent::Version { v: self.v }));
+            drop(self.ctx.store.record(&self.id, StoreEvent::Version { v }));
         }
-        // No receivers is fine: nobody is watching right now.
-        let _ = self.tx.send(Broadcast { v: Some(self.v), text });
     }
 
     fn emit_seats(&mut self) {
@@ -482,27 +475,27 @@ impl Room {
             self.watchers_sent = self.watchers;
             let text: Arc<str> =
                 ServerMessage::Watchers { game: self.id.clone(), count: self.watchers }.to_json().into();
-            let _ = self.tx.send(Broadcast { v: None, text });
+            self.events.announce(text);
             self.report();
         }
     }
 
     /// Records a change. The future does not borrow the room: a room is `Send` but not `Sync`
     /// (bots are not), so no `&Room` may live across an await.
-    fn store(&self, event: StoreEvent) -> impl std::future::Future<Output = Result<(), RoomError>> + Send + 'static {
+    fn store(&self, event: StoreEvent) -> impl std::future::Future<Output = Result<(), Refusal>> + Send + 'static {
         let saving = self.ctx.store.record(&self.id, event);
         let id = self.id.clone();
         async move {
             saving.await.map_err(|e| {
                 tracing::error!(game = %id, error = %e, "store failed");
-                RoomError::new(ErrorCode::ServerError, e.to_string())
+                Refusal::server_error(e.to_string())
             })
         }
     }
 
     // ---- clock -----------------------------------------------------------------------------
 
-    fn clock_view(&self) -> Option<crate::server::protocol::ClockView> {
+    fn clock_view(&self) -> Option<crate::protocol::ClockView> {
         self.clock.as_ref().map(|c| c.view(Instant::now()))
     }
 
@@ -540,17 +533,17 @@ impl Room {
 
     // ---- seats ----------------------------------------------------------------------------
 
-    async fn join(&mut self, color: Option<Side>) -> Result<Seated, RoomError> {
+    async fn join(&mut self, color: Option<Color>) -> Result<Seated, Refusal> {
         let side = match color {
             Some(side) => side,
-            None => [Side::White, Side::Black]
+            None => [Color::White, Color::Black]
                 .into_iter()
                 .find(|s| self.seat(*s).is_open())
-                .ok_or_else(|| RoomError::new(ErrorCode::SeatTaken, "both seats are taken; you can watch"))?,
+                .ok_or_else(|| Refusal::seat_taken("both seats are taken; you can watch"))?,
         };
         if !self.seat(side).is_open() {
             let who = if self.seat(side).is_bot() { "a bot" } else { "another player" };
-            return Err(RoomError::new(ErrorCode::SeatTaken, format!("the {} seat is taken by {who}", side.name())));
+            return Err(Refusal::seat_taken(format!("the {} seat is taken by {who}", side.name())));
         }
         let token = new_token();
         // The seat is the player's once the store has it: a restart must know their token.
@@ -565,16 +558,14 @@ impl Room {
         Ok(Seated { color: side, token, sub: self.subscribe(None) })
     }
 
-    fn side_of(&self, token: &str) -> Option<Side> {
+    fn side_of(&self, token: &str) -> Option<Color> {
         // Hashed once, compared with both seats.
         let presented = TokenHash::of(token);
-        [Side::White, Side::Black].into_iter().find(|s| self.seat(*s).held_by(&presented))
+        [Color::White, Color::Black].into_iter().find(|s| self.seat(*s).held_by(&presented))
     }
 
-    fn resume(&mut self, token: &str, v: Option<u64>) -> Result<Seated, RoomError> {
-        let side = self
-            .side_of(token)
-            .ok_or_else(|| RoomError::new(ErrorCode::NotAPlayer, "that token holds no seat in this game"))?;
+    fn resume(&mut self, token: &str, v: Option<u64>) -> Result<Seated, Refusal> {
+        let side = self.side_of(token).ok_or_else(|| Refusal::not_a_player("that token holds no seat in this game"))?;
         let came_online = match self.seat_mut(side) {
             Seat::Human { online, away_since, .. } => {
                 *online += 1;
@@ -584,7 +575,7 @@ impl Room {
             Seat::Bot { .. } => false,
         };
         if came_online {
-            self.claim_told[Color::from(side).index()] = false;
+            self.claim_told[side] = false;
             self.emit_seats();
         }
         Ok(Seated { color: side, token: token.to_string(), sub: self.subscribe(v) })
@@ -603,7 +594,7 @@ impl Room {
             _ => false,
         };
         if went_offline {
-            self.claim_told[Color::from(side).index()] = false;
+            self.claim_told[side] = false;
             self.emit_seats();
         }
     }
@@ -616,11 +607,11 @@ impl Room {
     }
 
     /// The side that is away from an ongoing game while its opponent is connected, and since when.
-    fn absent(&self) -> Option<(Side, Instant)> {
+    fn absent(&self) -> Option<(Color, Instant)> {
         if self.status() != Status::Ongoing {
             return None;
         }
-        [Side::White, Side::Black].into_iter().find_map(|side| {
+        [Color::White, Color::Black].into_iter().find_map(|side| {
             let since = self.seat(side).away_since()?;
             self.seat(side.other()).is_online().then_some((side, since))
         })
@@ -636,19 +627,19 @@ impl Room {
     /// When the opponent of an absent player is next to be told that they may claim.
     fn claim_at(&self) -> Option<Instant> {
         let (absent, since) = self.absent()?;
-        (!self.claim_told[Color::from(absent).index()]).then(|| since + self.grace())
+        (!self.claim_told[absent]).then(|| since + self.grace())
     }
 
     /// The grace has run out: a `seats` event tells the opponent they may claim now.
     fn open_claims(&mut self) {
         if let Some((absent, _)) = self.absent() {
-            self.claim_told[Color::from(absent).index()] = true;
+            self.claim_told[absent] = true;
             self.emit_seats();
         }
     }
 
     /// `side` claims the game of an opponent who has been away for the grace period.
-    async fn claim(&mut self, side: Side, kind: ClaimKind) -> Result<(), RoomError> {
+    async fn claim(&mut self, side: Color, kind: ClaimKind) -> Result<(), Refusal> {
         let opponent = self.seat(side.other());
         if opponent.is_bot() {
             return Err(bad("there is nothing to claim: your opponent is a computer player"));
@@ -665,7 +656,7 @@ impl Room {
             return Err(bad(format!("your opponent may still come back: you can claim in {secs} s")));
         }
         let outcome = match kind {
-            ClaimKind::Win => Outcome::win(side.into(), EndReason::Abandoned),
+            ClaimKind::Win => Outcome::win(side, EndReason::Abandoned),
             ClaimKind::Draw => Outcome::draw(EndReason::Abandoned),
         };
         self.finish(outcome).await
@@ -673,52 +664,49 @@ impl Room {
 
     // ---- actions ---------------------------------------------------------------------------
 
-    async fn act(&mut self, token: &str, action: Action) -> Result<(), RoomError> {
-        let side = self
-            .side_of(token)
-            .ok_or_else(|| RoomError::new(ErrorCode::NotAPlayer, "you hold no seat in this game"))?;
+    async fn act(&mut self, token: &str, action: Action) -> Result<(), Refusal> {
+        let side = self.side_of(token).ok_or_else(|| Refusal::not_a_player("you hold no seat in this game"))?;
         if self.game.is_over() {
-            return Err(RoomError::new(ErrorCode::GameOver, "the game is over"));
+            return Err(Refusal::game_over("the game is over"));
         }
         if self.status() == Status::Waiting && !matches!(action, Action::Move(_)) {
-            return Err(RoomError::new(ErrorCode::NotYourTurn, "the game has not started: a seat is still open"));
+            return Err(Refusal::not_your_turn("the game has not started: a seat is still open"));
         }
         match action {
             Action::Move(uci) => self.human_move(side, &uci).await,
             Action::Undo => self.undo(side).await,
             Action::Draw => self.draw(side).await,
             Action::Decline => self.decline(side),
-            Action::Resign => self.finish(Outcome::win(side.other().into(), EndReason::Resignation)).await,
+            Action::Resign => self.finish(Outcome::win(side.other(), EndReason::Resignation)).await,
             Action::Claim(kind) => self.claim(side, kind).await,
         }
     }
 
-    async fn human_move(&mut self, side: Side, uci: &str) -> Result<(), RoomError> {
+    async fn human_move(&mut self, side: Color, uci: &str) -> Result<(), Refusal> {
         if self.status() == Status::Waiting {
-            return Err(RoomError::new(ErrorCode::NotYourTurn, "the game has not started: a seat is still open"));
+            return Err(Refusal::not_your_turn("the game has not started: a seat is still open"));
         }
-        if Side::from(self.game.turn()) != side {
-            return Err(RoomError::new(ErrorCode::NotYourTurn, format!("it is {}'s turn", self.game.turn())));
+        if self.game.turn() != side {
+            return Err(Refusal::not_your_turn(format!("it is {}'s turn", self.game.turn())));
         }
-        let parsed: UciMove = uci.parse().map_err(|e| RoomError::new(ErrorCode::IllegalMove, format!("{e}")))?;
-        let mv =
-            parsed.to_move(self.game.position()).map_err(|e| RoomError::new(ErrorCode::IllegalMove, e.to_string()))?;
+        let parsed: UciMove = uci.parse().map_err(|e| Refusal::illegal_move(format!("{e}")))?;
+        let mv = parsed.to_move(self.game.position()).map_err(|e| Refusal::illegal_move(e.to_string()))?;
         self.play(mv).await
     }
 
     /// Plays a legal move: stores it, then broadcasts it (and the end, if it ends the game).
-    async fn play(&mut self, mv: Move) -> Result<(), RoomError> {
+    async fn play(&mut self, mv: Move) -> Result<(), Refusal> {
         // The move counts as made when it arrives, before the store is written.
         let now = Instant::now();
         if self.clock.as_ref().and_then(|c| c.flagged(now)).is_some() {
             // The timer has not fired yet, but the time is up: the flag falls first.
             self.check_flag().await;
-            return Err(RoomError::new(ErrorCode::GameOver, "your time ran out"));
+            return Err(Refusal::game_over("your time ran out"));
         }
         let (uci, san) = match self.game.play(mv) {
             Ok(played) => (played.mv.to_string(), played.san.clone()),
-            Err(MoveError::GameOver) => return Err(RoomError::new(ErrorCode::GameOver, "the game is over")),
-            Err(e) => return Err(RoomError::new(ErrorCode::IllegalMove, e.to_string())),
+            Err(MoveError::GameOver) => return Err(Refusal::game_over("the game is over")),
+            Err(e) => return Err(Refusal::illegal_move(e.to_string())),
         };
         let ply = self.game.ply();
         // The clock as it will be after the move, stored with it.
@@ -731,7 +719,7 @@ impl Room {
         }
         let times =
             pressed.as_ref().map(|c| c.view(now)).map(|v| StoredTimes { white_ms: v.white_ms, black_ms: v.black_ms });
-        let v = self.v + 1;
+        let v = self.events.next_version();
         if let Err(e) = self.store(StoreEvent::Move { ply, uci: uci.clone(), times, v }).await {
             // Not durable, so not visible: take it back as if it never happened.
             self.game.undo();
@@ -743,7 +731,7 @@ impl Room {
         // As of the move's arrival, so the side now to move shows its full time.
         let clock = self.clock.as_ref().map(|c| c.view(now));
         let fen = self.game.position().fen();
-        let turn = self.game.turn().into();
+        let turn = self.game.turn();
         let legal = self.legal();
         let check = self.game.position().is_check();
         self.emit_as(Version::Stored, |game, v| ServerMessage::Move {
@@ -767,7 +755,7 @@ impl Room {
     }
 
     /// Ends the game for a reason off the board.
-    async fn finish(&mut self, outcome: Outcome) -> Result<(), RoomError> {
+    async fn finish(&mut self, outcome: Outcome) -> Result<(), Refusal> {
         self.game.end(outcome);
         self.announce_end(outcome).await;
         self.report();
@@ -782,15 +770,15 @@ impl Room {
             clock.stop(Instant::now());
         }
         let clock = self.clock_view();
-        let (result, reason) = (outcome.result().to_string(), outcome.reason.name().to_string());
+        let (result, reason) = (GameResult::from(outcome), outcome.reason);
         let times = self.times(Instant::now());
-        let v = self.v + 1;
+        let v = self.events.next_version();
         let event = if self.game.ply() == 0 {
             // Ended before a move was made (resigned, aborted, abandoned): nothing worth
             // keeping in the archive. The room still shows the end while it is held.
             StoreEvent::Discarded
         } else {
-            StoreEvent::Ended { result: result.clone(), reason: reason.clone(), times, v }
+            StoreEvent::Ended { result: result.to_string(), reason: reason.name().to_string(), times, v }
         };
         // The end follows from what is already stored, so a store failure here only gets logged.
         let _ = self.store(event).await;
@@ -798,13 +786,13 @@ impl Room {
         self.emit_as(Version::Stored, |game, v| ServerMessage::End { game, v, result, reason, clock });
     }
 
-    fn opponent_is_bot(&self, side: Side) -> bool {
+    fn opponent_is_bot(&self, side: Color) -> bool {
         self.seat(side.other()).is_bot()
     }
 
-    async fn undo(&mut self, side: Side) -> Result<(), RoomError> {
+    async fn undo(&mut self, side: Color) -> Result<(), Refusal> {
         if self.opponent_is_bot(side) {
-            let thinking = Side::from(self.game.turn()) != side;
+            let thinking = self.game.turn() != side;
             // While the bot thinks, only the player's own last move goes; else the bot's reply too.
             let plies = if thinking { 1 } else { 2 };
             if self.game.ply() < plies {
@@ -815,12 +803,12 @@ impl Room {
         match self.offer {
             Some(OfferView { kind: OfferKind::Undo, by }) if by != side => {
                 // Accepting: take back the offerer's last move (and the reply to it, if any).
-                let plies = if Side::from(self.game.turn()) == by { 2 } else { 1 };
+                let plies = if self.game.turn() == by { 2 } else { 1 };
                 self.take_back(plies).await
             }
             Some(OfferView { kind: OfferKind::Undo, .. }) => Err(bad("you have already offered to take back")),
             _ => {
-                let plies = if Side::from(self.game.turn()) == side { 2 } else { 1 };
+                let plies = if self.game.turn() == side { 2 } else { 1 };
                 if self.game.ply() < plies {
                     return Err(bad("there is no move of yours to take back"));
                 }
@@ -831,11 +819,11 @@ impl Room {
         }
     }
 
-    async fn take_back(&mut self, plies: usize) -> Result<(), RoomError> {
+    async fn take_back(&mut self, plies: usize) -> Result<(), Refusal> {
         // Durable first: if the store refuses, the moves stay and the game goes on unchanged.
         let times = self.times(Instant::now());
         let ply = self.game.ply().saturating_sub(plies);
-        self.store(StoreEvent::Undo { ply, times, v: self.v + 1 }).await?;
+        self.store(StoreEvent::Undo { ply, times, v: self.events.next_version() }).await?;
         self.cancel_bot();
         for _ in 0..plies {
             self.game.undo();
@@ -849,7 +837,7 @@ impl Room {
         Ok(())
     }
 
-    async fn draw(&mut self, side: Side) -> Result<(), RoomError> {
+    async fn draw(&mut self, side: Color) -> Result<(), Refusal> {
         if self.opponent_is_bot(side) {
             // Bots decline draws at once: the offer and its refusal are both shown.
             self.emit(|game, v| ServerMessage::Offer { game, v, kind: OfferKind::Draw, by: side });
@@ -869,7 +857,7 @@ impl Room {
         }
     }
 
-    fn decline(&mut self, side: Side) -> Result<(), RoomError> {
+    fn decline(&mut self, side: Color) -> Result<(), Refusal> {
         match self.offer {
             Some(OfferView { kind, by }) if by != side => {
                 self.offer = None;
@@ -885,8 +873,8 @@ impl Room {
     /// Someone is at the game: a seat holder online, a spectator, or another follower (such as
     /// the creator of a bot game).
     fn attended(&self) -> bool {
-        let online = self.seats.iter().any(|s| matches!(s, Seat::Human { online, .. } if *online > 0));
-        online || self.watchers > 0 || self.tx.receiver_count() > self.observers
+        let online = self.seats.any(|s| matches!(s, Seat::Human { online, .. } if *online > 0));
+        online || self.watchers > 0 || self.events.subscribers() > self.observers
     }
 
     /// Ends an unfinished game left alone for the idle timeout. True if the room is to close
@@ -911,7 +899,7 @@ impl Room {
             let _ = self.store(StoreEvent::Discarded).await;
             return true;
         }
-        let human = [!self.seats[0].is_bot(), !self.seats[1].is_bot()];
+        let human = self.seats.as_ref().map(|seat| !seat.is_bot());
         let outcome = idle::abandoned_outcome(human, self.game.turn());
         tracing::info!(game = %self.id, %outcome, "unattended game ended");
         let _ = self.finish(outcome).await;
@@ -928,7 +916,7 @@ impl Room {
 
     /// Pauses a bot-vs-bot game that nobody watches: its moves would cost CPU for no one.
     fn pause(&mut self) {
-        if self.paused || self.game.is_over() || !self.seats.iter().all(Seat::is_bot) {
+        if self.paused || self.game.is_over() || !self.seats.all(Seat::is_bot) {
             return;
         }
         tracing::info!(game = %self.id, "bot game paused: nobody watches it");
@@ -958,15 +946,15 @@ impl Room {
         if self.job.is_some() || self.paused || self.game.is_over() || self.status() != Status::Ongoing {
             return;
         }
-        let turn = Side::from(self.game.turn());
+        let turn = self.game.turn();
         if !self.seat(turn).is_bot() {
             return;
         }
-        let both_bots = self.seats.iter().all(Seat::is_bot);
+        let both_bots = self.seats.all(Seat::is_bot);
         let config = self.ctx.config.clone();
         let (movetime, delay) = match &self.clock {
             Some(c) => {
-                let remaining = c.remaining(turn.into(), Instant::now());
+                let remaining = c.remaining(turn, Instant::now());
                 let budget = clock::think_budget(config.level5_movetime, remaining, c.increment());
                 // The pause for spectators is charged too, so it shrinks with the time left.
                 (budget, if both_bots { config.bot_delay.min(remaining / 20) } else { Duration::ZERO })
@@ -991,7 +979,7 @@ impl Room {
 
     async fn bot_answer(&mut self, job: u64, mv: Option<Move>, returned: Box<dyn crate::bots::Bot>) {
         let current = self.job.as_ref().is_some_and(|j| j.job == job);
-        let turn = Side::from(self.game.turn());
+        let turn = self.game.turn();
         if let Seat::Bot { bot, .. } = self.seat_mut(turn) {
             if bot.is_none() {
                 *bot = Some(returned);

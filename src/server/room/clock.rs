@@ -10,7 +10,7 @@ use thiserror::Error;
 use tokio::time::Instant;
 
 use crate::chess::{Color, EndReason, Outcome, Position, Role, Variant};
-use crate::server::protocol::{ClockSpec, ClockView, Side};
+use crate::protocol::{ClockSpec, ClockView};
 
 /// The shortest initial time a game may have.
 pub const MIN_INITIAL: Duration = Duration::from_secs(1);
@@ -128,7 +128,7 @@ impl Clock {
             increment_ms: self.spec.increment_ms,
             white_ms: ms(Color::White),
             black_ms: ms(Color::Black),
-            running: self.running().map(Side::from),
+            running: self.running(),
         }
     }
 }
@@ -203,11 +203,11 @@ mod tests {
         assert_eq!(clock.flag_at(), Some(start + Duration::from_secs(5)));
         tokio::time::advance(Duration::from_millis(1500)).await;
         let view = clock.view(Instant::now());
-        assert_eq!((view.white_ms, view.black_ms, view.running), (3_500, 5_000, Some(Side::White)));
+        assert_eq!((view.white_ms, view.black_ms, view.running), (3_500, 5_000, Some(Color::White)));
 
         clock.press(Instant::now());
         let view = clock.view(Instant::now());
-        assert_eq!((view.white_ms, view.black_ms, view.running), (5_500, 5_000, Some(Side::Black)));
+        assert_eq!((view.white_ms, view.black_ms, view.running), (5_500, 5_000, Some(Color::Black)));
 
         tokio::time::advance(Duration::from_millis(4_999)).await;
         assert_eq!(clock.flagged(Instant::now()), None);

@@ -9,7 +9,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use super::RoomCommand;
-use crate::chess::{Color, EndReason, Outcome};
+use crate::chess::{ByColor, Color, EndReason, Outcome};
 
 /// Starts the task that asks the room, every so often, whether it has been idle too long. It
 /// ends with the room.
@@ -46,13 +46,11 @@ impl IdleTracker {
     }
 }
 
-/// How an abandoned game in progress ends. `human[c]`: the seat of colour index `c` is a
-/// person's. Against a bot the absent person loses; between people, the one to move; between
-/// bots nobody is to blame: a draw by adjudication.
-pub(super) fn abandoned_outcome(human: [bool; 2], turn: Color) -> Outcome {
-    let white = human[Color::White.index()];
-    let black = human[Color::Black.index()];
-    match (white, black) {
+/// How an abandoned game in progress ends. `human`: which seats are people's. Against a bot
+/// the absent person loses; between people, the one to move; between bots nobody is to
+/// blame: a draw by adjudication.
+pub(super) fn abandoned_outcome(human: ByColor<bool>, turn: Color) -> Outcome {
+    match (human.white, human.black) {
         (false, false) => Outcome::draw(EndReason::Adjudication),
         (true, false) => Outcome::win(Color::Black, EndReason::Abandoned),
         (false, true) => Outcome::win(Color::White, EndReason::Abandoned),
@@ -66,12 +64,12 @@ mod tests {
 
     #[test]
     fn the_absent_lose_and_bots_draw() {
-        let w = Color::White.index();
-        let mut human = [false, false];
+        let mut human = ByColor { white: false, black: false };
         assert_eq!(abandoned_outcome(human, Color::White), Outcome::draw(EndReason::Adjudication));
-        human[w] = true;
+        human.white = true;
         assert_eq!(abandoned_outcome(human, Color::White), Outcome::win(Color::Black, EndReason::Abandoned));
-        assert_eq!(abandoned_outcome([true, true], Color::Black), Outcome::win(Color::White, EndReason::Abandoned));
+        let both = ByColor { white: true, black: true };
+        assert_eq!(abandoned_outcome(both, Color::Black), Outcome::win(Color::White, EndReason::Abandoned));
     }
 
     #[test]

@@ -5,6 +5,7 @@
 mod actor;
 mod bot;
 mod clock;
+mod events;
 mod history;
 mod idle;
 mod seat;
@@ -12,16 +13,18 @@ mod seat;
 use std::sync::Arc;
 use std::time::Duration;
 
-use thiserror::Error;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::metrics::Metrics;
-use super::protocol::{ClockSpec, ErrorCode, GameId, GameState, GameSummary, RulesSpec, SeatSpec, Side, VariantName};
 use super::store::{GameStore, StoreError, StoredGame};
 use crate::bots::Bot;
+use crate::chess::Color;
 use crate::chess::Move;
+use crate::protocol::{
+    ClockSpec, ErrorCode, GameId, GameState, GameSummary, Refusal, RulesSpec, SeatSpec, VariantName,
+};
 
-pub use super::protocol::ClaimKind;
+pub use crate::protocol::ClaimKind;
 
 /// How many recent events a room keeps to replay to clients that come back.
 pub const HISTORY_LEN: usize = 256;
@@ -139,26 +142,12 @@ pub struct CreateSpec {
     pub black: SeatSpec,
     /// The time control; None for an untimed game.
     pub clock: Option<ClockSpec>,
-    pub as_side: Option<Side>,
+    pub as_side: Option<Color>,
 }
 
-/// A request refused by a room; becomes an `error` reply.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("{message}")]
-pub struct RoomError {
-    pub code: ErrorCode,
-    pub message: String,
-}
-
-impl RoomError {
-    /// An error with this code and message.
-    pub fn new(code: ErrorCode, message: impl Into<String>) -> RoomError {
-        RoomError { code, message: message.into() }
-    }
-
-    fn gone() -> RoomError {
-        RoomError::new(ErrorCode::NoSuchGame, "that game is no longer on this server")
-    }
+/// The refusal of a room that has ended meanwhile.
+fn gone() -> Refusal {
+    Refusal::new(ErrorCode::NoSuchGame, "that game is no longer on this server")
 }
 
 /// A live feed of a room: the receiver, the messages that bring the subscriber up to version
@@ -171,7 +160,7 @@ pub struct Subscription {
 
 /// A human seat taken by `join`, `resume` or `create`.
 pub struct Seated {
-    pub color: Side,
+    pub color: Color,
     pub token: String,
     pub sub: Subscription,
 }
@@ -179,7 +168,7 @@ pub struct Seated {
 /// The answer to a create: the new room and, if the creator took a seat, that seat.
 pub struct Created {
     pub handle: RoomHandle,
-    pub seat: Option<(Side, String)>,
+    pub seat: Option<(Color, String)>,
     pub sub: Subscription,
     pub summary: GameSummary,
 }
@@ -206,13 +195,13 @@ pub enum Action {
 /// The messages a room task handles. Questions carry a oneshot for the answer.
 pub enum RoomCommand {
     Join {
-        color: Option<Side>,
-        reply: oneshot::Sender<Result<Seated, RoomError>>,
+        color: Option<Color>,
+        reply: oneshot::Sender<Result<Seated, Refusal>>,
     },
     Resume {
         token: String,
         v: Option<u64>,
-        reply: oneshot::Sender<Result<Seated, RoomError>>,
+        reply: oneshot::Sender<Result<Seated, Refusal>>,
     },
     /// Subscribe; `counted` spectators are included in the watcher count.
     Watch {
@@ -235,7 +224,7 @@ pub enum RoomCommand {
     Act {
         token: String,
         action: Action,
-        reply: oneshot::Sender<Result<(), RoomError>>,
+        reply: oneshot::Sender<Result<(), Refusal>>,
     },
     /// The current `state` as JSON text, with its version.
     Snapshot {
@@ -271,29 +260,29 @@ pub struct RoomHandle {
 }
 
 impl RoomHandle {
-    async fn ask<T>(&self, make: impl FnOnce(oneshot::Sender<T>) -> RoomCommand) -> Result<T, RoomError> {
+    async fn ask<T>(&self, make: impl FnOnce(oneshot::Sender<T>) -> RoomCommand) -> Result<T, Refusal> {
         let (reply, answer) = oneshot::channel();
-        self.tx.send(make(reply)).await.map_err(|_| RoomError::gone())?;
-        answer.await.map_err(|_| RoomError::gone())
+        self.tx.send(make(reply)).await.map_err(|_| gone())?;
+        answer.await.map_err(|_| gone())
     }
 
     /// Takes an open human seat.
-    pub async fn join(&self, color: Option<Side>) -> Result<Seated, RoomError> {
+    pub async fn join(&self, color: Option<Color>) -> Result<Seated, Refusal> {
         self.ask(|reply| RoomCommand::Join { color, reply }).await?
     }
 
     /// Takes back a seat by its token.
-    pub async fn resume(&self, token: String, v: Option<u64>) -> Result<Seated, RoomError> {
+    pub async fn resume(&self, token: String, v: Option<u64>) -> Result<Seated, Refusal> {
         self.ask(|reply| RoomCommand::Resume { token, v, reply }).await?
     }
 
     /// Subscribes to the room's events.
-    pub async fn watch(&self, v: Option<u64>, counted: bool) -> Result<Subscription, RoomError> {
+    pub async fn watch(&self, v: Option<u64>, counted: bool) -> Result<Subscription, Refusal> {
         self.ask(|reply| RoomCommand::Watch { v, counted, reply }).await
     }
 
     /// Subscribes to the room's events as a server-side observer (see [`RoomCommand::Observe`]).
-    pub async fn observe(&self, v: Option<u64>) -> Result<Subscription, RoomError> {
+    pub async fn observe(&self, v: Option<u64>) -> Result<Subscription, Refusal> {
         self.ask(|reply| RoomCommand::Observe { v, reply }).await
     }
 
@@ -308,22 +297,22 @@ impl RoomHandle {
     }
 
     /// Acts as the seat holding `token`.
-    pub async fn act(&self, token: String, action: Action) -> Result<(), RoomError> {
+    pub async fn act(&self, token: String, action: Action) -> Result<(), Refusal> {
         self.ask(|reply| RoomCommand::Act { token, action, reply }).await?
     }
 
     /// The current `state` text and its version.
-    pub async fn snapshot(&self) -> Result<(u64, Arc<str>), RoomError> {
+    pub async fn snapshot(&self) -> Result<(u64, Arc<str>), Refusal> {
         self.ask(|reply| RoomCommand::Snapshot { reply }).await
     }
 
     /// The current state.
-    pub async fn state(&self) -> Result<GameState, RoomError> {
+    pub async fn state(&self) -> Result<GameState, Refusal> {
         self.ask(|reply| RoomCommand::State { reply }).await
     }
 
     /// The game as PGN text.
-    pub async fn pgn(&self) -> Result<String, RoomError> {
+    pub async fn pgn(&self) -> Result<String, Refusal> {
         self.ask(|reply| RoomCommand::Pgn { reply }).await
     }
 
@@ -348,7 +337,7 @@ impl RoomHandle {
 
 /// Validates a create request, builds the room and starts its task. The game is put in the
 /// store's queue before the room can record anything else, so it is stored first.
-pub fn spawn(id: GameId, spec: CreateSpec, ctx: RoomContext) -> Result<Creating, RoomError> {
+pub fn spawn(id: GameId, spec: CreateSpec, ctx: RoomContext) -> Result<Creating, Refusal> {
     let (tx, rx) = mpsc::channel(COMMAND_CAPACITY);
     let (mut room, seat, stored) = actor::Room::new(id, spec, ctx.clone(), tx.downgrade())?;
     let id = stored.id.clone();
@@ -361,7 +350,7 @@ pub fn spawn(id: GameId, spec: CreateSpec, ctx: RoomContext) -> Result<Creating,
 }
 
 /// Starts the room of a stored game again (after a restart): its handle and summary.
-pub fn restore(stored: StoredGame, ctx: RoomContext) -> Result<(RoomHandle, GameSummary), RoomError> {
+pub fn restore(stored: StoredGame, ctx: RoomContext) -> Result<(RoomHandle, GameSummary), Refusal> {
     let (tx, rx) = mpsc::channel(COMMAND_CAPACITY);
     let room = actor::Room::restore(stored, ctx.clone(), tx.downgrade())?;
     let summary = room.summary();
@@ -371,7 +360,7 @@ pub fn restore(stored: StoredGame, ctx: RoomContext) -> Result<(RoomHandle, Game
 }
 
 /// The state and PGN of a stored game that no room holds (an archived, finished game).
-pub fn archived(stored: StoredGame, ctx: RoomContext) -> Result<(GameState, String), RoomError> {
+pub fn archived(stored: StoredGame, ctx: RoomContext) -> Result<(GameState, String), Refusal> {
     // A room that never runs: its command queue is closed from the start.
     let me = mpsc::channel(1).0.downgrade();
     let room = actor::Room::restore(stored, ctx, me)?;
@@ -381,7 +370,7 @@ pub fn archived(stored: StoredGame, ctx: RoomContext) -> Result<(GameState, Stri
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::server::protocol::ClockSpec;
+    use crate::protocol::ClockSpec;
     use crate::server::store::NoStore;
 
     fn context() -> RoomContext {
@@ -401,7 +390,7 @@ mod tests {
             white: SeatSpec::Human,
             black: SeatSpec::Human,
             clock: Some(ClockSpec { initial_ms, increment_ms: 0 }),
-            as_side: Some(Side::White),
+            as_side: Some(Color::White),
         }
     }
 
@@ -423,7 +412,7 @@ mod tests {
         let mut rx = created.sub.rx;
         tokio::time::sleep(Duration::from_secs(3600)).await; // waiting: nothing runs
         let start = tokio::time::Instant::now();
-        created.handle.join(Some(Side::Black)).await.expect("join");
+        created.handle.join(Some(Color::Black)).await.expect("join");
         assert_eq!(next_event(&mut rx).await["type"], "seats");
         let state = next_event(&mut rx).await;
         assert_eq!(state["clock"]["white_ms"], 60_000, "{state}");
@@ -442,7 +431,7 @@ mod tests {
         let spec = timed(5_000, Some("4k1n1/8/8/8/8/8/8/R3K3 w - - 0 1"));
         let created = spawn("paused02".into(), spec, context()).expect("room").created;
         let mut rx = created.sub.rx;
-        created.handle.join(Some(Side::Black)).await.expect("join");
+        created.handle.join(Some(Color::Black)).await.expect("join");
         let end = loop {
             let e = next_event(&mut rx).await;
             if e["type"] == "end" {
@@ -458,7 +447,7 @@ mod tests {
         let created = spawn("paused03".into(), timed(60_000, None), context()).expect("room").created;
         let white = created.seat.clone().expect("seat").1;
         let mut rx = created.sub.rx;
-        let black = created.handle.join(Some(Side::Black)).await.expect("join").token;
+        let black = created.handle.join(Some(Color::Black)).await.expect("join").token;
         tokio::time::sleep(Duration::from_secs(10)).await;
         created.handle.act(white.clone(), Action::Move("e2e4".into())).await.expect("move");
         tokio::time::sleep(Duration::from_secs(5)).await;
@@ -514,7 +503,7 @@ mod tests {
         let created = spawn("claim001".into(), untimed(), context()).expect("room").created;
         let white = created.seat.clone().expect("seat").1;
         let mut rx = created.sub.rx;
-        let black = created.handle.join(Some(Side::Black)).await.expect("join").token;
+        let black = created.handle.join(Some(Color::Black)).await.expect("join").token;
         next_seats(&mut rx).await;
         created.handle.leave(black.clone()).await;
         let away = next_seats(&mut rx).await;
@@ -524,7 +513,7 @@ mod tests {
         let early = created.handle.act(white.clone(), Action::Claim(ClaimKind::Win)).await.unwrap_err();
         assert!(early.message.contains("claim in 20 s"), "{early:?}");
         let state = created.handle.state().await.expect("state");
-        assert_eq!(state.claim.map(|c| (c.by, c.in_ms)), Some((Side::White, 20_000)));
+        assert_eq!(state.claim.map(|c| (c.by, c.in_ms)), Some((Color::White, 20_000)));
         created.handle.resume(black.clone(), None).await.expect("resume");
         let back = next_seats(&mut rx).await;
         assert_eq!((back["seats"]["black"]["online"].as_bool(), back["claim"].is_null()), (Some(true), true), "{back}");
@@ -532,7 +521,7 @@ mod tests {
         let refused = created.handle.act(white, Action::Claim(ClaimKind::Win)).await.unwrap_err();
         assert!(refused.message.contains("connected"), "{refused:?}");
         assert!(created.handle.act(black, Action::Claim(ClaimKind::Win)).await.is_err(), "White is here");
-        assert_eq!(created.handle.state().await.expect("state").status, crate::server::protocol::Status::Ongoing);
+        assert_eq!(created.handle.state().await.expect("state").status, crate::protocol::Status::Ongoing);
     }
 
     /// Black drops and stays away: when the grace runs out a `seats` event tells White, with
@@ -544,7 +533,7 @@ mod tests {
             let created = spawn("claim002".into(), timed(180_000, None), context()).expect("room").created;
             let white = created.seat.clone().expect("seat").1;
             let mut rx = created.sub.rx;
-            let black = created.handle.join(Some(Side::Black)).await.expect("join").token;
+            let black = created.handle.join(Some(Color::Black)).await.expect("join").token;
             next_seats(&mut rx).await;
             created.handle.act(white.clone(), Action::Move("e2e4".into())).await.expect("move");
             let start = tokio::time::Instant::now();
@@ -613,7 +602,7 @@ mod tests {
         let created = spawn("refused1".into(), untimed(), ctx).expect("room").created;
         let white = created.seat.clone().expect("seat").1;
         let mut rx = created.sub.rx;
-        created.handle.join(Some(Side::Black)).await.expect("join");
+        created.handle.join(Some(Color::Black)).await.expect("join");
         next_seats(&mut rx).await;
         let before = created.handle.state().await.expect("state");
         let e = created.handle.act(white, Action::Move("e2e4".into())).await.unwrap_err();

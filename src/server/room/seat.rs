@@ -3,7 +3,7 @@
 use tokio::time::Instant;
 
 use crate::bots::{Bot, Level};
-use crate::server::protocol::SeatView;
+use crate::protocol::SeatView;
 use crate::server::token::TokenHash;
 
 /// Who sits on one side of a room.

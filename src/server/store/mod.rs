@@ -10,8 +10,9 @@ mod sqlite;
 use futures::future::BoxFuture;
 use thiserror::Error;
 
-use super::protocol::{ClockSpec, GameId, RulesSpec, SeatSpec, Side, VariantName};
 use super::token::TokenHash;
+use crate::chess::{Color, Rules, Variant};
+use crate::protocol::{ClockSpec, GameId};
 
 pub use sqlite::SqliteStore;
 
@@ -24,16 +25,6 @@ pub enum StoredSeat {
     Bot { level: u8 },
 }
 
-impl StoredSeat {
-    /// What was asked for in `create`.
-    pub fn spec(self) -> SeatSpec {
-        match self {
-            StoredSeat::Human { .. } => SeatSpec::Human,
-            StoredSeat::Bot { level } => SeatSpec::Bot { level },
-        }
-    }
-}
-
 /// Times left on a game's clock, in milliseconds, as of the last change stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StoredTimes {
@@ -41,17 +32,38 @@ pub struct StoredTimes {
     pub black_ms: u64,
 }
 
-/// A game as the store holds it: enough to rebuild its room exactly.
+/// A game's time control as the store holds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StoredClock {
+    pub initial_ms: u64,
+    pub increment_ms: u64,
+}
+
+impl From<ClockSpec> for StoredClock {
+    fn from(spec: ClockSpec) -> StoredClock {
+        StoredClock { initial_ms: spec.initial_ms, increment_ms: spec.increment_ms }
+    }
+}
+
+impl From<StoredClock> for ClockSpec {
+    fn from(clock: StoredClock) -> ClockSpec {
+        ClockSpec { initial_ms: clock.initial_ms, increment_ms: clock.increment_ms }
+    }
+}
+
+/// A game as the store holds it: enough to rebuild its room exactly. Its types are the rules
+/// core's and the store's own, never the wire's, so a change to the protocol cannot change
+/// what a stored game means.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredGame {
     pub id: GameId,
-    pub variant: VariantName,
+    pub variant: Variant,
     pub initial_fen: String,
-    pub rules: RulesSpec,
+    pub rules: Rules,
     pub white: StoredSeat,
     pub black: StoredSeat,
     /// The time control; None for an untimed game.
-    pub clock: Option<ClockSpec>,
+    pub clock: Option<StoredClock>,
     /// Time left as of the last change; None before the first (then both have the initial time).
     pub times: Option<StoredTimes>,
     /// Every move from the initial position, in UCI.
@@ -69,10 +81,10 @@ pub struct StoredGame {
 
 impl StoredGame {
     /// The seat on `side`.
-    pub fn seat(&self, side: Side) -> StoredSeat {
+    pub fn seat(&self, side: Color) -> StoredSeat {
         match side {
-            Side::White => self.white,
-            Side::Black => self.black,
+            Color::White => self.white,
+            Color::Black => self.black,
         }
     }
 }
@@ -83,7 +95,7 @@ pub enum StoreEvent {
     /// A new game (with no moves; with a result if its start position is already over).
     Created(Box<StoredGame>),
     /// A person took the open seat on `side`.
-    Seat { side: Side, token: TokenHash },
+    Seat { side: Color, token: TokenHash },
     /// Move number `ply` (1-based) was played; the clock's times after it; `v`, the version of
     /// the event that will report it (so one write keeps both).
     Move { ply: usize, uci: String, times: Option<StoredTimes>, v: u64 },

@@ -14,8 +14,10 @@ use rusqlite::{params, Connection, Row};
 use tokio::sync::oneshot;
 
 use super::schema;
+use super::StoredClock;
 use super::{now_ms, GameStore, StoreError, StoreEvent, StoredGame, StoredSeat, StoredTimes};
-use crate::server::protocol::{ClockSpec, RulesSpec, SeatSpec, Side, VariantName};
+use crate::chess::Color;
+use crate::chess::{Repetition, Rules, Variant};
 use crate::server::token::TokenHash;
 
 /// The most changes one transaction commits.
@@ -227,14 +229,14 @@ fn apply(conn: &Connection, game: &str, event: &StoreEvent) -> Result<(), String
             .and_then(|mut insert| {
                 insert.execute(params![
                     g.id,
-                    json(&g.variant).trim_matches('"'),
+                    variant_name(g.variant),
                     g.initial_fen,
-                    json(&g.rules),
-                    json(&g.white.spec()),
-                    json(&g.black.spec()),
+                    json(&RulesRecord::from(g.rules)),
+                    json(&SeatRecord::from(g.white)),
+                    json(&SeatRecord::from(g.black)),
                     token(g.white),
                     token(g.black),
-                    g.clock.as_ref().map(json),
+                    g.clock.map(|c| json(&ClockRecord { initial_ms: c.initial_ms, increment_ms: c.increment_ms })),
                     if g.result.is_some() { "ended" } else { "playing" },
                     g.result,
                     g.reason,
@@ -254,8 +256,8 @@ fn apply(conn: &Connection, game: &str, event: &StoreEvent) -> Result<(), String
         }
         StoreEvent::Seat { side, token } => {
             let column = match side {
-                Side::White => "UPDATE games SET white_token = ?2 WHERE id = ?1 AND status <> 'ended'",
-                Side::Black => "UPDATE games SET black_token = ?2 WHERE id = ?1 AND status <> 'ended'",
+                Color::White => "UPDATE games SET white_token = ?2 WHERE id = ?1 AND status <> 'ended'",
+                Color::Black => "UPDATE games SET black_token = ?2 WHERE id = ?1 AND status <> 'ended'",
             };
             must_change(
                 conn.prepare_cached(column).and_then(|mut s| s.execute(params![game, &token.0[..]])).map_err(sql)?,
@@ -358,24 +360,97 @@ fn readable(games: Vec<Result<StoredGame, String>>) -> Result<Vec<StoredGame>, S
         .collect())
 }
 
+// ---- the columns' own formats ------------------------------------------------------------
+// Written by schema 1 and kept ever since; they are the store's, not the wire's, and happen to
+// read as the protocol's JSON did then. Change them only with a migration.
+
+/// The `variant` column.
+fn variant_name(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Standard => "standard",
+        Variant::Minichess7 => "minichess7",
+    }
+}
+
+fn variant_of(name: &str) -> Option<Variant> {
+    [Variant::Standard, Variant::Minichess7].into_iter().find(|v| variant_name(*v) == name)
+}
+
+/// The `rules` column: `{"castling":true,"en_passant":true,"repetition":"threefold"}`.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct RulesRecord {
+    castling: bool,
+    en_passant: bool,
+    repetition: String,
+}
+
+impl From<Rules> for RulesRecord {
+    fn from(rules: Rules) -> RulesRecord {
+        let repetition = match rules.repetition {
+            Repetition::Threefold => "threefold",
+            Repetition::EightMove => "eight_move",
+        };
+        RulesRecord { castling: rules.castling, en_passant: rules.en_passant, repetition: repetition.into() }
+    }
+}
+
+impl TryFrom<RulesRecord> for Rules {
+    type Error = String;
+    fn try_from(record: RulesRecord) -> Result<Rules, String> {
+        let repetition = match record.repetition.as_str() {
+            "threefold" => Repetition::Threefold,
+            "eight_move" => Repetition::EightMove,
+            other => return Err(format!("unknown repetition rule {other:?}")),
+        };
+        Ok(Rules { castling: record.castling, en_passant: record.en_passant, repetition })
+    }
+}
+
+/// The `white` and `black` columns: `{"kind":"human"}` or `{"kind":"bot","level":3}`.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum SeatRecord {
+    Human,
+    Bot { level: u8 },
+}
+
+impl From<StoredSeat> for SeatRecord {
+    fn from(seat: StoredSeat) -> SeatRecord {
+        match seat {
+            StoredSeat::Human { .. } => SeatRecord::Human,
+            StoredSeat::Bot { level } => SeatRecord::Bot { level },
+        }
+    }
+}
+
+/// The `clock` column: `{"initial_ms":300000,"increment_ms":2000}`.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct ClockRecord {
+    initial_ms: u64,
+    increment_ms: u64,
+}
+
 /// One `games` row, without its moves.
 fn game_row(row: &Row<'_>) -> Result<StoredGame, String> {
     let id: String = row.get(0).map_err(|e| e.to_string())?;
     let bad = |what: &str, e: &dyn std::fmt::Display| format!("game {id:?}: bad {what}: {e}");
     let get_text = |i: usize, what: &str| row.get::<_, String>(i).map_err(|e| bad(what, &e));
-    let variant: VariantName =
-        serde_json::from_value(serde_json::Value::String(get_text(1, "variant")?)).map_err(|e| bad("variant", &e))?;
-    let rules: RulesSpec = serde_json::from_str(&get_text(3, "rules")?).map_err(|e| bad("rules", &e))?;
+    let variant = get_text(1, "variant")?;
+    let variant = variant_of(&variant).ok_or_else(|| bad("variant", &variant))?;
+    let rules: RulesRecord = serde_json::from_str(&get_text(3, "rules")?).map_err(|e| bad("rules", &e))?;
+    let rules = Rules::try_from(rules).map_err(|e| bad("rules", &e))?;
     let seat = |spec_at: usize, token_at: usize, what: &str| -> Result<StoredSeat, String> {
-        let spec: SeatSpec = serde_json::from_str(&get_text(spec_at, what)?).map_err(|e| bad(what, &e))?;
+        let spec: SeatRecord = serde_json::from_str(&get_text(spec_at, what)?).map_err(|e| bad(what, &e))?;
         let token: Option<Vec<u8>> = row.get(token_at).map_err(|e| bad(what, &e))?;
         Ok(match spec {
-            SeatSpec::Bot { level } => StoredSeat::Bot { level },
-            SeatSpec::Human => StoredSeat::Human { token: token.as_deref().and_then(TokenHash::from_slice) },
+            SeatRecord::Bot { level } => StoredSeat::Bot { level },
+            SeatRecord::Human => StoredSeat::Human { token: token.as_deref().and_then(TokenHash::from_slice) },
         })
     };
     let clock: Option<String> = row.get(8).map_err(|e| bad("clock", &e))?;
-    let clock: Option<ClockSpec> = clock.map(|c| serde_json::from_str(&c)).transpose().map_err(|e| bad("clock", &e))?;
+    let clock: Option<ClockRecord> =
+        clock.map(|c| serde_json::from_str(&c)).transpose().map_err(|e| bad("clock", &e))?;
+    let clock = clock.map(|c| StoredClock { initial_ms: c.initial_ms, increment_ms: c.increment_ms });
     let opt_i64 = |i: usize, what: &str| row.get::<_, Option<i64>>(i).map_err(|e| bad(what, &e));
     let times = match (opt_i64(14, "white_ms")?, opt_i64(15, "black_ms")?) {
         (Some(w), Some(b)) => Some(StoredTimes { white_ms: w.max(0) as u64, black_ms: b.max(0) as u64 }),
@@ -402,17 +477,16 @@ fn game_row(row: &Row<'_>) -> Result<StoredGame, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::server::protocol::VariantName;
 
     fn new_game(id: &str) -> StoredGame {
         StoredGame {
             id: id.into(),
-            variant: VariantName::Standard,
-            initial_fen: crate::chess::Variant::Standard.initial_fen().into(),
-            rules: RulesSpec::default(),
+            variant: Variant::Standard,
+            initial_fen: Variant::Standard.initial_fen().into(),
+            rules: Rules::default(),
             white: StoredSeat::Human { token: Some(TokenHash::of("white-token")) },
             black: StoredSeat::Bot { level: 3 },
-            clock: Some(ClockSpec { initial_ms: 60_000, increment_ms: 1000 }),
+            clock: Some(StoredClock { initial_ms: 60_000, increment_ms: 1000 }),
             times: None,
             moves: Vec::new(),
             v: 0,
@@ -467,7 +541,7 @@ mod tests {
         let orphan = store.record("g2", StoreEvent::Move { ply: 1, uci: "e2e4".into(), times: None, v: 1 });
         let twice = store.record("g1", StoreEvent::Move { ply: 1, uci: "e2e4".into(), times: None, v: 1 });
         let clash = store.record("g1", StoreEvent::Move { ply: 1, uci: "d2d4".into(), times: None, v: 1 });
-        let seat = store.record("g9", StoreEvent::Seat { side: Side::Black, token: TokenHash::of("t") });
+        let seat = store.record("g9", StoreEvent::Seat { side: Color::Black, token: TokenHash::of("t") });
         created.await.expect("created");
         assert!(again.await.unwrap_err().to_string().contains("already stored"));
         assert!(orphan.await.is_err(), "a move of a game that is not stored");
@@ -486,7 +560,7 @@ mod tests {
         open.black = StoredSeat::Human { token: None };
         store.record("g1", StoreEvent::Created(Box::new(open))).await.expect("created");
         let token = TokenHash::of("black-token");
-        store.record("g1", StoreEvent::Seat { side: Side::Black, token }).await.expect("seat");
+        store.record("g1", StoreEvent::Seat { side: Color::Black, token }).await.expect("seat");
         let g = store.load("g1").await.expect("load").expect("found");
         assert_eq!(g.black, StoredSeat::Human { token: Some(token) });
         store.record("g1", StoreEvent::Discarded).await.expect("discarded");

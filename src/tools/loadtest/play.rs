@@ -6,6 +6,7 @@
 //! reads its connection. They share only the current [`Round`] (the game being played: its id,
 //! when each ply was sent, its last version) and the run's [`Stats`].
 
+use crate::chess::Color;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -23,7 +24,6 @@ use super::client::{Connector, Ws};
 use super::stats::{Metric, Stats};
 use super::track::{Seen, Versions};
 use super::wire::{self, Incoming};
-use crate::server::protocol::Side;
 
 /// How a run plays.
 #[derive(Clone, Debug)]
@@ -405,11 +405,11 @@ struct Slot {
     stopped: bool,
 }
 
-fn side(player: usize) -> Side {
+fn side(player: usize) -> Color {
     if player == 0 {
-        Side::White
+        Color::White
     } else {
-        Side::Black
+        Color::Black
     }
 }
 
@@ -631,7 +631,7 @@ impl Slot {
                 let ply = m.ply.unwrap_or(0);
                 self.ply = self.ply.max(ply);
                 if let Some(turn) = m.turn {
-                    self.to_move = if turn == Side::White { 0 } else { 1 };
+                    self.to_move = if turn == Color::White { 0 } else { 1 };
                 }
                 if m.turn == Some(side(player)) {
                     // The receiver is to move next, so the mover was its opponent.

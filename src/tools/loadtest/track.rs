@@ -1,6 +1,10 @@
 //! Following one game's event versions as one connection receives them: every event should
 //! carry the previous version plus one, so a jump is lost events and a step back or a repeat is
-//! an event out of order. A `state` sets the version afresh.
+//! an event out of order. A `state` sets the version afresh. The rule is the protocol's
+//! ([`Sequence`]); a spectator here counts what it sees instead of resynchronising, and reads
+//! only the version of each event, so that 5,000 spectators stay cheap to simulate.
+
+use crate::protocol::Sequence;
 
 /// What one event's version says about the stream.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -36,15 +40,14 @@ impl Versions {
             self.last = Some(v);
             return Seen::First;
         };
-        if v <= last {
-            return Seen::OutOfOrder;
-        }
+        // The protocol's one rule for versions (the follower's), counted rather than acted on.
+        let seen = match Sequence::of(last, v) {
+            Sequence::Seen => return Seen::OutOfOrder,
+            Sequence::Next => Seen::InOrder,
+            Sequence::Gap(n) => Seen::Gap(n),
+        };
         self.last = Some(v);
-        if v == last + 1 {
-            Seen::InOrder
-        } else {
-            Seen::Gap(v - last - 1)
-        }
+        seen
     }
 
     /// Events lost at the end: those up to `final_v` (the game's last version when the run

@@ -7,7 +7,8 @@ use std::borrow::Cow;
 use serde::de::IgnoredAny;
 use serde::Deserialize;
 
-use crate::server::protocol::{ClientMessage, RulesSpec, SeatSpec, Side, VariantName};
+use crate::chess::Color;
+use crate::protocol::{ClientMessage, Request, RulesSpec, SeatSpec, VariantName};
 
 /// The fields of a server message that the load generator looks at.
 #[derive(Debug, Deserialize)]
@@ -30,7 +31,7 @@ pub struct Incoming<'a> {
     pub code: Option<Cow<'a, str>>,
     /// In `move` and `state`: the side to move.
     #[serde(default)]
-    pub turn: Option<Side>,
+    pub turn: Option<Color>,
     /// In `state`: the moves so far, only counted.
     #[serde(default)]
     pub moves: Option<Vec<IgnoredAny>>,
@@ -55,43 +56,42 @@ pub fn legal_moves(text: &str) -> Vec<String> {
     serde_json::from_str::<Legal>(text).map(|l| l.legal).unwrap_or_default()
 }
 
-fn encode(message: &ClientMessage) -> String {
-    // Serialising these plain enums cannot fail; an empty frame would only earn a bad_request.
-    serde_json::to_string(message).unwrap_or_default()
+fn encode(message: ClientMessage, id: Option<u64>) -> String {
+    Request::new(message, id).to_json()
 }
 
 /// A standard, untimed game between two people, the sender taking white.
 pub fn create(id: u64) -> String {
-    encode(&ClientMessage::Create {
+    let create = ClientMessage::Create {
         variant: VariantName::Standard,
         fen: None,
         rules: RulesSpec::default(),
         white: SeatSpec::Human,
         black: SeatSpec::Human,
         clock: None,
-        as_side: Some(Side::White),
-        id: Some(id),
-    })
+        as_side: Some(Color::White),
+    };
+    encode(create, Some(id))
 }
 
 /// Takes black in `game`.
 pub fn join(game: &str, id: u64) -> String {
-    encode(&ClientMessage::Join { game: game.to_string(), color: Some(Side::Black), id: Some(id) })
+    encode(ClientMessage::Join { game: game.to_string(), color: Some(Color::Black) }, Some(id))
 }
 
 /// Follows `game` from its current state.
 pub fn watch(game: &str) -> String {
-    encode(&ClientMessage::Watch { game: game.to_string(), v: None, id: None })
+    encode(ClientMessage::Watch { game: game.to_string(), v: None }, None)
 }
 
 /// Stops following `game`.
 pub fn unwatch(game: &str) -> String {
-    encode(&ClientMessage::Unwatch { game: game.to_string(), id: None })
+    encode(ClientMessage::Unwatch { game: game.to_string() }, None)
 }
 
 /// Plays `uci` in `game`, asking for an `ack` with `id`.
 pub fn play(game: &str, uci: &str, id: u64) -> String {
-    encode(&ClientMessage::Move { game: game.to_string(), uci: uci.to_string(), id: Some(id) })
+    encode(ClientMessage::Move { game: game.to_string(), uci: uci.to_string() }, Some(id))
 }
 
 #[cfg(test)]
@@ -104,7 +104,7 @@ mod tests {
         let m = Incoming::parse(text).expect("parse");
         assert_eq!(
             (&*m.kind, m.game.as_deref(), m.v, m.ply, m.turn),
-            ("move", Some("k3fq9mzt"), Some(6), Some(3), Some(Side::Black))
+            ("move", Some("k3fq9mzt"), Some(6), Some(3), Some(Color::Black))
         );
         assert_eq!(legal_moves(text), ["a7a6", "b7b6"]);
     }

@@ -1,0 +1,149 @@
+//! What a client sends: [`Request`] (a [`ClientMessage`] and its optional id) and the parser
+//! that turns any text frame into one or says what is wrong with it.
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use super::server::{Refusal, ServerMessage};
+use super::values::{ClaimKind, ClockSpec, GameId, RulesSpec, SeatSpec, VariantName};
+use crate::chess::Color;
+
+/// One frame from a client: the message and the request `id` it may carry, which the server
+/// echoes in the `ack` or `error` the message causes. On the wire the id is one more field of
+/// the message object (`{"type":"move",…,"id":7}`).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct Request {
+    #[serde(flatten)]
+    pub message: ClientMessage,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<u64>,
+}
+
+impl Request {
+    /// `message` with request id `id`.
+    pub fn new(message: ClientMessage, id: Option<u64>) -> Request {
+        Request { message, id }
+    }
+
+    /// The JSON text of the frame.
+    pub fn to_json(&self) -> String {
+        // These types have no map keys or custom serialisers that could fail.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+impl From<ClientMessage> for Request {
+    fn from(message: ClientMessage) -> Request {
+        Request { message, id: None }
+    }
+}
+
+/// A message from a client, without its request id (see [`Request`]).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ClientMessage {
+    /// Asks for the games list and subscribes to its changes.
+    List,
+    /// Creates a game; the creator takes the human seat named by `as` (or the only human seat).
+    Create {
+        #[serde(default)]
+        variant: VariantName,
+        #[serde(default)]
+        fen: Option<String>,
+        #[serde(default)]
+        rules: RulesSpec,
+        #[serde(default)]
+        white: SeatSpec,
+        #[serde(default)]
+        black: SeatSpec,
+        #[serde(default)]
+        clock: Option<ClockSpec>,
+        #[serde(default, rename = "as")]
+        as_side: Option<Color>,
+    },
+    /// Takes an open human seat (`color` left out: whichever is open).
+    Join {
+        game: GameId,
+        #[serde(default)]
+        color: Option<Color>,
+    },
+    /// Takes one's seat back on a new connection, with the token from `created`/`joined`.
+    Resume {
+        game: GameId,
+        token: String,
+        #[serde(default)]
+        v: Option<u64>,
+    },
+    /// Follows a game as a spectator; with `v`, only the events after it.
+    Watch {
+        game: GameId,
+        #[serde(default)]
+        v: Option<u64>,
+    },
+    /// Stops following a game.
+    Unwatch { game: GameId },
+    /// Plays a move in UCI.
+    Move { game: GameId, uci: String },
+    /// Takes back (vs a bot), offers to take back, or accepts the opponent's undo offer.
+    Undo { game: GameId },
+    /// Offers a draw, or accepts the opponent's draw offer.
+    Draw { game: GameId },
+    /// Refuses the opponent's pending offer.
+    Decline { game: GameId },
+    /// Gives up the game.
+    Resign { game: GameId },
+    /// Claims the game (`"win"`) or a draw (`"draw"`) after the opponent has been away for the
+    /// grace period.
+    Claim { game: GameId, result: ClaimKind },
+}
+
+/// A frame that is not a valid client message: refused with `bad_request`, echoing the frame's
+/// `id` when it could still be read.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{message}")]
+pub struct ProtocolError {
+    /// What is wrong, for people.
+    pub message: String,
+    /// The request's `id`, when it could still be read.
+    pub id: Option<u64>,
+}
+
+impl ProtocolError {
+    /// The `error` reply for this.
+    pub fn to_message(&self) -> ServerMessage {
+        ServerMessage::refused(Refusal::bad_request(self.message.clone()), self.id)
+    }
+}
+
+/// Parses one text frame from a client. Malformed JSON, a non-object, a missing or unknown
+/// `type`, missing or mistyped fields all become a [`ProtocolError`] that says what is wrong.
+pub fn parse_client(text: &str) -> Result<Request, ProtocolError> {
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| ProtocolError { message: format!("malformed JSON: {e}"), id: None })?;
+    let Some(object) = value.as_object() else {
+        return Err(ProtocolError { message: "expected a JSON object with a \"type\" field".into(), id: None });
+    };
+    // Read the id first so even a refused request can be matched to its reply.
+    let id = object.get("id").and_then(serde_json::Value::as_u64);
+    match object.get("type") {
+        None => return Err(ProtocolError { message: "missing field \"type\"".into(), id }),
+        Some(serde_json::Value::String(_)) => {}
+        Some(_) => return Err(ProtocolError { message: "field \"type\" must be a string".into(), id }),
+    }
+    if object.get("id").is_some_and(|v| !v.is_null() && v.as_u64().is_none()) {
+        return Err(ProtocolError { message: "field \"id\" must be a non-negative integer".into(), id: None });
+    }
+    let message =
+        ClientMessage::deserialize(value).map_err(|e| ProtocolError { message: describe(&e.to_string()), id })?;
+    Ok(Request { id, message })
+}
+
+/// serde's message with its Rust-flavoured wording made plainer for a client author.
+fn describe(serde_message: &str) -> String {
+    let message = serde_message.replace("unknown variant", "unknown value").replace('`', "\"");
+    if message.contains("expected one of \"list\"") {
+        format!("unknown message type: {message}")
+    } else {
+        format!("bad message: {message}")
+    }
+}

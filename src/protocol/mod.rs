@@ -1,0 +1,146 @@
+//! The wire protocol: the JSON messages of `GET /ws`, both ways, as serde types, and the one
+//! follower of a game's events ([`Follower`]) that every Rust client uses.
+//!
+//! Every frame is one JSON object tagged by `"type"` (snake_case). A client sends a
+//! [`Request`] (a [`ClientMessage`] and its optional id); the server sends [`ServerMessage`]s
+//! and turns requests down with a [`Refusal`]. Both directions derive `Serialize` and
+//! `Deserialize` so the server, the terminal client, the load generator and the tests share
+//! one definition. This module depends on `chess` only. docs/protocol.md is the authoritative
+//! description of every message and field.
+
+mod client;
+mod follow;
+mod names;
+mod server;
+mod values;
+
+pub use client::{parse_client, ClientMessage, ProtocolError, Request};
+pub use follow::{Applied, Follower, Sequence};
+pub use server::{ErrorCode, Refusal, ServerMessage};
+pub use values::{
+    ClaimKind, ClaimView, ClockSpec, ClockView, GameId, GameResult, GameState, GameSummary, OfferKind, OfferView,
+    RepetitionName, RulesSpec, SeatSpec, SeatView, Seats, Status, VariantName,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::{Color, EndReason};
+
+    #[test]
+    fn client_messages_round_trip() {
+        let messages = [
+            r#"{"type":"list"}"#,
+            r#"{"type":"create","variant":"minichess7","fen":null,"rules":{"castling":false,"en_passant":true,"repetition":"eight_move"},"white":{"kind":"human"},"black":{"kind":"bot","level":3},"clock":null,"as":"white","id":1}"#,
+            r#"{"type":"join","game":"abcd2345","color":"black"}"#,
+            r#"{"type":"resume","game":"abcd2345","token":"00ff","v":12}"#,
+            r#"{"type":"watch","game":"abcd2345","v":3}"#,
+            r#"{"type":"unwatch","game":"abcd2345"}"#,
+            r#"{"type":"move","game":"abcd2345","uci":"e2e4","id":7}"#,
+            r#"{"type":"undo","game":"g"}"#,
+            r#"{"type":"draw","game":"g"}"#,
+            r#"{"type":"decline","game":"g"}"#,
+            r#"{"type":"resign","game":"g"}"#,
+            r#"{"type":"claim","game":"g","result":"win"}"#,
+            r#"{"type":"claim","game":"g","result":"draw","id":4}"#,
+        ];
+        for text in messages {
+            let parsed = parse_client(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            let again = parse_client(&parsed.to_json()).unwrap();
+            assert_eq!(parsed, again, "{text}");
+            // Byte for byte as a client writes it, the id last.
+            assert_eq!(parsed.to_json(), text, "{text}");
+        }
+        let create = parse_client(r#"{"type":"create"}"#).unwrap().message;
+        assert_eq!(
+            create,
+            ClientMessage::Create {
+                variant: VariantName::Standard,
+                fen: None,
+                rules: RulesSpec::default(),
+                white: SeatSpec::Human,
+                black: SeatSpec::Human,
+                clock: None,
+                as_side: None,
+            }
+        );
+        assert_eq!(parse_client(r#"{"type":"move","game":"g","uci":"e2e4","id":7}"#).unwrap().id, Some(7));
+    }
+
+    #[test]
+    fn server_messages_round_trip() {
+        let seats = Seats { white: SeatView::Human { online: true }, black: SeatView::Bot { level: 3 } };
+        let end = ServerMessage::End {
+            game: "g".into(),
+            v: 9,
+            result: GameResult::BlackWins,
+            reason: EndReason::Checkmate,
+            clock: None,
+        };
+        assert_eq!(
+            end.to_json(),
+            r#"{"type":"end","game":"g","v":9,"result":"0-1","reason":"checkmate","clock":null}"#
+        );
+        let shutting = ServerMessage::refused(Refusal::shutting_down(), Some(2)).to_json();
+        assert!(shutting.starts_with(r#"{"type":"error","code":"shutting_down","#), "{shutting}");
+        let messages = vec![
+            ServerMessage::Created { game: "g".into(), color: Some(Color::White), token: Some("t".into()), id: None },
+            ServerMessage::Move {
+                game: "g".into(),
+                v: 4,
+                uci: "e2e4".into(),
+                san: "e4".into(),
+                fen: "f".into(),
+                turn: Color::Black,
+                ply: 1,
+                legal: vec!["e7e5".into()],
+                check: false,
+                clock: None,
+            },
+            ServerMessage::Seats {
+                game: "g".into(),
+                v: 1,
+                seats,
+                claim: Some(ClaimView { by: Color::White, in_ms: 1500 }),
+            },
+            ServerMessage::Offer { game: "g".into(), v: 2, kind: OfferKind::Undo, by: Color::Black },
+            ServerMessage::error(ErrorCode::NotYourTurn, "wait", Some(3)),
+            ServerMessage::Ack { id: 9 },
+        ];
+        for m in messages {
+            let text = m.to_json();
+            let back: ServerMessage = serde_json::from_str(&text).unwrap();
+            assert_eq!(back, m, "{text}");
+        }
+        let json = ServerMessage::Seats { game: "g".into(), v: 1, seats, claim: None }.to_json();
+        assert!(json.contains(r#""white":{"kind":"human","online":true}"#), "{json}");
+        assert!(json.contains(r#""black":{"kind":"bot","level":3}"#), "{json}");
+        let open = serde_json::to_string(&SeatView::Open).unwrap();
+        assert_eq!(open, r#"{"kind":"open"}"#);
+        let err = ServerMessage::error(ErrorCode::TooLarge, "big", None).to_json();
+        assert_eq!(err, r#"{"type":"error","code":"too_large","message":"big"}"#);
+    }
+
+    #[test]
+    fn bad_input_is_a_typed_error() {
+        let cases = [
+            ("{not json", "malformed JSON"),
+            ("[1,2]", "JSON object"),
+            (r#"{"game":"g"}"#, "missing field \"type\""),
+            (r#"{"type":5}"#, "must be a string"),
+            (r#"{"type":"castle"}"#, "unknown message type"),
+            (r#"{"type":"move","game":"g"}"#, "missing field \"uci\""),
+            (r#"{"type":"move","game":"g","uci":42}"#, "invalid type"),
+            (r#"{"type":"create","variant":"chess960"}"#, "chess960"),
+            (r#"{"type":"create","white":{"kind":"alien"}}"#, "alien"),
+        ];
+        for (text, needle) in cases {
+            let err = parse_client(text).expect_err(text);
+            assert!(matches!(err.to_message(), ServerMessage::Error { code: ErrorCode::BadRequest, .. }));
+            assert!(err.message.contains(needle), "{text}: {}", err.message);
+        }
+        let err = parse_client(r#"{"type":"move","game":"g","id":12}"#).unwrap_err();
+        assert_eq!(err.id, Some(12));
+        assert!(parse_client(r#"{"type":"list","id":"x"}"#).is_err());
+    }
+}

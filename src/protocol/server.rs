@@ -1,0 +1,203 @@
+//! What the server sends: [`ServerMessage`], the error codes, and [`Refusal`], the one way a
+//! request is turned down.
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use super::values::{ClaimView, ClockView, GameId, GameResult, GameState, GameSummary, OfferKind, Seats};
+use crate::chess::{Color, EndReason};
+
+/// Error codes of `error` replies (docs/protocol.md says when each is sent).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    IllegalMove,
+    NotYourTurn,
+    NotAPlayer,
+    NoSuchGame,
+    GameOver,
+    SeatTaken,
+    BadRequest,
+    RateLimited,
+    TooLarge,
+    /// A server limit is reached: too many unfinished games of one connection, or on the server.
+    TooMany,
+    /// The server could not do it (its store failed); nothing changed. Worth retrying later.
+    ServerError,
+    /// A stored game cannot be read back (its moves do not replay): that game only.
+    DamagedGame,
+    /// The server is shutting down and takes nothing new; reconnect in a moment.
+    ShuttingDown,
+}
+
+/// A request turned down: the code and the message of its `error` reply. Nothing changed.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{message}")]
+pub struct Refusal {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+impl Refusal {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Refusal {
+        Refusal { code, message: message.into() }
+    }
+
+    pub fn bad_request(message: impl Into<String>) -> Refusal {
+        Refusal::new(ErrorCode::BadRequest, message)
+    }
+
+    pub fn illegal_move(message: impl Into<String>) -> Refusal {
+        Refusal::new(ErrorCode::IllegalMove, message)
+    }
+
+    pub fn not_your_turn(message: impl Into<String>) -> Refusal {
+        Refusal::new(ErrorCode::NotYourTurn, message)
+    }
+
+    pub fn not_a_player(message: impl Into<String>) -> Refusal {
+        Refusal::new(ErrorCode::NotAPlayer, message)
+    }
+
+    /// There is no game `game` here.
+    pub fn no_such_game(game: &str) -> Refusal {
+        Refusal::new(ErrorCode::NoSuchGame, format!("there is no game {game:?} on this server"))
+    }
+
+    pub fn game_over(message: impl Into<String>) -> Refusal {
+        Refusal::new(ErrorCode::GameOver, message)
+    }
+
+    pub fn seat_taken(message: impl Into<String>) -> Refusal {
+        Refusal::new(ErrorCode::SeatTaken, message)
+    }
+
+    pub fn rate_limited(message: impl Into<String>) -> Refusal {
+        Refusal::new(ErrorCode::RateLimited, message)
+    }
+
+    pub fn too_many(message: impl Into<String>) -> Refusal {
+        Refusal::new(ErrorCode::TooMany, message)
+    }
+
+    pub fn server_error(message: impl Into<String>) -> Refusal {
+        Refusal::new(ErrorCode::ServerError, message)
+    }
+
+    /// The server is stopping and takes nothing new.
+    pub fn shutting_down() -> Refusal {
+        Refusal::new(ErrorCode::ShuttingDown, "the server is shutting down; reconnect in a moment")
+    }
+}
+
+/// A message from the server.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMessage {
+    /// The games list: the answer to `list`, then again whenever it changes.
+    Games { games: Vec<GameSummary> },
+    /// The answer to `create`. `color`/`token` are null when no human seat was taken (bot vs bot).
+    Created {
+        game: GameId,
+        color: Option<Color>,
+        token: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+    },
+    /// The answer to `join` and to `resume`: the seat and its token.
+    Joined {
+        game: GameId,
+        color: Color,
+        token: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+    },
+    /// A full snapshot of a game (also the event that follows an undo).
+    State(GameState),
+    /// Event: a move was played.
+    Move {
+        game: GameId,
+        v: u64,
+        uci: String,
+        san: String,
+        fen: String,
+        /// The side to move after this move.
+        turn: Color,
+        /// Number of moves played so far, this one included.
+        ply: usize,
+        legal: Vec<String>,
+        check: bool,
+        /// The clock just after this move (the mover's time charged and incremented).
+        #[serde(default)]
+        clock: Option<ClockView>,
+    },
+    /// A request with an `id` was carried out.
+    Ack { id: u64 },
+    /// Event: the game ended.
+    End {
+        game: GameId,
+        v: u64,
+        result: GameResult,
+        reason: EndReason,
+        /// The stopped clock at the end; null for an untimed game.
+        #[serde(default)]
+        clock: Option<ClockView>,
+    },
+    /// Event: a side offers a draw or an undo.
+    Offer { game: GameId, v: u64, kind: OfferKind, by: Color },
+    /// Event: the offer made by `by` was refused (by the other side).
+    Declined { game: GameId, v: u64, kind: OfferKind, by: Color },
+    /// Event: a seat was taken, or a player came online or went offline.
+    Seats {
+        game: GameId,
+        v: u64,
+        seats: Seats,
+        #[serde(default)]
+        claim: Option<ClaimView>,
+    },
+    /// Not a versioned event: how many spectators a game has (sent at most twice a second, on change).
+    Watchers { game: GameId, count: usize },
+    /// Something the client sent was refused; nothing changed.
+    Error {
+        code: ErrorCode,
+        message: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+    },
+}
+
+impl ServerMessage {
+    /// An `error` reply.
+    pub fn error(code: ErrorCode, message: impl Into<String>, id: Option<u64>) -> ServerMessage {
+        ServerMessage::Error { code, message: message.into(), id }
+    }
+
+    /// The `error` reply to a request (`id`) refused for `refusal`.
+    pub fn refused(refusal: Refusal, id: Option<u64>) -> ServerMessage {
+        ServerMessage::Error { code: refusal.code, message: refusal.message, id }
+    }
+
+    /// The JSON text of the message.
+    pub fn to_json(&self) -> String {
+        // Serialising these types cannot fail: no maps with non-string keys, no custom Serialize.
+        serde_json::to_string(self).unwrap_or_else(|e| {
+            format!(
+                r#"{{"type":"error","code":"bad_request","message":"internal: {}"}}"#,
+                e.to_string().replace('"', "'")
+            )
+        })
+    }
+
+    /// The version of a game event, or None for messages outside a game's event sequence.
+    pub fn version(&self) -> Option<u64> {
+        match self {
+            ServerMessage::State(s) => Some(s.v),
+            ServerMessage::Move { v, .. }
+            | ServerMessage::End { v, .. }
+            | ServerMessage::Offer { v, .. }
+            | ServerMessage::Declined { v, .. }
+            | ServerMessage::Seats { v, .. } => Some(*v),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,277 @@
+//! The values messages carry: variants, rules, seats, clocks, offers, results, the games list
+//! and the full snapshot of a game.
+
+use serde::{Deserialize, Serialize};
+
+use crate::chess::{ByColor, Color, EndReason, Outcome, Repetition, Rules, Variant};
+
+/// A game's id on the wire: 8 characters of lowercase base32.
+pub type GameId = String;
+
+/// The variant names of the wire, `"standard"` or `"minichess7"`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VariantName {
+    #[default]
+    Standard,
+    Minichess7,
+}
+
+impl From<VariantName> for Variant {
+    fn from(v: VariantName) -> Variant {
+        match v {
+            VariantName::Standard => Variant::Standard,
+            VariantName::Minichess7 => Variant::Minichess7,
+        }
+    }
+}
+
+impl From<Variant> for VariantName {
+    fn from(v: Variant) -> VariantName {
+        match v {
+            Variant::Standard => VariantName::Standard,
+            Variant::Minichess7 => VariantName::Minichess7,
+        }
+    }
+}
+
+/// The repetition rule names of the wire.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RepetitionName {
+    #[default]
+    Threefold,
+    EightMove,
+}
+
+/// The rule options of `create`; every field may be left out (defaults: all on, threefold).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RulesSpec {
+    pub castling: bool,
+    pub en_passant: bool,
+    pub repetition: RepetitionName,
+}
+
+impl Default for RulesSpec {
+    fn default() -> RulesSpec {
+        RulesSpec { castling: true, en_passant: true, repetition: RepetitionName::Threefold }
+    }
+}
+
+impl From<Rules> for RulesSpec {
+    fn from(rules: Rules) -> RulesSpec {
+        RulesSpec {
+            castling: rules.castling,
+            en_passant: rules.en_passant,
+            repetition: match rules.repetition {
+                Repetition::Threefold => RepetitionName::Threefold,
+                Repetition::EightMove => RepetitionName::EightMove,
+            },
+        }
+    }
+}
+
+impl From<RulesSpec> for Rules {
+    fn from(spec: RulesSpec) -> Rules {
+        Rules {
+            castling: spec.castling,
+            en_passant: spec.en_passant,
+            repetition: match spec.repetition {
+                RepetitionName::Threefold => Repetition::Threefold,
+                RepetitionName::EightMove => Repetition::EightMove,
+            },
+        }
+    }
+}
+
+/// SEAT: who is to sit on a side, as asked for in `create`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum SeatSpec {
+    /// A person, holding the seat with a secret token.
+    #[default]
+    Human,
+    /// A computer player of level 1 to 5.
+    Bot { level: u8 },
+}
+
+/// SEATVIEW: who sits on a side, as everyone may see it. Tokens are never shown.
+///
+/// `{"kind":"human","online":true}` — a person holds the seat (online: at least one of their
+/// connections is open); `{"kind":"bot","level":3}`; `{"kind":"open"}` — a human seat nobody
+/// has taken yet (`join` takes it).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum SeatView {
+    Human { online: bool },
+    Bot { level: u8 },
+    Open,
+}
+
+/// Both seats of a game: `{"white": SEATVIEW, "black": SEATVIEW}`.
+pub type Seats = ByColor<SeatView>;
+
+/// A Fischer time control, as asked for in `create` and shown in the games list: each side
+/// starts with `initial_ms` and gains `increment_ms` after each of its moves.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct ClockSpec {
+    pub initial_ms: u64,
+    pub increment_ms: u64,
+}
+
+/// A game's clock as of an event: the setting, both sides' time left, and the side whose time
+/// is running (null while the game waits for a player or once it has ended). Clients count
+/// the running side down locally from the event.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct ClockView {
+    pub initial_ms: u64,
+    pub increment_ms: u64,
+    pub white_ms: u64,
+    pub black_ms: u64,
+    pub running: Option<Color>,
+}
+
+/// Where a game is in its life.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// A human seat is still open.
+    Waiting,
+    Ongoing,
+    Ended,
+}
+
+/// What an offer asks for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OfferKind {
+    Draw,
+    Undo,
+}
+
+/// A pending offer, as shown in `state`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct OfferView {
+    pub kind: OfferKind,
+    pub by: Color,
+}
+
+/// What a player claims when the opponent has been away for the grace period.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClaimKind {
+    /// The game, as won by abandonment.
+    Win,
+    /// A draw.
+    Draw,
+}
+
+/// While a player is away from an ongoing game and the opponent is connected: who may claim
+/// the game (`by`), and in how many milliseconds (0: now). Clients count it down locally.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct ClaimView {
+    pub by: Color,
+    pub in_ms: u64,
+}
+
+/// One line of the `games` list.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct GameSummary {
+    pub game: GameId,
+    pub variant: VariantName,
+    pub white: SeatView,
+    pub black: SeatView,
+    pub status: Status,
+    pub plies: usize,
+    pub watchers: usize,
+    /// Set once ended.
+    pub result: Option<GameResult>,
+    /// The time control; null for an untimed game.
+    #[serde(default)]
+    pub clock: Option<ClockSpec>,
+}
+
+/// A full snapshot of a game: sent on joining, watching, resuming, after an undo and to a
+/// subscriber that fell behind.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct GameState {
+    pub game: GameId,
+    pub v: u64,
+    pub variant: VariantName,
+    pub initial_fen: String,
+    pub fen: String,
+    /// Every move from the initial position, in UCI.
+    pub moves: Vec<String>,
+    /// The same moves in SAN.
+    pub san: Vec<String>,
+    pub turn: Color,
+    pub status: Status,
+    pub result: Option<GameResult>,
+    pub reason: Option<EndReason>,
+    pub seats: Seats,
+    /// The legal moves now, in UCI; empty once the game is over.
+    pub legal: Vec<String>,
+    pub check: bool,
+    /// The clock as of this snapshot; null for an untimed game.
+    #[serde(default)]
+    pub clock: Option<ClockView>,
+    pub watchers: usize,
+    /// The pending draw or undo offer, if any.
+    pub offer: Option<OfferView>,
+    /// Whether a player may claim the game of an absent opponent (see [`ClaimView`]).
+    #[serde(default)]
+    pub claim: Option<ClaimView>,
+}
+
+/// How a game ended, as PGN writes it: `"1-0"`, `"0-1"` or `"1/2-1/2"`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub enum GameResult {
+    #[serde(rename = "1-0")]
+    WhiteWins,
+    #[serde(rename = "0-1")]
+    BlackWins,
+    #[serde(rename = "1/2-1/2")]
+    Draw,
+}
+
+impl GameResult {
+    /// The result of a game won by `winner` (None: drawn).
+    pub fn of(winner: Option<Color>) -> GameResult {
+        match winner {
+            Some(Color::White) => GameResult::WhiteWins,
+            Some(Color::Black) => GameResult::BlackWins,
+            None => GameResult::Draw,
+        }
+    }
+
+    /// The side that won, if either did.
+    pub fn winner(self) -> Option<Color> {
+        match self {
+            GameResult::WhiteWins => Some(Color::White),
+            GameResult::BlackWins => Some(Color::Black),
+            GameResult::Draw => None,
+        }
+    }
+
+    /// `"1-0"`, `"0-1"` or `"1/2-1/2"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+}
+
+impl From<Outcome> for GameResult {
+    fn from(outcome: Outcome) -> GameResult {
+        GameResult::of(outcome.winner)
+    }
+}
+
+impl std::fmt::Display for GameResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
