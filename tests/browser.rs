@@ -227,28 +227,35 @@ async fn drag_move(c: &Client, uci: &str) {
     c.perform_actions(mouse).await.expect("drag and drop");
 }
 
+/// A script that runs `body` (a function body) with `page` bound to the game page's controller.
+/// The page keeps no global for it: the client's entry module exports it, and a dynamic
+/// `import()` of that module yields the page's own instance. WebDriver waits for the promise.
+fn on_page(body: &str) -> String {
+    format!("return import('/assets/js/main.js').then((m) => {{ const page = m.page; {body} }});")
+}
+
 /// A legal move for the player now, preferring ones that develop a knight or bishop (not a
 /// promotion, so a click pair suffices), from the page's own model.
 async fn some_legal_move(c: &Client) -> String {
-    let script = "const g = window.gambit.game; const legal = g.legal.filter(m => m.length === 4);
+    let script = on_page(
+        "const g = page.game; const legal = g.legal.filter(m => m.length === 4);
         const board = g.boards[g.boards.length - 1];
         const nice = legal.find(m => 'NBnb'.includes(board.get(m.slice(0, 2)) || '-'));
-        return nice || legal[0] || null;";
-    let v = wait_js(c, "a legal move", script).await;
+        return nice || legal[0] || null;",
+    );
+    let v = wait_js(c, "a legal move", &script).await;
     v.as_str().expect("a move").to_string()
 }
 
 /// Cuts the page's connection and keeps it down until [`reconnect`]; waits for the badge.
 async fn disconnect(c: &Client) {
-    c.execute("window.gambit.conn.stopped = true; window.gambit.conn.drop();", vec![]).await.expect("drop");
+    c.execute(&on_page("page.conn.stopped = true; page.conn.drop();"), vec![]).await.expect("drop");
     wait_js(c, "the reconnecting badge", "return !document.getElementById('connection').hidden").await;
 }
 
 /// Lets the page reconnect on its own back-off path and waits until it is back.
 async fn reconnect(c: &Client) {
-    c.execute("window.gambit.conn.stopped = false; window.gambit.conn.reconnectSoon();", vec![])
-        .await
-        .expect("reconnect");
+    c.execute(&on_page("page.conn.stopped = false; page.conn.reconnectSoon();"), vec![]).await.expect("reconnect");
     wait_js(c, "the connection back", "return document.getElementById('connection').hidden").await;
 }
 
@@ -615,7 +622,7 @@ async fn opponent_leaves_and_white_claims_the_win() {
         "return document.getElementById('claim').hidden && document.getElementById('app').dataset.status === 'ended'",
     )
     .await;
-    assert_eq!(a.execute("return window.gambit.game.result", vec![]).await.ok(), Some(json!("1-0")));
+    assert_eq!(a.execute(&on_page("return page.game.result;"), vec![]).await.ok(), Some(json!("1-0")));
 
     let (code, body) = server.get(&format!("/api/games/{game}")).await;
     assert_eq!(code, 200, "{body}");

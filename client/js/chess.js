@@ -56,6 +56,37 @@ export function fenTurn(fen) {
   return String(fen).split(' ')[1] === 'b' ? 'black' : 'white';
 }
 
+/**
+ * The number and side of ply `ply` (1 is the first move played) of a game that started from
+ * `initialFen`: numbering starts at the FEN's fullmove number (0 counts as 1), and when Black
+ * moves first its move is that number's second half ("12… Nc6").
+ */
+export function moveNumber(initialFen, ply) {
+  const fields = String(initialFen).split(' ');
+  const first = Math.max(1, Math.trunc(Number(fields[5])) || 1);
+  const index = ply - 1 + (fields[1] === 'b' ? 1 : 0);
+  return { number: first + Math.floor(index / 2), color: index % 2 === 0 ? 'white' : 'black' };
+}
+
+/**
+ * The rows of a move list of `plies` moves from `initialFen`: `{number, white, black}` with the
+ * ply shown in each cell, or null for an empty cell (White's, when Black moved first).
+ */
+export function moveRows(initialFen, plies) {
+  const rows = [];
+  for (let ply = 1; ply <= plies; ply++) {
+    const { number, color } = moveNumber(initialFen, ply);
+    if (color === 'white' || rows.length === 0) rows.push({ number, white: null, black: null });
+    rows[rows.length - 1][color] = ply;
+  }
+  return rows;
+}
+
+/** The other side: `white` ↔ `black`. */
+export function otherColor(color) {
+  return color === 'white' ? 'black' : 'white';
+}
+
 /** True when two placements hold the same pieces on the same squares. */
 export function samePlacement(a, b) {
   if (!a || !b || a.size !== b.size) return false;

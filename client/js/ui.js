@@ -1,5 +1,8 @@
 // Small helpers shared by the lobby and the game page.
 
+/** How the sides read for people. */
+export const SIDE_NAMES = { white: 'White', black: 'Black' };
+
 /** `text` made safe to put inside HTML. */
 export function escapeHtml(text) {
   return String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
@@ -18,4 +21,19 @@ export function setConnectionBadge(connected) {
   const badge = document.getElementById('connection');
   if (badge) badge.hidden = connected;
   document.body.dataset.connected = String(connected);
+}
+
+/**
+ * Sets `node`'s markup only when it differs from what was set last: rewriting identical markup
+ * would replace the buttons under a user's pointer or keyboard focus on every watcher update.
+ */
+export function setHtml(node, html) {
+  if (node.dataset.html === html) return;
+  node.dataset.html = html;
+  node.innerHTML = html;
+}
+
+/** The elements under `root` named by `selectors` (`{name: selector}`), as `{name: element}`. */
+export function pick(root, selectors) {
+  return Object.fromEntries(Object.entries(selectors).map(([name, selector]) => [name, root.querySelector(selector)]));
 }

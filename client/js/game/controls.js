@@ -1,0 +1,77 @@
+// The seated player's controls — the typed-move box, take back, draw, resign (with its
+// confirmation) — and, for everyone, flipping the board, the PGN download and the watcher count.
+
+import { escapeHtml, pick } from '../ui.js';
+
+export function template(id) {
+  return `
+          <form id="move-form" class="move-form" autocomplete="off">
+            <label for="move-input">Your move</label>
+            <div class="row">
+              <input id="move-input" name="move" placeholder="e2e4 or Nf3" spellcheck="false" autocapitalize="off">
+              <button type="submit">Play</button>
+            </div>
+          </form>
+          <div class="actions">
+            <button type="button" id="undo">Take back</button>
+            <button type="button" id="draw">Offer draw</button>
+            <button type="button" id="resign">Resign</button>
+          </div>
+          <div class="confirm" id="resign-confirm-box" hidden>
+            Resign this game?
+            <button type="button" id="resign-confirm" class="danger">Yes, resign</button>
+            <button type="button" id="resign-cancel">No</button>
+          </div>
+          <div class="meta">
+            <button type="button" id="flip">Flip board</button>
+            <a id="pgn" href="/api/games/${encodeURIComponent(id)}/pgn" download="gambit-${escapeHtml(id)}.pgn">Download PGN</a>
+            <span id="watchers" class="watchers"></span>
+          </div>`;
+}
+
+export class ControlsView {
+  /** `choosePromotion(choices)` asks which piece a typed promotion makes (the board's picker). */
+  constructor(root, ctrl, { choosePromotion }) {
+    this.ctrl = ctrl;
+    const d = pick(root, {
+      form: '#move-form', input: '#move-input', undo: '#undo', draw: '#draw', resign: '#resign',
+      confirmBox: '#resign-confirm-box', confirm: '#resign-confirm', cancel: '#resign-cancel', flip: '#flip', watchers: '#watchers',
+    });
+    this.dom = d;
+    d.form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      const found = ctrl.typed(d.input.value);
+      if (found.uci || found.choices) d.input.value = '';
+      if (found.choices) choosePromotion(found.choices);
+    });
+    d.undo.addEventListener('click', () => ctrl.send({ type: 'undo' }));
+    d.draw.addEventListener('click', () => ctrl.send({ type: 'draw' }));
+    d.resign.addEventListener('click', () => {
+      d.confirmBox.hidden = false;
+      d.confirm.focus();
+    });
+    d.cancel.addEventListener('click', () => { d.confirmBox.hidden = true; });
+    d.confirm.addEventListener('click', () => {
+      d.confirmBox.hidden = true;
+      ctrl.send({ type: 'resign' });
+    });
+    d.flip.addEventListener('click', () => ctrl.flip());
+  }
+
+  render() {
+    const ctrl = this.ctrl;
+    const g = ctrl.game;
+    const d = this.dom;
+    const offer = g.offer;
+    const playing = Boolean(ctrl.seat) && g.status !== 'ended';
+    d.form.hidden = !playing;
+    for (const b of [d.undo, d.draw, d.resign]) b.hidden = !playing;
+    if (!playing) d.confirmBox.hidden = true;
+    const ongoing = g.status === 'ongoing' && ctrl.connected;
+    d.undo.disabled = !ongoing || !g.moves.length;
+    d.draw.disabled = !ongoing || (offer?.kind === 'draw' && offer.by === ctrl.seat?.color);
+    d.resign.disabled = !ongoing;
+    d.input.disabled = !ctrl.myTurn();
+    d.watchers.textContent = `${g.watchers} watching`;
+  }
+}

@@ -1,0 +1,120 @@
+// The boxes that ask something of the people at the board: a pending draw or takeback offer,
+// the away notice with its count-down and claim buttons, the buttons that take an open seat,
+// and the invite link a seated creator sends to a friend.
+
+import { pick, setHtml, SIDE_NAMES } from '../ui.js';
+
+export const template = `
+          <div id="offer" class="offer" hidden></div>
+          <div id="claim" class="claim" hidden aria-live="polite"></div>
+          <div id="join" class="join" hidden></div>
+          <div id="invite" class="invite" hidden>
+            <label for="invite-link">Send this link to your friend:</label>
+            <div class="row">
+              <input id="invite-link" readonly>
+              <button type="button" id="copy-invite">Copy</button>
+            </div>
+          </div>`;
+
+export class PromptsView {
+  constructor(root, ctrl) {
+    this.ctrl = ctrl;
+    const d = pick(root, { offer: '#offer', claim: '#claim', join: '#join', invite: '#invite', inviteLink: '#invite-link', copy: '#copy-invite' });
+    this.dom = d;
+    this.claimTicker = null;
+    d.inviteLink.value = `${location.origin}/g/${ctrl.id}`;
+    d.copy.addEventListener('click', async (e) => {
+      d.inviteLink.select();
+      try {
+        await navigator.clipboard.writeText(d.inviteLink.value);
+        e.target.textContent = 'Copied';
+      } catch {
+        document.execCommand?.('copy');
+      }
+    });
+    d.offer.addEventListener('click', (e) => {
+      const act = e.target.closest('[data-act]')?.dataset.act;
+      if (act) ctrl.send({ type: act });
+    });
+    d.claim.addEventListener('click', (e) => {
+      const result = e.target.closest('[data-claim]')?.dataset.claim;
+      if (result) ctrl.claim(result);
+    });
+    d.join.addEventListener('click', (e) => {
+      const color = e.target.closest('[data-join]')?.dataset.join;
+      if (color) ctrl.send({ type: 'join', color });
+    });
+  }
+
+  render() {
+    const ctrl = this.ctrl;
+    const g = ctrl.game;
+    const { join, invite } = this.dom;
+    this.renderOffer();
+    this.renderClaim();
+    // Seats: an open seat can be taken by a visitor; a seated creator shares the link.
+    const open = ['white', 'black'].filter((c) => g.seats[c].kind === 'open');
+    join.hidden = Boolean(ctrl.seat) || open.length === 0 || g.status === 'ended';
+    setHtml(join, open.map((c) => `<button type="button" class="primary" data-join="${c}" id="join-${c}">Play as ${SIDE_NAMES[c]}</button>`).join(' '));
+    invite.hidden = !(ctrl.seat && open.length > 0 && g.status !== 'ended');
+  }
+
+  renderOffer() {
+    const seat = this.ctrl.seat;
+    const offer = this.ctrl.game.offer;
+    const node = this.dom.offer;
+    node.hidden = !offer;
+    if (!offer) return;
+    const what = offer.kind === 'draw' ? 'a draw' : 'to take back a move';
+    if (seat && offer.by !== seat.color) {
+      setHtml(node, `<span>Your opponent offers ${what}.</span>
+          <button type="button" data-act="${offer.kind}" id="accept-offer">Accept</button>
+          <button type="button" data-act="decline" id="decline-offer">Decline</button>`);
+    } else if (seat) {
+      setHtml(node, `<span>You offered ${what}; waiting for an answer.</span>`);
+    } else {
+      setHtml(node, `<span>${SIDE_NAMES[offer.by]} offers ${what}.</span>`);
+    }
+  }
+
+  /**
+   * The away notice. The player who may claim the game of an absent opponent sees a count-down
+   * (kept by a ticker, like the clocks, from the server's `in_ms`) and then the claim buttons;
+   * everyone else sees only who is away.
+   */
+  renderClaim() {
+    const ctrl = this.ctrl;
+    const g = ctrl.game;
+    const node = this.dom.claim;
+    const ongoing = g?.status === 'ongoing';
+    const claim = ongoing ? g.claim : null;
+    let counting = false;
+    if (claim && ctrl.seat?.color === claim.by) {
+      const left = Math.max(0, claim.in_ms - (performance.now() - ctrl.claimAt));
+      const title = '<span class="claim-title">Your opponent left the game.</span>';
+      if (left > 0) {
+        counting = true;
+        // The count-down's text changes alone, so the live region does not repeat the title.
+        setHtml(node, `${title}<span class="countdown" id="claim-countdown" role="timer"></span>`);
+        node.querySelector('#claim-countdown').textContent = `You can claim victory in ${Math.ceil(left / 1000)} s`;
+      } else {
+        const off = ctrl.claimSent || !ctrl.connected ? ' disabled' : '';
+        setHtml(node, `${title}
+          <button type="button" class="primary" data-claim="win" id="claim-win"${off}>Claim victory</button>
+          <button type="button" data-claim="draw" id="claim-draw"${off}>Call it a draw</button>`);
+      }
+      node.classList.remove('away');
+      node.hidden = false;
+    } else {
+      const away = ongoing ? ['white', 'black'].filter((c) => g.seats[c].kind === 'human' && !g.seats[c].online) : [];
+      setHtml(node, away.map((c) => `<span class="claim-title">${SIDE_NAMES[c]} is away.</span>`).join(''));
+      node.classList.add('away');
+      node.hidden = away.length === 0 || away.includes(ctrl.seat?.color);
+    }
+    if (counting && !this.claimTicker) this.claimTicker = setInterval(() => this.renderClaim(), 200);
+    if (!counting && this.claimTicker) {
+      clearInterval(this.claimTicker);
+      this.claimTicker = null;
+    }
+  }
+}

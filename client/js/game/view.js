@@ -1,0 +1,75 @@
+// The game page's view: lays out the board and the panel from each view's template, and redraws
+// them all from the controller. The board (board.js) shows a reviewed position, or the live one
+// with the move we sent shown until the server confirms it.
+
+import { Board } from '../board.js';
+import { applyUci, kingSquare, moveNumber } from '../chess.js';
+import { ClocksView } from './clocks.js';
+import { ControlsView, template as controls } from './controls.js';
+import { MovesView, template as moves } from './moves.js';
+import { PlayersView, template as playerBar } from './players.js';
+import { PromptsView, template as prompts } from './prompts.js';
+import { StatusView, template as status } from './status.js';
+
+export class GameView {
+  constructor(root, ctrl) {
+    this.root = root;
+    this.ctrl = ctrl;
+    root.innerHTML = `
+      <div class="game">
+        <section class="board-area" aria-label="Board">
+          ${playerBar('top')}
+          <div id="board-host"></div>
+          ${playerBar('bottom')}
+        </section>
+        <aside class="panel">${status}${prompts}${moves}${controls(ctrl.id)}
+        </aside>
+      </div>`;
+    this.board = new Board(root.querySelector('#board-host'), { onMove: (uci) => ctrl.play(uci), label: `Board of game ${ctrl.id}` });
+    this.status = new StatusView(root, ctrl);
+    this.players = new PlayersView(root, ctrl);
+    this.clocks = new ClocksView(root, ctrl);
+    this.moves = new MovesView(root, ctrl);
+    this.prompts = new PromptsView(root, ctrl);
+    this.controls = new ControlsView(root, ctrl, { choosePromotion: (choices) => this.board.choosePromotion(choices) });
+  }
+
+  render() {
+    const ctrl = this.ctrl;
+    const g = ctrl.game;
+    this.status.render();
+    // What tests (and styles) can read without knowing the page's insides.
+    this.root.dataset.status = g?.status || (ctrl.missing ? 'missing' : 'connecting');
+    this.root.dataset.plies = g ? String(g.moves.length) : '';
+    this.root.dataset.seat = ctrl.seat?.color || 'spectator';
+    if (!g) return;
+    this.renderBoard();
+    this.players.render();
+    this.clocks.render();
+    this.moves.render();
+    this.prompts.render();
+    this.controls.render();
+  }
+
+  renderBoard() {
+    const ctrl = this.ctrl;
+    const g = ctrl.game;
+    const live = ctrl.review === null;
+    const ply = live ? g.moves.length : ctrl.review;
+    let placement = g.boards[ply];
+    let lastMove = ply > 0 ? g.moves[ply - 1] : null;
+    let check = null;
+    if (live && ctrl.pending) {
+      placement = applyUci(placement, ctrl.pending);
+      lastMove = ctrl.pending;
+    } else if (live ? g.check : /[+#]$/.test(g.san[ply - 1] || '')) {
+      // The side in check is the one to move after `ply` moves.
+      check = kingSquare(placement, moveNumber(g.initialFen, ply + 1).color);
+    }
+    const canMove = live && !ctrl.pending && ctrl.myTurn();
+    this.board.update({
+      size: g.size, placement, orientation: ctrl.orientation, lastMove, check,
+      legal: canMove ? g.legal : [], mover: canMove ? ctrl.seat.color : null,
+    });
+  }
+}
