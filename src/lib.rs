@@ -16,4 +16,5 @@ pub mod chess;
 pub mod protocol;
 pub mod server;
 pub mod term;
+pub mod timer;
 pub mod tools;

@@ -14,6 +14,7 @@ use super::view::{GameView, Update};
 use super::{PlayArgs, TermError, DEFAULT_URL};
 use crate::chess::Color;
 use crate::protocol::{ClaimKind, ClientMessage, ErrorCode, GameId, GameState, Request, ServerMessage};
+use crate::timer::sleep_until;
 
 /// The request id of the first message (`create`, `join` or `watch`), to match the server's answer.
 pub const SETUP_ID: u64 = 1;
@@ -415,14 +416,6 @@ impl Session {
 async fn next_incoming(conn: &mut Option<Connection>) -> Incoming {
     match conn {
         Some(conn) => conn.recv().await,
-        None => std::future::pending().await,
-    }
-}
-
-/// Sleeps until `at`, or forever when nothing is scheduled.
-async fn sleep_until(at: Option<Instant>) {
-    match at {
-        Some(at) => tokio::time::sleep_until(at).await,
         None => std::future::pending().await,
     }
 }

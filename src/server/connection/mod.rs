@@ -15,14 +15,17 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
-use futures::stream::{SplitSink, SplitStream};
-use futures::{SinkExt, StreamExt};
+use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use futures::stream::SplitStream;
+use futures::StreamExt;
 use serde::Deserialize;
-use tokio::sync::{broadcast, mpsc, watch};
+use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 use tokio::time::{Instant, MissedTickBehavior};
 
+mod outbound;
+
+use self::outbound::{forward, forward_list, write_loop, Outbound};
 use super::app::Shared;
 use super::limits::ConnectionSlot;
 use super::ratelimit::{RateLimiter, Verdict};
@@ -35,13 +38,6 @@ const OUTBOUND_CAPACITY: usize = 256;
 
 /// How long a closing connection's writer may take to send what is queued and the close frame.
 const FLUSH: Duration = Duration::from_secs(2);
-
-/// An item of the outbound queue.
-enum Outbound {
-    Text(Arc<str>),
-    Ping,
-    Close(u16, &'static str),
-}
 
 /// What the connection follows in one game.
 struct Follow {
@@ -117,23 +113,6 @@ pub async fn serve(mut socket: WebSocket, shared: Arc<Shared>, peer: Peer) {
     if tokio::time::timeout(FLUSH, &mut writer).await.is_err() {
         writer.abort();
     }
-}
-
-async fn write_loop(mut sink: SplitSink<WebSocket, Message>, mut rx: mpsc::Receiver<Outbound>) {
-    while let Some(item) = rx.recv().await {
-        let result = match item {
-            Outbound::Text(text) => sink.send(Message::Text(Utf8Bytes::from(&*text))).await,
-            Outbound::Ping => sink.send(Message::Ping(Default::default())).await,
-            Outbound::Close(code, reason) => {
-                let _ = sink.send(Message::Close(Some(CloseFrame { code, reason: Utf8Bytes::from(reason) }))).await;
-                break;
-            }
-        };
-        if result.is_err() {
-            break;
-        }
-    }
-    let _ = sink.close().await;
 }
 
 /// Only the `id` of a frame, to echo it in errors about frames that are not parsed in full.
@@ -558,128 +537,5 @@ async fn drop_follow(follow: Follow) {
     }
     if follow.counted {
         follow.handle.unwatch().await;
-    }
-}
-
-/// Sends a room's events to the connection in order, skipping what the subscriber has seen
-/// and replacing what it missed by lagging with a fresh `state`.
-async fn forward(sub: Subscription, handle: RoomHandle, shared: Arc<Shared>, out: mpsc::Sender<Outbound>) {
-    let Subscription { mut rx, initial, v } = sub;
-    let mut seen = v;
-    for text in initial {
-        if out.send(Outbound::Text(text)).await.is_err() {
-            return;
-        }
-        shared.metrics.events_sent.inc();
-    }
-    loop {
-        match rx.recv().await {
-            Ok(event) => {
-                if let Some(v) = event.v {
-                    if v <= seen {
-                        continue;
-                    }
-                    seen = v;
-                }
-                if out.send(Outbound::Text(event.text)).await.is_err() {
-                    return;
-                }
-                shared.metrics.events_sent.inc();
-            }
-            Err(broadcast::error::RecvError::Lagged(missed)) => {
-                shared.metrics.lagged.inc();
-                tracing::debug!(missed, "subscriber lagged; sending a fresh state");
-                let Ok((v, text)) = handle.snapshot().await else { return };
-                seen = v;
-                if out.send(Outbound::Text(text)).await.is_err() {
-                    return;
-                }
-                shared.metrics.events_sent.inc();
-            }
-            Err(broadcast::error::RecvError::Closed) => return,
-        }
-    }
-}
-
-/// Sends the games list as it changes; a lagging subscriber gets the list as it is now.
-async fn forward_list(mut rx: broadcast::Receiver<Arc<str>>, shared: Arc<Shared>, out: mpsc::Sender<Outbound>) {
-    loop {
-        let text = match rx.recv().await {
-            Ok(text) => text,
-            Err(broadcast::error::RecvError::Lagged(_)) => {
-                shared.metrics.lagged.inc();
-                ServerMessage::Games { games: shared.lobby.list().await }.to_json().into()
-            }
-            Err(broadcast::error::RecvError::Closed) => return,
-        };
-        if out.send(Outbound::Text(text)).await.is_err() {
-            return;
-        }
-        shared.metrics.events_sent.inc();
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::protocol::{RulesSpec, SeatSpec, VariantName};
-    use crate::server::config::ServerConfig;
-    use crate::server::lobby::Lobby;
-    use crate::server::metrics::Metrics;
-    use crate::server::room::{self, RoomContext};
-    use crate::server::store::NoStore;
-
-    #[tokio::test]
-    async fn a_lagging_subscriber_gets_a_fresh_state() {
-        let metrics = Arc::new(Metrics::new());
-        let ctx = RoomContext {
-            config: Default::default(),
-            metrics: metrics.clone(),
-            store: Arc::new(NoStore),
-            lobby: mpsc::unbounded_channel().0,
-        };
-        let lobby = Lobby::start(ctx.clone(), std::time::Duration::from_secs(60));
-        let (_stop, shutdown) = watch::channel(false);
-        let shared = Arc::new(Shared::new(
-            lobby,
-            metrics.clone(),
-            ServerConfig::default(),
-            shutdown,
-            Arc::new(NoStore),
-            std::net::Ipv4Addr::LOCALHOST.into(),
-        ));
-        let spec = CreateSpec {
-            variant: VariantName::Standard,
-            fen: None,
-            rules: RulesSpec::default(),
-            white: SeatSpec::Human,
-            black: SeatSpec::Human,
-            clock: None,
-            as_side: Some(Color::White),
-        };
-        let created = room::spawn("lagtest1".into(), spec, ctx).expect("room").created;
-        let white = created.seat.clone().expect("seat").1;
-        let black = created.handle.join(Some(Color::Black)).await.expect("join").token;
-        // 2 × 200 events: far more than the broadcast channel holds for a reader that waits.
-        for _ in 0..200 {
-            created.handle.act(white.clone(), Action::Draw).await.expect("offer");
-            created.handle.act(black.clone(), Action::Decline).await.expect("decline");
-        }
-        let (out, mut rx) = mpsc::channel(1024);
-        let task = tokio::spawn(forward(created.sub, created.handle.clone(), shared, out));
-        let mut texts = Vec::new();
-        while let Ok(Some(Outbound::Text(text))) =
-            tokio::time::timeout(std::time::Duration::from_millis(300), rx.recv()).await
-        {
-            texts.push(text);
-        }
-        task.abort();
-        let messages: Vec<ServerMessage> = texts.iter().map(|t| serde_json::from_str(t).expect("json")).collect();
-        // The initial state (v 0), then, instead of the lost events, a state at the latest version.
-        assert!(matches!(&messages[0], ServerMessage::State(s) if s.v == 0));
-        let last = messages.last().expect("messages");
-        assert!(matches!(last, ServerMessage::State(s) if s.v == 401), "{last:?}");
-        assert!(messages.len() < 10, "{} messages", messages.len());
-        assert_eq!(metrics.lagged.get(), 1);
     }
 }

@@ -1,0 +1,188 @@
+//! Seats and presence: joining, resuming and leaving seats, claims against an absent player,
+//! and games left unattended (ended, or a bot game paused).
+
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use super::actor::{bad, Room, Version};
+use super::clock::Clock;
+use super::idle;
+use super::seat::Seat;
+use super::{ClaimKind, Seated};
+use crate::chess::{Color, EndReason, Outcome};
+use crate::protocol::{ClaimView, Refusal, Status};
+use crate::server::store::StoreEvent;
+use crate::server::token::{new_token, TokenHash};
+
+impl Room {
+    // ---- seats ----------------------------------------------------------------------------
+
+    pub(super) async fn join(&mut self, color: Option<Color>) -> Result<Seated, Refusal> {
+        let side = match color {
+            Some(side) => side,
+            None => [Color::White, Color::Black]
+                .into_iter()
+                .find(|s| self.seat(*s).is_open())
+                .ok_or_else(|| Refusal::seat_taken("both seats are taken; you can watch"))?,
+        };
+        if !self.seat(side).is_open() {
+            let who = if self.seat(side).is_bot() { "a bot" } else { "another player" };
+            return Err(Refusal::seat_taken(format!("the {} seat is taken by {who}", side.name())));
+        }
+        let token = new_token();
+        // The seat is the player's once the store has it: a restart must know their token.
+        self.store(StoreEvent::Seat { side, token: TokenHash::of(&token) }).await?;
+        *self.seat_mut(side) = Seat::taken(&token);
+        self.emit_seats();
+        if self.sync_clock() {
+            // The seats event carries no clock: a fresh state tells everyone it is running.
+            self.emit_state(Version::ToRecord);
+        }
+        self.maybe_start_bot();
+        Ok(Seated { color: side, token, sub: self.subscribe(None) })
+    }
+
+    pub(super) fn side_of(&self, token: &str) -> Option<Color> {
+        // Hashed once, compared with both seats.
+        let presented = TokenHash::of(token);
+        [Color::White, Color::Black].into_iter().find(|s| self.seat(*s).held_by(&presented))
+    }
+
+    pub(super) fn resume(&mut self, token: &str, v: Option<u64>) -> Result<Seated, Refusal> {
+        let side = self.side_of(token).ok_or_else(|| Refusal::not_a_player("that token holds no seat in this game"))?;
+        let came_online = match self.seat_mut(side) {
+            Seat::Human { online, away_since, .. } => {
+                *online += 1;
+                *away_since = None;
+                *online == 1
+            }
+            Seat::Bot { .. } => false,
+        };
+        if came_online {
+            self.claim_told[side] = false;
+            self.emit_seats();
+        }
+        Ok(Seated { color: side, token: token.to_string(), sub: self.subscribe(v) })
+    }
+
+    pub(super) fn leave(&mut self, token: &str) {
+        let Some(side) = self.side_of(token) else { return };
+        let went_offline = match self.seat_mut(side) {
+            Seat::Human { online, away_since, .. } if *online > 0 => {
+                *online -= 1;
+                if *online == 0 {
+                    *away_since = Some(Instant::now());
+                }
+                *online == 0
+            }
+            _ => false,
+        };
+        if went_offline {
+            self.claim_told[side] = false;
+            self.emit_seats();
+        }
+    }
+
+    // ---- presence: claims against an absent player ------------------------------------------
+
+    /// How long a player may be away before the opponent may claim the game.
+    pub(super) fn grace(&self) -> Duration {
+        self.ctx.config.claim_grace.for_clock(self.clock.as_ref().map(Clock::spec))
+    }
+
+    /// The side that is away from an ongoing game while its opponent is connected, and since when.
+    pub(super) fn absent(&self) -> Option<(Color, Instant)> {
+        if self.status() != Status::Ongoing {
+            return None;
+        }
+        [Color::White, Color::Black].into_iter().find_map(|side| {
+            let since = self.seat(side).away_since()?;
+            self.seat(side.other()).is_online().then_some((side, since))
+        })
+    }
+
+    /// Who may claim the game and in how long, while a player is away.
+    pub(super) fn claim_view(&self, now: Instant) -> Option<ClaimView> {
+        let (absent, since) = self.absent()?;
+        let left = (since + self.grace()).saturating_duration_since(now);
+        Some(ClaimView { by: absent.other(), in_ms: u64::try_from(left.as_millis()).unwrap_or(u64::MAX) })
+    }
+
+    /// When the opponent of an absent player is next to be told that they may claim.
+    pub(super) fn claim_at(&self) -> Option<Instant> {
+        let (absent, since) = self.absent()?;
+        (!self.claim_told[absent]).then(|| since + self.grace())
+    }
+
+    /// The grace has run out: a `seats` event tells the opponent they may claim now.
+    pub(super) fn open_claims(&mut self) {
+        if let Some((absent, _)) = self.absent() {
+            self.claim_told[absent] = true;
+            self.emit_seats();
+        }
+    }
+
+    /// `side` claims the game of an opponent who has been away for the grace period.
+    pub(super) async fn claim(&mut self, side: Color, kind: ClaimKind) -> Result<(), Refusal> {
+        let opponent = self.seat(side.other());
+        if opponent.is_bot() {
+            return Err(bad("there is nothing to claim: your opponent is a computer player"));
+        }
+        if opponent.is_online() {
+            return Err(bad("your opponent is connected; there is nothing to claim"));
+        }
+        let Some(since) = opponent.away_since() else {
+            return Err(bad("your opponent is connected; there is nothing to claim"));
+        };
+        let left = (since + self.grace()).saturating_duration_since(Instant::now());
+        if !left.is_zero() {
+            let secs = left.as_millis().div_ceil(1000);
+            return Err(bad(format!("your opponent may still come back: you can claim in {secs} s")));
+        }
+        let outcome = match kind {
+            ClaimKind::Win => Outcome::win(side, EndReason::Abandoned),
+            ClaimKind::Draw => Outcome::draw(EndReason::Abandoned),
+        };
+        self.finish(outcome).await;
+        Ok(())
+    }
+
+    // ---- idle games ------------------------------------------------------------------------
+
+    /// Someone is at the game: a seat holder online, a spectator, or another follower (such as
+    /// the creator of a bot game).
+    pub(super) fn attended(&self) -> bool {
+        let online = self.seats.any(|s| matches!(s, Seat::Human { online, .. } if *online > 0));
+        online || self.watchers > 0 || self.events.subscribers() > self.observers
+    }
+
+    /// Ends an unfinished game left alone for the idle timeout. True if the room is to close
+    /// (a game still waiting for a player simply goes); a game in progress ends and stays
+    /// while finished games do.
+    pub(super) async fn idle_check(&mut self) -> bool {
+        if self.game.is_over() {
+            return false;
+        }
+        let alone = self.idle.unattended(self.attended(), Instant::now());
+        if alone < self.ctx.config.idle_timeout {
+            if alone >= self.ctx.config.unwatched_bot_pause {
+                // A flag that fell meanwhile ends the game rather than freezing at zero.
+                self.check_flag().await;
+                self.pause();
+            }
+            return false;
+        }
+        if self.status() == Status::Waiting {
+            tracing::info!(game = %self.id, "waiting game left alone; closed");
+            // Nobody played it: it need not be kept, nor come back after a restart.
+            let _ = self.store(StoreEvent::Discarded).await;
+            return true;
+        }
+        let human = self.seats.as_ref().map(|seat| !seat.is_bot());
+        let outcome = idle::abandoned_outcome(human, self.game.turn());
+        tracing::info!(game = %self.id, %outcome, "unattended game ended");
+        self.finish(outcome).await;
+        false
+    }
+}

@@ -1,0 +1,243 @@
+//! Room tests: the actor through its handle, under paused time where clocks matter.
+use super::*;
+use crate::protocol::ClockSpec;
+use crate::server::store::NoStore;
+
+fn context() -> RoomContext {
+    RoomContext {
+        config: RoomConfig::default(),
+        metrics: Arc::new(Metrics::new()),
+        store: Arc::new(NoStore),
+        lobby: mpsc::unbounded_channel().0,
+    }
+}
+
+fn timed(initial_ms: u64, fen: Option<&str>) -> CreateSpec {
+    CreateSpec {
+        variant: VariantName::Standard,
+        fen: fen.map(str::to_string),
+        rules: RulesSpec::default(),
+        white: SeatSpec::Human,
+        black: SeatSpec::Human,
+        clock: Some(ClockSpec { initial_ms, increment_ms: 0 }),
+        as_side: Some(Color::White),
+    }
+}
+
+/// The next versioned event's JSON.
+async fn next_event(rx: &mut broadcast::Receiver<Broadcast>) -> serde_json::Value {
+    loop {
+        let b = rx.recv().await.expect("room open");
+        if b.v.is_some() {
+            return serde_json::from_str(&b.text).expect("json");
+        }
+    }
+}
+
+/// Under paused time the room's own timer ends the game at exactly the flag: nobody sends
+/// anything after the join, and a waiting game's clock did not run.
+#[tokio::test(start_paused = true)]
+async fn a_flag_falls_with_no_message_under_paused_time() {
+    let created = spawn("paused01".into(), timed(60_000, None), context()).expect("room").created;
+    let mut rx = created.sub.rx;
+    tokio::time::sleep(Duration::from_secs(3600)).await; // waiting: nothing runs
+    let start = tokio::time::Instant::now();
+    created.handle.join(Some(Color::Black)).await.expect("join");
+    assert_eq!(next_event(&mut rx).await["type"], "seats");
+    let state = next_event(&mut rx).await;
+    assert_eq!(state["clock"]["white_ms"], 60_000, "{state}");
+    assert_eq!(state["clock"]["running"], "white", "{state}");
+    let end = next_event(&mut rx).await;
+    assert_eq!(tokio::time::Instant::now() - start, Duration::from_secs(60));
+    assert_eq!(
+        (end["type"].as_str(), end["result"].as_str(), end["reason"].as_str()),
+        (Some("end"), Some("0-1"), Some("timeout"))
+    );
+    assert_eq!(end["clock"]["white_ms"], 0, "{end}");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_flag_against_a_lone_knight_draws() {
+    let spec = timed(5_000, Some("4k1n1/8/8/8/8/8/8/R3K3 w - - 0 1"));
+    let created = spawn("paused02".into(), spec, context()).expect("room").created;
+    let mut rx = created.sub.rx;
+    created.handle.join(Some(Color::Black)).await.expect("join");
+    let end = loop {
+        let e = next_event(&mut rx).await;
+        if e["type"] == "end" {
+            break e;
+        }
+    };
+    assert_eq!(end["result"], "1/2-1/2", "{end}");
+    assert_eq!(end["reason"], "timeout", "{end}");
+}
+
+#[tokio::test(start_paused = true)]
+async fn undo_keeps_the_time_used_and_runs_the_side_to_move() {
+    let created = spawn("paused03".into(), timed(60_000, None), context()).expect("room").created;
+    let white = created.seat.clone().expect("seat").1;
+    let mut rx = created.sub.rx;
+    let black = created.handle.join(Some(Color::Black)).await.expect("join").token;
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    created.handle.act(white.clone(), Action::Move("e2e4".into())).await.expect("move");
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    // Black asks for nothing; White offers to take back, Black accepts.
+    created.handle.act(white, Action::Undo).await.expect("offer");
+    created.handle.act(black, Action::Undo).await.expect("accept");
+    // The state that follows the move (the one after the join came before it).
+    let mut moved = false;
+    let state = loop {
+        let e = next_event(&mut rx).await;
+        moved |= e["type"] == "move";
+        if moved && e["type"] == "state" {
+            break e;
+        }
+    };
+    assert_eq!(state["moves"], serde_json::json!([]), "{state}");
+    assert_eq!(state["clock"]["white_ms"], 50_000, "{state}");
+    assert_eq!(state["clock"]["black_ms"], 55_000, "{state}");
+    assert_eq!(state["clock"]["running"], "white", "{state}");
+}
+
+#[test]
+fn the_grace_grows_with_the_time_control() {
+    let grace = ClaimGrace::default();
+    let clock = |initial_s: u64, increment_s: u64| {
+        Some(ClockSpec { initial_ms: initial_s * 1000, increment_ms: increment_s * 1000 })
+    };
+    assert_eq!(grace.for_clock(clock(60, 0)), Duration::from_secs(15));
+    assert_eq!(grace.for_clock(clock(600, 0)), Duration::from_secs(30));
+    assert_eq!(grace.for_clock(clock(900, 10)), Duration::from_secs(65));
+    assert_eq!(grace.for_clock(clock(3 * 3600, 0)), Duration::from_secs(120));
+    assert_eq!(grace.for_clock(None), Duration::from_secs(120));
+}
+
+/// The next `seats` event.
+async fn next_seats(rx: &mut broadcast::Receiver<Broadcast>) -> serde_json::Value {
+    loop {
+        let e = next_event(rx).await;
+        if e["type"] == "seats" {
+            return e;
+        }
+    }
+}
+
+fn untimed() -> CreateSpec {
+    CreateSpec { clock: None, ..timed(60_000, None) }
+}
+
+/// Black drops; within the 120 s grace of an untimed game White cannot claim, and once
+/// Black is back there is nothing to claim: the game goes on.
+#[tokio::test(start_paused = true)]
+async fn a_reconnect_within_the_grace_keeps_the_game() {
+    let created = spawn("claim001".into(), untimed(), context()).expect("room").created;
+    let white = created.seat.clone().expect("seat").1;
+    let mut rx = created.sub.rx;
+    let black = created.handle.join(Some(Color::Black)).await.expect("join").token;
+    next_seats(&mut rx).await;
+    created.handle.leave(black.clone()).await;
+    let away = next_seats(&mut rx).await;
+    assert_eq!(away["seats"]["black"]["online"], false, "{away}");
+    assert_eq!(away["claim"], serde_json::json!({"by": "white", "in_ms": 120_000}), "{away}");
+    tokio::time::sleep(Duration::from_secs(100)).await;
+    let early = created.handle.act(white.clone(), Action::Claim(ClaimKind::Win)).await.unwrap_err();
+    assert!(early.message.contains("claim in 20 s"), "{early:?}");
+    let state = created.handle.state().await.expect("state");
+    assert_eq!(state.claim.map(|c| (c.by, c.in_ms)), Some((Color::White, 20_000)));
+    created.handle.resume(black.clone(), None).await.expect("resume");
+    let back = next_seats(&mut rx).await;
+    assert_eq!((back["seats"]["black"]["online"].as_bool(), back["claim"].is_null()), (Some(true), true), "{back}");
+    tokio::time::sleep(Duration::from_secs(60)).await;
+    let refused = created.handle.act(white, Action::Claim(ClaimKind::Win)).await.unwrap_err();
+    assert!(refused.message.contains("connected"), "{refused:?}");
+    assert!(created.handle.act(black, Action::Claim(ClaimKind::Win)).await.is_err(), "White is here");
+    assert_eq!(created.handle.state().await.expect("state").status, crate::protocol::Status::Ongoing);
+}
+
+/// Black drops and stays away: when the grace runs out a `seats` event tells White, with
+/// no message needed, and White's claim ends the game.
+#[tokio::test(start_paused = true)]
+async fn a_claim_after_the_grace_ends_the_game() {
+    for (kind, result) in [(ClaimKind::Win, "1-0"), (ClaimKind::Draw, "1/2-1/2")] {
+        // 3+0: a grace of 15 s.
+        let created = spawn("claim002".into(), timed(180_000, None), context()).expect("room").created;
+        let white = created.seat.clone().expect("seat").1;
+        let mut rx = created.sub.rx;
+        let black = created.handle.join(Some(Color::Black)).await.expect("join").token;
+        next_seats(&mut rx).await;
+        created.handle.act(white.clone(), Action::Move("e2e4".into())).await.expect("move");
+        let start = tokio::time::Instant::now();
+        created.handle.leave(black).await;
+        assert_eq!(next_seats(&mut rx).await["claim"]["in_ms"], 15_000);
+        let open = next_seats(&mut rx).await;
+        assert_eq!(tokio::time::Instant::now() - start, Duration::from_secs(15));
+        assert_eq!(open["claim"], serde_json::json!({"by": "white", "in_ms": 0}), "{open}");
+        created.handle.act(white, Action::Claim(kind)).await.expect("claim");
+        let end = next_event(&mut rx).await;
+        assert_eq!((end["type"].as_str(), end["result"].as_str()), (Some("end"), Some(result)), "{end}");
+        assert_eq!(end["reason"], "abandoned");
+    }
+}
+
+/// Nobody can claim against a bot, nor a game that has not started.
+#[tokio::test(start_paused = true)]
+async fn claims_need_an_absent_person() {
+    let spec = CreateSpec { black: SeatSpec::Bot { level: 1 }, ..untimed() };
+    let created = spawn("claim003".into(), spec, context()).expect("room").created;
+    let white = created.seat.clone().expect("seat").1;
+    let e = created.handle.act(white, Action::Claim(ClaimKind::Win)).await.unwrap_err();
+    assert!(e.message.contains("computer"), "{e:?}");
+    let waiting = spawn("claim004".into(), untimed(), context()).expect("room").created;
+    let white = waiting.seat.clone().expect("seat").1;
+    let e = waiting.handle.act(white, Action::Claim(ClaimKind::Draw)).await.unwrap_err();
+    assert_eq!(e.code, ErrorCode::NotYourTurn, "{e:?}");
+}
+
+/// A store that refuses moves (a full disk, say) and takes everything else.
+struct RefusesMoves;
+
+impl GameStore for RefusesMoves {
+    fn record(
+        &self,
+        _game: &str,
+        event: crate::server::store::StoreEvent,
+    ) -> futures::future::BoxFuture<'static, Result<(), StoreError>> {
+        let refused = matches!(event, crate::server::store::StoreEvent::Move { .. });
+        Box::pin(async move {
+            if refused {
+                Err(StoreError::Write("disk full".into()))
+            } else {
+                Ok(())
+            }
+        })
+    }
+    fn unfinished(&self) -> futures::future::BoxFuture<'static, Result<Vec<StoredGame>, StoreError>> {
+        NoStore.unfinished()
+    }
+    fn finished(&self, limit: usize) -> futures::future::BoxFuture<'static, Result<Vec<StoredGame>, StoreError>> {
+        NoStore.finished(limit)
+    }
+    fn load(&self, game: &str) -> futures::future::BoxFuture<'static, Result<Option<StoredGame>, StoreError>> {
+        NoStore.load(game)
+    }
+    fn close(&self) -> futures::future::BoxFuture<'static, ()> {
+        NoStore.close()
+    }
+}
+
+/// Durable before visible: a move the store does not take is neither played nor sent.
+#[tokio::test]
+async fn a_move_the_store_refuses_is_not_played() {
+    let ctx = RoomContext { store: Arc::new(RefusesMoves), ..context() };
+    let created = spawn("refused1".into(), untimed(), ctx).expect("room").created;
+    let white = created.seat.clone().expect("seat").1;
+    let mut rx = created.sub.rx;
+    created.handle.join(Some(Color::Black)).await.expect("join");
+    next_seats(&mut rx).await;
+    let before = created.handle.state().await.expect("state");
+    let e = created.handle.act(white, Action::Move("e2e4".into())).await.unwrap_err();
+    assert_eq!(e.code, ErrorCode::ServerError, "{e:?}");
+    assert!(e.message.contains("disk full"), "{e:?}");
+    assert_eq!(created.handle.state().await.expect("state"), before);
+    assert!(rx.try_recv().is_err(), "nothing was broadcast");
+}
