@@ -2,7 +2,8 @@
 //! `gambit::protocol::Follower`. tests/js/ runs the same cases through the web client's
 //! follower (client/js/follow.js), so the two keep one rule.
 
-use gambit::protocol::{Applied, Follower, GameState, ServerMessage};
+use gambit::chess::{EndReason, Outcome};
+use gambit::protocol::{Applied, Follower, GameResult, GameState, ServerMessage};
 use serde_json::{json, Value};
 
 fn outcome(applied: Applied) -> &'static str {
@@ -56,5 +57,20 @@ fn the_shared_follow_cases() {
         for (field, want) in expect.as_object().expect("expect is an object") {
             assert_eq!(&seen[field.as_str()], want, "{name}: {field}");
         }
+    }
+}
+
+#[test]
+fn endings_are_worded_as_the_shared_table_says() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/protocol/outcomes.json");
+    let table: Value = serde_json::from_str(&std::fs::read_to_string(path).expect("outcomes.json")).expect("JSON");
+    let cases = table["cases"].as_array().expect("cases");
+    // Every reason, as a win for either side and as a draw.
+    assert_eq!(cases.len(), 3 * EndReason::ALL.len());
+    for case in cases {
+        let result: GameResult = serde_json::from_value(case["result"].clone()).expect("a result");
+        let reason: EndReason = serde_json::from_value(case["reason"].clone()).expect("a reason");
+        let text = Outcome { winner: result.winner(), reason }.headline();
+        assert_eq!(Some(text.as_str()), case["text"].as_str(), "{case}");
     }
 }

@@ -2,22 +2,8 @@
 // thinking, or how the game ended; and the last thing that went wrong.
 
 import { otherColor } from '../chess.js';
+import { headline } from '../outcome.js';
 import { pick, SIDE_NAMES } from '../ui.js';
-
-const REASONS = {
-  checkmate: 'Checkmate',
-  stalemate: 'Stalemate',
-  out_of_moves: 'Out of valid moves',
-  no_moves: 'No moves left',
-  threefold_repetition: 'Threefold repetition',
-  eight_move_repetition: 'Eight-move repetition',
-  fifty_moves: 'Fifty-move rule',
-  insufficient_material: 'Insufficient material',
-  resignation: 'Resignation',
-  agreement: 'Draw by agreement',
-  timeout: 'Time out',
-  abandoned: 'Abandoned',
-};
 
 export const template = `
           <p id="status" class="status" role="status" aria-live="polite">Connecting…</p>
@@ -54,21 +40,13 @@ export function statusText(ctrl) {
   return `${check}${SIDE_NAMES[g.turn]} to move`;
 }
 
-/** How a finished game ended, e.g. "Checkmate — White wins". */
+/** How a finished game ended, e.g. "Checkmate — White wins": the server's own wording. */
 function endText(g) {
-  const reason = REASONS[g.reason] || g.reason || 'Game over';
-  if (g.result === '1-0' || g.result === '0-1') {
-    const winner = g.result === '1-0' ? 'White' : 'Black';
-    const loser = g.result === '1-0' ? 'Black' : 'White';
-    if (g.reason === 'resignation') return `${loser} resigned — ${winner} wins`;
-    if (g.reason === 'timeout') return `${winner} wins on time`;
-    if (g.reason === 'abandoned') return `${loser} left the game — ${winner} wins`;
-    return `${reason} — ${winner} wins`;
-  }
-  if (g.reason === 'timeout') {
-    // A flag fell, but the other side had too little left to ever mate.
-    const flagged = g.clock && g.clock.black_ms === 0 && g.clock.white_ms !== 0 ? 'black' : 'white';
+  if (!g.result) return 'Game over';
+  if (g.result === '1/2-1/2' && g.reason === 'timeout' && g.clock) {
+    // A flag fell, but the other side had too little left to ever mate: say whose.
+    const flagged = g.clock.black_ms === 0 && g.clock.white_ms !== 0 ? 'black' : 'white';
     return `Draw — ${SIDE_NAMES[flagged]}'s time ran out but ${SIDE_NAMES[otherColor(flagged)]} cannot mate`;
   }
-  return g.reason === 'agreement' ? 'Draw by agreement' : `${reason} — draw`;
+  return headline(g.result, g.reason);
 }
