@@ -25,7 +25,8 @@ use super::metrics::Metrics;
 use super::room::{self, RoomContext};
 use super::store::{GameStore, NoStore, SqliteStore, StoreError, StoredGame, StoredSeat};
 use super::web;
-use crate::protocol::{ClockSpec, ErrorCode, GameId, SeatView, ServerMessage, VariantName};
+use crate::chess::EndReason;
+use crate::protocol::{ClockSpec, ErrorCode, GameId, GameResult, SeatView, ServerMessage, VariantName};
 
 /// What every connection and handler shares.
 pub struct Shared {
@@ -308,8 +309,8 @@ struct FinishedGame {
     white: SeatView,
     black: SeatView,
     plies: usize,
-    result: Option<String>,
-    reason: Option<String>,
+    result: Option<GameResult>,
+    reason: Option<EndReason>,
     clock: Option<ClockSpec>,
     /// Unix times in milliseconds.
     created_ms: i64,
@@ -329,8 +330,8 @@ impl From<StoredGame> for FinishedGame {
             black: view(g.black),
             game: g.id,
             variant: g.variant.into(),
-            result: g.result,
-            reason: g.reason,
+            result: g.outcome.map(GameResult::from),
+            reason: g.outcome.map(|o| o.reason),
             clock: g.clock.map(ClockSpec::from),
             created_ms: g.created_ms,
             ended_ms: g.ended_ms,

@@ -18,13 +18,14 @@ use std::time::Duration;
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures::stream::SplitStream;
 use futures::StreamExt;
-use serde::Deserialize;
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 use tokio::time::{Instant, MissedTickBehavior};
 
+mod inbound;
 mod outbound;
 
+use self::inbound::{close_code, drain, id_of, too_often};
 use self::outbound::{forward, forward_list, write_loop, Outbound};
 use super::app::Shared;
 use super::limits::ConnectionSlot;
@@ -113,16 +114,6 @@ pub async fn serve(mut socket: WebSocket, shared: Arc<Shared>, peer: Peer) {
     if tokio::time::timeout(FLUSH, &mut writer).await.is_err() {
         writer.abort();
     }
-}
-
-/// Only the `id` of a frame, to echo it in errors about frames that are not parsed in full.
-#[derive(Deserialize)]
-struct IdOnly {
-    id: Option<u64>,
-}
-
-fn id_of(text: &str) -> Option<u64> {
-    serde_json::from_str::<IdOnly>(text).ok().and_then(|f| f.id)
 }
 
 struct Connection {
@@ -493,39 +484,6 @@ impl Connection {
         for (_, follow) in self.follows.drain() {
             drop_follow(follow).await;
         }
-    }
-}
-
-/// How long a connection closed for flooding still reads before it lets go of the socket.
-const DRAIN: std::time::Duration = std::time::Duration::from_secs(1);
-
-/// Reads and drops frames until the peer closes or [`DRAIN`] has passed.
-async fn drain(stream: &mut SplitStream<WebSocket>) {
-    let _ = tokio::time::timeout(DRAIN, async {
-        while let Some(Ok(frame)) = stream.next().await {
-            if matches!(frame, Message::Close(_)) {
-                break;
-            }
-        }
-    })
-    .await;
-}
-
-/// Refuses with `rate_limited` something the client's address has done too often.
-fn too_often(what: &str, per_minute: u32) -> Refusal {
-    Refusal::rate_limited(format!("your address {what} too often (at most {per_minute} a minute); wait a little"))
-}
-
-/// The close code and reason for a peer whose frames broke the WebSocket protocol: 1002 for
-/// bad framing, 1007 for a text frame that is not UTF-8, 1009 for a message too big to take.
-/// None when the connection simply failed (nothing can be sent then).
-fn close_code(error: axum::Error) -> Option<(u16, &'static str)> {
-    use tokio_tungstenite::tungstenite::Error;
-    match error.into_inner().downcast_ref::<Error>()? {
-        Error::Protocol(_) => Some((1002, "protocol error")),
-        Error::Utf8(_) => Some((1007, "text frame is not UTF-8")),
-        Error::Capacity(_) => Some((1009, "message too big")),
-        _ => None,
     }
 }
 

@@ -142,10 +142,8 @@ impl Room {
                 .and_then(|mv| game.play(mv).map(|_| ()).map_err(|e| e.to_string()))
                 .map_err(|e| bad(format!("stored move {} ({uci}): {e}", i + 1)))?;
         }
-        if let (Some(result), Some(reason)) = (&stored.result, &stored.reason) {
+        if let Some(outcome) = stored.outcome {
             if !game.is_over() {
-                let outcome = Outcome::from_result(result, reason)
-                    .ok_or_else(|| bad(format!("stored result {result:?} for {reason:?}")))?;
                 game.end(outcome);
             }
         }
@@ -221,8 +219,7 @@ impl Room {
             times: self.times(Instant::now()),
             moves: self.game.history().iter().map(|p| p.mv.to_string()).collect(),
             v: self.events.version(),
-            result: outcome.map(|o| o.result().to_string()),
-            reason: outcome.map(|o| o.reason.name().to_string()),
+            outcome,
             created_ms: self.created_ms,
             ended_ms: outcome.map(|_| self.created_ms),
         }
@@ -442,7 +439,7 @@ impl Room {
             // keeping in the archive. The room still shows the end while it is held.
             StoreEvent::Discarded
         } else {
-            StoreEvent::Ended { result: result.to_string(), reason: reason.name().to_string(), times, v }
+            StoreEvent::Ended { outcome, times, v }
         };
         // The end follows from what is already stored, so a store failure here only gets logged.
         let _ = self.store(event).await;

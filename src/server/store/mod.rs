@@ -11,7 +11,7 @@ use futures::future::BoxFuture;
 use thiserror::Error;
 
 use super::token::TokenHash;
-use crate::chess::{Color, Rules, Variant};
+use crate::chess::{Color, Outcome, Rules, Variant};
 use crate::protocol::{ClockSpec, GameId};
 
 pub use sqlite::SqliteStore;
@@ -72,8 +72,7 @@ pub struct StoredGame {
     /// written without waiting, so this may trail what clients saw by a few).
     pub v: u64,
     /// `"1-0"`, `"0-1"` or `"1/2-1/2"`, and the end reason's name, once the game has ended.
-    pub result: Option<String>,
-    pub reason: Option<String>,
+    pub outcome: Option<Outcome>,
     /// Unix time in milliseconds.
     pub created_ms: i64,
     pub ended_ms: Option<i64>,
@@ -102,7 +101,7 @@ pub enum StoreEvent {
     /// Moves were taken back; `ply` moves remain; `v` as for `Move`.
     Undo { ply: usize, times: Option<StoredTimes>, v: u64 },
     /// The game ended; `v` as for `Move`.
-    Ended { result: String, reason: String, times: Option<StoredTimes>, v: u64 },
+    Ended { outcome: Outcome, times: Option<StoredTimes>, v: u64 },
     /// The clock's times now (when the server stops, so a restart goes on from them).
     Times(StoredTimes),
     /// The room has sent the event of version `v` (one whose change is not stored).

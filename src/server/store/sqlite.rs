@@ -17,7 +17,7 @@ use super::schema;
 use super::StoredClock;
 use super::{now_ms, GameStore, StoreError, StoreEvent, StoredGame, StoredSeat, StoredTimes};
 use crate::chess::Color;
-use crate::chess::{Repetition, Rules, Variant};
+use crate::chess::{Outcome, Repetition, Rules, Variant};
 use crate::server::token::TokenHash;
 
 /// The most changes one transaction commits.
@@ -237,9 +237,9 @@ fn apply(conn: &Connection, game: &str, event: &StoreEvent) -> Result<(), String
                     token(g.white),
                     token(g.black),
                     g.clock.map(|c| json(&ClockRecord { initial_ms: c.initial_ms, increment_ms: c.increment_ms })),
-                    if g.result.is_some() { "ended" } else { "playing" },
-                    g.result,
-                    g.reason,
+                    if g.outcome.is_some() { "ended" } else { "playing" },
+                    g.outcome.map(Outcome::result),
+                    g.outcome.map(|o| o.reason.name()),
                     g.created_ms,
                     g.ended_ms,
                     to_i64(g.v),
@@ -275,7 +275,8 @@ fn apply(conn: &Connection, game: &str, event: &StoreEvent) -> Result<(), String
                 .map_err(sql)?;
             set_state(conn, game, Some(*v), *times)?;
         }
-        StoreEvent::Ended { result, reason, times, v } => {
+        StoreEvent::Ended { outcome, times, v } => {
+            let (result, reason) = (outcome.result(), outcome.reason.name());
             let changed = conn
                 .prepare_cached(
                     "UPDATE games SET status = 'ended', result = ?2, reason = ?3, ended_ms = ?4 WHERE id = ?1",
@@ -456,6 +457,14 @@ fn game_row(row: &Row<'_>) -> Result<StoredGame, String> {
         (Some(w), Some(b)) => Some(StoredTimes { white_ms: w.max(0) as u64, black_ms: b.max(0) as u64 }),
         _ => None,
     };
+    let result: Option<String> = row.get(9).map_err(|e| bad("result", &e))?;
+    let reason: Option<String> = row.get(10).map_err(|e| bad("reason", &e))?;
+    let outcome = match (result, reason) {
+        (Some(result), Some(reason)) => Some(
+            Outcome::from_result(&result, &reason).ok_or_else(|| bad("result", &format!("{result} by {reason}")))?,
+        ),
+        _ => None,
+    };
     Ok(StoredGame {
         variant,
         initial_fen: get_text(2, "initial_fen")?,
@@ -466,8 +475,7 @@ fn game_row(row: &Row<'_>) -> Result<StoredGame, String> {
         times,
         moves: Vec::new(),
         v: row.get::<_, i64>(13).map_err(|e| bad("v", &e))?.max(0) as u64,
-        result: row.get(9).map_err(|e| bad("result", &e))?,
-        reason: row.get(10).map_err(|e| bad("reason", &e))?,
+        outcome,
         created_ms: row.get(11).map_err(|e| bad("created_ms", &e))?,
         ended_ms: opt_i64(12, "ended_ms")?,
         id,
@@ -490,8 +498,7 @@ mod tests {
             times: None,
             moves: Vec::new(),
             v: 0,
-            result: None,
-            reason: None,
+            outcome: None,
             created_ms: 1_700_000_000_000,
             ended_ms: None,
         }
@@ -521,12 +528,13 @@ mod tests {
         assert_eq!((g.white, g.black, g.clock), (new_game("g1").white, new_game("g1").black, new_game("g1").clock));
         assert!(store.finished(10).await.expect("finished").is_empty());
 
-        let ended = StoreEvent::Ended { result: "0-1".into(), reason: "resignation".into(), times: None, v: 9 };
+        let outcome = Outcome::win(crate::chess::Color::Black, crate::chess::EndReason::Resignation);
+        let ended = StoreEvent::Ended { outcome, times: None, v: 9 };
         store.record("g1", ended).await.expect("ended");
         assert!(store.unfinished().await.expect("unfinished").is_empty());
         let finished = store.finished(10).await.expect("finished");
         assert_eq!(finished.len(), 1);
-        assert_eq!((finished[0].result.as_deref(), finished[0].reason.as_deref()), (Some("0-1"), Some("resignation")));
+        assert_eq!(finished[0].outcome, Some(outcome));
         assert!(finished[0].ended_ms.is_some());
         assert_eq!(store.load("g1").await.expect("load").expect("found").moves.len(), 2);
         assert_eq!(store.load("nope").await.expect("load"), None);
