@@ -48,28 +48,36 @@ impl Sequence {
     }
 }
 
-/// One game followed from its messages.
-#[derive(Clone, Debug, Default)]
+/// One game followed from its messages, from a first `state` on.
+#[derive(Clone, Debug)]
 pub struct Follower {
-    state: Option<GameState>,
+    state: GameState,
     /// A resync was asked for: events wait for the next `state`.
     awaiting: bool,
 }
 
 impl Follower {
-    /// A follower that has seen nothing yet (it starts with the first `state`).
-    pub fn new() -> Follower {
-        Follower::default()
-    }
-
     /// A follower starting from `state`.
     pub fn from_state(state: GameState) -> Follower {
-        Follower { state: Some(state), awaiting: false }
+        Follower { state, awaiting: false }
+    }
+
+    /// For a client that has seen nothing yet: the first `state` starts `follower`; until
+    /// then every message is [`Applied::Ignored`]. After that, as [`Follower::apply`].
+    pub fn follow(follower: &mut Option<Follower>, message: &ServerMessage) -> Applied {
+        match (follower.as_mut(), message) {
+            (Some(f), _) => f.apply(message),
+            (None, ServerMessage::State(state)) => {
+                *follower = Some(Follower::from_state(state.clone()));
+                Applied::Applied
+            }
+            (None, _) => Applied::Ignored,
+        }
     }
 
     /// The game as followed so far.
-    pub fn state(&self) -> Option<&GameState> {
-        self.state.as_ref()
+    pub fn state(&self) -> &GameState {
+        &self.state
     }
 
     /// True while a fresh `state` is awaited after a [`Applied::Resync`].
@@ -79,21 +87,21 @@ impl Follower {
 
     /// Applies one server message.
     pub fn apply(&mut self, message: &ServerMessage) -> Applied {
-        if let ServerMessage::State(state) = message {
-            if self.state.as_ref().is_some_and(|s| s.game != state.game) {
-                return Applied::Ignored;
-            }
-            self.state = Some(state.clone());
-            self.awaiting = false;
-            return Applied::Applied;
-        }
-        let Some(state) = self.state.as_mut() else { return Applied::Ignored };
-        if message_game(message).is_none_or(|game| *game != state.game) {
+        if message_game(message).is_none_or(|game| *game != self.state.game) {
             return Applied::Ignored;
         }
-        if let ServerMessage::Watchers { count, .. } = message {
-            state.watchers = *count;
-            return Applied::Applied;
+        let state = &mut self.state;
+        match message {
+            ServerMessage::State(fresh) => {
+                *state = fresh.clone();
+                self.awaiting = false;
+                return Applied::Applied;
+            }
+            ServerMessage::Watchers { count, .. } => {
+                state.watchers = *count;
+                return Applied::Applied;
+            }
+            _ => {}
         }
         let Some(v) = message.version() else { return Applied::Ignored };
         if self.awaiting {

@@ -1,4 +1,6 @@
 //! Room tests: the actor through its handle, under paused time where clocks matter.
+
+#![cfg(test)]
 use super::*;
 use crate::protocol::ClockSpec;
 use crate::server::store::NoStore;

@@ -1,0 +1,90 @@
+//! Tests of the level 5 search: mates, draws and contempt, pooled tables.
+
+use super::*;
+use crate::chess::Rules;
+
+fn search(variant: Variant, fen: &str, depth: u32) -> SearchResult {
+    let game = Game::from_fen(variant, fen, Rules::default()).unwrap();
+    Level5::new(Some(7)).search(&game, &Limits::depth(depth), &mut |_| {})
+}
+
+#[test]
+fn reports_mate_distances() {
+    // Back-rank mate in one.
+    let r = search(Variant::Standard, "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 4);
+    assert_eq!((r.best.map(|m| m.to_string()), r.score), (Some("d1d8".into()), Score::Mate(1)));
+    // Mate in two: 1. Rb8+ Rxb8 2. Rxb8#.
+    let r = search(Variant::Standard, "r6k/6pp/8/8/8/8/1R6/1R4K1 w - - 0 1", 6);
+    assert_eq!(r.score, Score::Mate(2), "{:?}", r.pv);
+    assert_eq!(r.best.map(|m| m.to_string()), Some("b2b8".into()));
+    // The side being mated sees it coming.
+    let r = search(Variant::Standard, "6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1", 4);
+    assert!(matches!(r.score, Score::Cp(_) | Score::Mate(_)));
+}
+
+#[test]
+fn minichess7_wins_by_leaving_the_opponent_out_of_moves() {
+    // White to move can leave Black, not in check, with only king moves into attack.
+    let fen = "k6/7/7/7/2C4/7/1R1K3 w - - 0 1";
+    let r = search(Variant::Minichess7, fen, 4);
+    assert_eq!(r.score, Score::Mate(1), "{:?}", r.pv);
+    let mut game = Game::from_fen(Variant::Minichess7, fen, Rules::default()).unwrap();
+    game.play(r.best.unwrap()).unwrap();
+    assert_eq!(game.outcome().map(|o| o.winner), Some(Some(crate::chess::Color::White)));
+}
+
+#[test]
+fn a_side_that_is_behind_repeats_the_position() {
+    // Knight against rook, White shuffles; Ng1 now brings back a position the game has
+    // already seen, which the search counts as a draw — better, even with contempt, than
+    // the exchange deficit.
+    let mut game = Game::from_fen(Variant::Standard, "r3k3/8/8/8/8/8/8/4K1N1 w - - 0 1", Rules::default()).unwrap();
+    for m in ["g1f3", "e8d8", "f3g1", "d8e8", "g1f3", "e8d8"] {
+        game.play_uci(m).unwrap();
+    }
+    let r = Level5::new(Some(3)).search(&game, &Limits::depth(5), &mut |_| {});
+    assert_eq!(r.best.map(|m| m.to_string()), Some("f3g1".into()));
+    assert_eq!(r.score, Score::Cp(-CONTEMPT));
+    // Without that history the same position is simply a piece for the exchange down.
+    let fresh = Game::from_fen(Variant::Standard, game.position().fen().as_str(), Rules::default()).unwrap();
+    let r = Level5::new(Some(3)).search(&fresh, &Limits::depth(5), &mut |_| {});
+    assert!(matches!(r.score, Score::Cp(cp) if cp < -100), "{:?}", r.score);
+}
+
+#[test]
+fn an_even_position_is_not_thrown_away_for_a_draw() {
+    // The minichess7 game that level 5 once drew against `dummy`: after 1. Ff3 Ce5 2. Rg4
+    // Af5 3. Nb3 Nb5 4. Na1 Na7 5. Nb3 Nb5 6. Na1, Na7 would repeat a third time.
+    let mut game = Game::new(Variant::Minichess7);
+    for san in ["Ff3", "Ce5", "Rg4", "Af5", "Nb3", "Nb5", "Na1", "Na7", "Nb3", "Nb5", "Na1"] {
+        game.play_san(san).unwrap();
+    }
+    let r = Level5::new(Some(5)).search(&game, &Limits::depth(6), &mut |_| {});
+    let m = r.best.unwrap();
+    assert_ne!(m.to_string(), "b5a7", "{:?}", r.score);
+    game.play(m).unwrap();
+    assert_eq!(game.outcome(), None);
+}
+
+#[test]
+fn engines_sharing_a_pool_hold_no_table_between_searches() {
+    let pool = TablePool::new(12, 1);
+    let game = Game::new(Variant::Standard);
+    let mut engines: Vec<Level5> = (0..3).map(|seed| Level5::with_pool(Some(seed), pool.clone())).collect();
+    for engine in &mut engines {
+        let r = engine.search(&game, &Limits::depth(4), &mut |_| {});
+        assert!(r.best.is_some());
+        assert_eq!(pool.idle_count(), 1, "the table went back to the pool");
+    }
+    // A pooled engine finds the same mate as one with a table of its own.
+    let mate = Game::from_fen(Variant::Standard, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", Rules::default()).unwrap();
+    let r = Level5::with_pool(Some(1), pool.clone()).search(&mate, &Limits::depth(3), &mut |_| {});
+    assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("a1a8"));
+    assert_eq!(r.score, Score::Mate(1));
+}
+
+#[test]
+fn no_move_when_the_game_is_over() {
+    let r = search(Variant::Standard, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 3);
+    assert_eq!(r.best, None);
+}
