@@ -38,6 +38,24 @@ impl From<ClientMessage> for Request {
     }
 }
 
+/// The game a `create` asks for; every field may be left out (`{"type":"create"}` is a
+/// standard, untimed game between two people, the creator taking the first human seat). The
+/// server's rooms are made from this very type.
+#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct NewGame {
+    pub variant: VariantName,
+    pub fen: Option<String>,
+    pub rules: RulesSpec,
+    pub white: SeatSpec,
+    pub black: SeatSpec,
+    /// The time control; None for an untimed game.
+    pub clock: Option<ClockSpec>,
+    /// The human seat the creator takes (None: the first one).
+    #[serde(rename = "as")]
+    pub as_side: Option<Color>,
+}
+
 /// A message from a client, without its request id (see [`Request`]).
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -45,22 +63,7 @@ pub enum ClientMessage {
     /// Asks for the games list and subscribes to its changes.
     List,
     /// Creates a game; the creator takes the human seat named by `as` (or the only human seat).
-    Create {
-        #[serde(default)]
-        variant: VariantName,
-        #[serde(default)]
-        fen: Option<String>,
-        #[serde(default)]
-        rules: RulesSpec,
-        #[serde(default)]
-        white: SeatSpec,
-        #[serde(default)]
-        black: SeatSpec,
-        #[serde(default)]
-        clock: Option<ClockSpec>,
-        #[serde(default, rename = "as")]
-        as_side: Option<Color>,
-    },
+    Create(NewGame),
     /// Takes an open human seat (`color` left out: whichever is open).
     Join {
         game: GameId,

@@ -14,7 +14,7 @@ mod names;
 mod server;
 mod values;
 
-pub use client::{parse_client, ClientMessage, ProtocolError, Request};
+pub use client::{parse_client, ClientMessage, NewGame, ProtocolError, Request};
 pub use follow::{Applied, Follower, Sequence};
 pub use server::{ErrorCode, Refusal, ServerMessage};
 pub use values::{
@@ -52,18 +52,7 @@ mod tests {
             assert_eq!(parsed.to_json(), text, "{text}");
         }
         let create = parse_client(r#"{"type":"create"}"#).unwrap().message;
-        assert_eq!(
-            create,
-            ClientMessage::Create {
-                variant: VariantName::Standard,
-                fen: None,
-                rules: RulesSpec::default(),
-                white: SeatSpec::Human,
-                black: SeatSpec::Human,
-                clock: None,
-                as_side: None,
-            }
-        );
+        assert_eq!(create, ClientMessage::Create(NewGame::default()));
         assert_eq!(parse_client(r#"{"type":"move","game":"g","uci":"e2e4","id":7}"#).unwrap().id, Some(7));
     }
 

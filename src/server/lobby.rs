@@ -11,9 +11,9 @@ use rand::Rng;
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::time::Instant;
 
-use super::room::{self, CreateSpec, Created, RoomContext, RoomHandle};
+use super::room::{self, Created, RoomContext, RoomHandle};
 use super::store::StoredGame;
-use crate::protocol::{GameId, GameSummary, Refusal, ServerMessage, Status};
+use crate::protocol::{GameId, GameSummary, NewGame, Refusal, ServerMessage, Status};
 
 /// Letters of game ids: lowercase base32 without the look-alikes 0/o and 1/l.
 const ID_ALPHABET: &[u8; 32] = b"abcdefghijkmnpqrstuvwxyz23456789";
@@ -32,7 +32,7 @@ pub fn new_game_id() -> GameId {
 
 enum LobbyCommand {
     Create {
-        spec: CreateSpec,
+        spec: NewGame,
         /// The client address that asks, for its count of unfinished games.
         creator: Option<IpAddr>,
         reply: oneshot::Sender<Result<(GameId, Created), Refusal>>,
@@ -133,7 +133,7 @@ impl Lobby {
     }
 
     /// Creates a game and its room, for a client at `creator` (None: not counted).
-    pub async fn create(&self, spec: CreateSpec, creator: Option<IpAddr>) -> Result<(GameId, Created), Refusal> {
+    pub async fn create(&self, spec: NewGame, creator: Option<IpAddr>) -> Result<(GameId, Created), Refusal> {
         self.ask(|reply| LobbyCommand::Create { spec, creator, reply }).await.unwrap_or_else(|| Err(gone()))
     }
 
@@ -258,7 +258,7 @@ impl LobbyTask {
     /// Creates a game; the creator hears of it once the store has it.
     fn create(
         &mut self,
-        spec: CreateSpec,
+        spec: NewGame,
         creator: Option<IpAddr>,
         reply: oneshot::Sender<Result<(GameId, Created), Refusal>>,
     ) {

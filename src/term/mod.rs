@@ -31,7 +31,7 @@ use thiserror::Error;
 
 use crate::chess::Color;
 use crate::chess::Variant;
-use crate::protocol::{ClientMessage, ClockSpec, Request, RulesSpec, SeatSpec};
+use crate::protocol::{ClientMessage, ClockSpec, NewGame, Request, SeatSpec};
 
 /// Where `play` and `watch` connect when no address is given (`gambit serve`'s default).
 pub const DEFAULT_URL: &str = "ws://127.0.0.1:8080/ws";
@@ -117,15 +117,14 @@ impl PlayArgs {
             Color::White => (SeatSpec::Human, other),
             Color::Black => (other, SeatSpec::Human),
         };
-        ClientMessage::Create {
+        ClientMessage::Create(NewGame {
             variant: self.variant.unwrap_or_default().into(),
-            fen: None,
-            rules: RulesSpec::default(),
             white,
             black,
             clock: self.time,
             as_side: Some(mine),
-        }
+            ..NewGame::default()
+        })
     }
 }
 
@@ -241,7 +240,12 @@ mod tests {
         let create = base.request();
         assert!(matches!(
             create.message,
-            ClientMessage::Create { white: SeatSpec::Human, black: SeatSpec::Human, as_side: Some(Color::White), .. }
+            ClientMessage::Create(NewGame {
+                white: SeatSpec::Human,
+                black: SeatSpec::Human,
+                as_side: Some(Color::White),
+                ..
+            })
         ));
         let bot = PlayArgs {
             vs_bot: Some(3),
@@ -251,7 +255,7 @@ mod tests {
             ..base.clone()
         };
         match bot.request().message {
-            ClientMessage::Create { white, black, as_side, variant, clock, .. } => {
+            ClientMessage::Create(NewGame { white, black, as_side, variant, clock, .. }) => {
                 assert_eq!(white, SeatSpec::Bot { level: 3 });
                 assert_eq!(black, SeatSpec::Human);
                 assert_eq!(as_side, Some(Color::Black));

@@ -30,9 +30,9 @@ use self::outbound::{forward, forward_list, write_loop, Outbound};
 use super::app::Shared;
 use super::limits::ConnectionSlot;
 use super::ratelimit::{RateLimiter, Verdict};
-use super::room::{Action, CreateSpec, RoomHandle, Seated, Subscription};
+use super::room::{Action, RoomHandle, Seated, Subscription};
 use crate::chess::Color;
-use crate::protocol::{parse_client, ClientMessage, ErrorCode, GameId, Refusal, Request, ServerMessage};
+use crate::protocol::{parse_client, ClientMessage, ErrorCode, GameId, NewGame, Refusal, Request, ServerMessage};
 
 /// Messages waiting for a slow socket before forwarders hold back (and later catch up with a state).
 const OUTBOUND_CAPACITY: usize = 256;
@@ -291,9 +291,7 @@ impl Connection {
     async fn dispatch(&mut self, message: ClientMessage, id: Option<u64>) -> Result<(), Refusal> {
         match message {
             ClientMessage::List => self.list(id).await,
-            ClientMessage::Create { variant, fen, rules, white, black, clock, as_side } => {
-                self.create(CreateSpec { variant, fen, rules, white, black, clock, as_side }, id).await
-            }
+            ClientMessage::Create(game) => self.create(game, id).await,
             ClientMessage::Join { game, color } => self.join(game, color, id).await,
             ClientMessage::Resume { game, token, v } => self.resume(game, token, v, id).await,
             ClientMessage::Watch { game, v } => self.watch(game, v, id).await,
@@ -319,7 +317,7 @@ impl Connection {
     }
 
     /// `create`: a new game, followed by its creator (seated if a human seat was asked for).
-    async fn create(&mut self, spec: CreateSpec, id: Option<u64>) -> Result<(), Refusal> {
+    async fn create(&mut self, spec: NewGame, id: Option<u64>) -> Result<(), Refusal> {
         // Counted before anything else, so refused creates (a finished position) count too.
         if !self.shared.limits.may_create(self.ip) {
             return Err(too_often("creates games", self.shared.limits.config().creates_per_minute));

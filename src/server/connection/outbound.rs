@@ -104,12 +104,12 @@ pub(super) async fn forward_list(
 mod tests {
     use super::*;
     use crate::chess::Color;
-    use crate::protocol::{RulesSpec, SeatSpec, VariantName};
+    use crate::protocol::NewGame;
     use crate::server::config::ServerConfig;
     use crate::server::lobby::Lobby;
     use crate::server::metrics::Metrics;
+    use crate::server::room::Action;
     use crate::server::room::{self, RoomContext};
-    use crate::server::room::{Action, CreateSpec};
     use crate::server::store::NoStore;
     use tokio::sync::watch;
 
@@ -132,15 +132,7 @@ mod tests {
             Arc::new(NoStore),
             std::net::Ipv4Addr::LOCALHOST.into(),
         ));
-        let spec = CreateSpec {
-            variant: VariantName::Standard,
-            fen: None,
-            rules: RulesSpec::default(),
-            white: SeatSpec::Human,
-            black: SeatSpec::Human,
-            clock: None,
-            as_side: Some(Color::White),
-        };
+        let spec = NewGame { as_side: Some(Color::White), ..NewGame::default() };
         let created = room::spawn("lagtest1".into(), spec, ctx).expect("room").created;
         let white = created.seat.clone().expect("seat").1;
         let black = created.handle.join(Some(Color::Black)).await.expect("join").token;

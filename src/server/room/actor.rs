@@ -11,10 +11,10 @@ use super::clock::Clock;
 use super::events::EventLog;
 use super::idle::IdleTracker;
 use super::seat::Seat;
-use super::{Action, CreateSpec, RoomCommand, RoomContext, RESTART_GAP};
+use super::{Action, RoomCommand, RoomContext, RESTART_GAP};
 use crate::bots::Level;
 use crate::chess::{ByColor, Color, EndReason, Game, Move, MoveError, Outcome, UciMove, Variant};
-use crate::protocol::{GameId, GameResult, OfferView, Refusal, SeatSpec, ServerMessage, Status};
+use crate::protocol::{GameId, GameResult, NewGame, OfferView, Refusal, SeatSpec, ServerMessage, Status};
 use crate::server::store::{now_ms, StoreEvent, StoredGame, StoredSeat, StoredTimes};
 use crate::server::token::new_token;
 use crate::timer::sleep_until;
@@ -89,7 +89,7 @@ impl Room {
     /// any, and the game as it is to be stored.
     pub(super) fn new(
         id: GameId,
-        spec: CreateSpec,
+        spec: NewGame,
         ctx: RoomContext,
         me: mpsc::WeakSender<RoomCommand>,
     ) -> Result<NewRoom, Refusal> {

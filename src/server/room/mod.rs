@@ -26,9 +26,7 @@ use super::store::{GameStore, StoreError, StoredGame};
 use crate::bots::Bot;
 use crate::chess::Color;
 use crate::chess::Move;
-use crate::protocol::{
-    ClockSpec, ErrorCode, GameId, GameState, GameSummary, Refusal, RulesSpec, SeatSpec, VariantName,
-};
+use crate::protocol::{ClockSpec, ErrorCode, GameId, GameState, GameSummary, NewGame, Refusal};
 
 pub use crate::protocol::ClaimKind;
 
@@ -136,19 +134,6 @@ pub struct RoomContext {
     pub store: Arc<dyn GameStore>,
     /// Where the room sends its summary whenever the games list would show a change.
     pub lobby: mpsc::UnboundedSender<GameSummary>,
-}
-
-/// The game a `create` asks for.
-#[derive(Clone, Debug)]
-pub struct CreateSpec {
-    pub variant: VariantName,
-    pub fen: Option<String>,
-    pub rules: RulesSpec,
-    pub white: SeatSpec,
-    pub black: SeatSpec,
-    /// The time control; None for an untimed game.
-    pub clock: Option<ClockSpec>,
-    pub as_side: Option<Color>,
 }
 
 /// The refusal of a room that has ended meanwhile.
@@ -343,7 +328,7 @@ impl RoomHandle {
 
 /// Validates a create request, builds the room and starts its task. The game is put in the
 /// store's queue before the room can record anything else, so it is stored first.
-pub fn spawn(id: GameId, spec: CreateSpec, ctx: RoomContext) -> Result<Creating, Refusal> {
+pub fn spawn(id: GameId, spec: NewGame, ctx: RoomContext) -> Result<Creating, Refusal> {
     let (tx, rx) = mpsc::channel(COMMAND_CAPACITY);
     let (mut room, seat, stored) = actor::Room::new(id, spec, ctx.clone(), tx.downgrade())?;
     let id = stored.id.clone();

@@ -1,8 +1,9 @@
 //! Room tests: the actor through its handle, under paused time where clocks matter.
 
 #![cfg(test)]
+
 use super::*;
-use crate::protocol::ClockSpec;
+use crate::protocol::{ClockSpec, SeatSpec};
 use crate::server::store::NoStore;
 
 fn context() -> RoomContext {
@@ -14,15 +15,12 @@ fn context() -> RoomContext {
     }
 }
 
-fn timed(initial_ms: u64, fen: Option<&str>) -> CreateSpec {
-    CreateSpec {
-        variant: VariantName::Standard,
+fn timed(initial_ms: u64, fen: Option<&str>) -> NewGame {
+    NewGame {
         fen: fen.map(str::to_string),
-        rules: RulesSpec::default(),
-        white: SeatSpec::Human,
-        black: SeatSpec::Human,
         clock: Some(ClockSpec { initial_ms, increment_ms: 0 }),
         as_side: Some(Color::White),
+        ..NewGame::default()
     }
 }
 
@@ -124,8 +122,8 @@ async fn next_seats(rx: &mut broadcast::Receiver<Broadcast>) -> serde_json::Valu
     }
 }
 
-fn untimed() -> CreateSpec {
-    CreateSpec { clock: None, ..timed(60_000, None) }
+fn untimed() -> NewGame {
+    NewGame { clock: None, ..timed(60_000, None) }
 }
 
 /// Black drops; within the 120 s grace of an untimed game White cannot claim, and once
@@ -184,7 +182,7 @@ async fn a_claim_after_the_grace_ends_the_game() {
 /// Nobody can claim against a bot, nor a game that has not started.
 #[tokio::test(start_paused = true)]
 async fn claims_need_an_absent_person() {
-    let spec = CreateSpec { black: SeatSpec::Bot { level: 1 }, ..untimed() };
+    let spec = NewGame { black: SeatSpec::Bot { level: 1 }, ..untimed() };
     let created = spawn("claim003".into(), spec, context()).expect("room").created;
     let white = created.seat.clone().expect("seat").1;
     let e = created.handle.act(white, Action::Claim(ClaimKind::Win)).await.unwrap_err();

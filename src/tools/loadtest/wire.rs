@@ -8,7 +8,7 @@ use serde::de::IgnoredAny;
 use serde::Deserialize;
 
 use crate::chess::Color;
-use crate::protocol::{ClientMessage, Request, RulesSpec, SeatSpec, VariantName};
+use crate::protocol::{ClientMessage, NewGame, Request};
 
 /// The fields of a server message that the load generator looks at.
 #[derive(Debug, Deserialize)]
@@ -62,16 +62,8 @@ fn encode(message: ClientMessage, id: Option<u64>) -> String {
 
 /// A standard, untimed game between two people, the sender taking white.
 pub fn create(id: u64) -> String {
-    let create = ClientMessage::Create {
-        variant: VariantName::Standard,
-        fen: None,
-        rules: RulesSpec::default(),
-        white: SeatSpec::Human,
-        black: SeatSpec::Human,
-        clock: None,
-        as_side: Some(Color::White),
-    };
-    encode(create, Some(id))
+    let create = NewGame { as_side: Some(Color::White), ..NewGame::default() };
+    encode(ClientMessage::Create(create), Some(id))
 }
 
 /// Takes black in `game`.
