@@ -41,6 +41,8 @@ pub struct Shared {
     pub limits: Arc<AddressLimits>,
     /// The names the server answers to and the pages that may open WebSockets.
     pub hosts: Hosts,
+    /// The id the next WebSocket connection gets.
+    pub next_connection: std::sync::atomic::AtomicU64,
 }
 
 impl Shared {
@@ -56,7 +58,7 @@ impl Shared {
     ) -> Shared {
         let limits = AddressLimits::new(config.per_address.clone());
         let hosts = Hosts::new(listen_ip, config.public_url.as_deref(), &config.allowed_origins);
-        Shared { lobby, metrics, config, shutdown, store, limits, hosts }
+        Shared { lobby, metrics, config, shutdown, store, limits, hosts, next_connection: Default::default() }
     }
 }
 
@@ -153,8 +155,11 @@ async fn serve_store(
         // The lobby puts its own channel here.
         lobby: mpsc::unbounded_channel().0,
     };
-    let limits =
-        LobbyLimits { max_rooms: config.max_rooms, max_unfinished_per_address: config.per_address.max_unfinished };
+    let limits = LobbyLimits {
+        max_rooms: config.max_rooms,
+        max_unfinished_per_address: config.per_address.max_unfinished,
+        max_unfinished_per_connection: config.max_games_per_connection,
+    };
     let lobby = Lobby::start_with(ctx, config.retention, limits, unfinished);
     let addr = listener.local_addr()?;
     let shared = Arc::new(Shared::new(lobby.clone(), metrics.clone(), config, shutdown_rx, store.clone(), addr.ip()));

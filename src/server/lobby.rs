@@ -33,14 +33,9 @@ pub fn new_game_id() -> GameId {
 enum LobbyCommand {
     Create {
         spec: NewGame,
-        /// The client address that asks, for its count of unfinished games.
-        creator: Option<IpAddr>,
+        /// Who asks, for the counts of unfinished games per connection and per address.
+        creator: Option<Creator>,
         reply: oneshot::Sender<Result<(GameId, Created), Refusal>>,
-    },
-    /// Which of these games are held and not finished.
-    Unfinished {
-        games: Vec<GameId>,
-        reply: oneshot::Sender<Vec<GameId>>,
     },
     Get {
         game: GameId,
@@ -83,7 +78,11 @@ impl Lobby {
 
     /// [`Lobby::start`], holding at most `max_rooms` games: a create beyond gets `too_many`.
     pub fn start_limited(ctx: RoomContext, retention: Duration, max_rooms: usize) -> Lobby {
-        let limits = LobbyLimits { max_rooms, max_unfinished_per_address: usize::MAX };
+        let limits = LobbyLimits {
+            max_rooms,
+            max_unfinished_per_address: usize::MAX,
+            max_unfinished_per_connection: usize::MAX,
+        };
         Lobby::start_with(ctx, retention, limits, Vec::new())
     }
 
@@ -132,14 +131,9 @@ impl Lobby {
         answer.await.ok()
     }
 
-    /// Creates a game and its room, for a client at `creator` (None: not counted).
-    pub async fn create(&self, spec: NewGame, creator: Option<IpAddr>) -> Result<(GameId, Created), Refusal> {
+    /// Creates a game and its room, for `creator` (None: not counted).
+    pub async fn create(&self, spec: NewGame, creator: Option<Creator>) -> Result<(GameId, Created), Refusal> {
         self.ask(|reply| LobbyCommand::Create { spec, creator, reply }).await.unwrap_or_else(|| Err(gone()))
-    }
-
-    /// Those of `games` the lobby holds that are not finished.
-    pub async fn unfinished(&self, games: Vec<GameId>) -> Vec<GameId> {
-        self.ask(|reply| LobbyCommand::Unfinished { games, reply }).await.unwrap_or_default()
     }
 
     /// The room of a game, if the lobby holds it.
@@ -163,8 +157,15 @@ struct Entry {
     summary: GameSummary,
     /// When the game was first seen finished.
     ended_at: Option<Instant>,
-    /// The client address that created the game (None for games restored after a restart).
-    creator: Option<IpAddr>,
+    /// Who created the game (None for games restored after a restart).
+    creator: Option<Creator>,
+}
+
+/// Who creates a game: its connection and that connection's client address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Creator {
+    pub connection: u64,
+    pub ip: IpAddr,
 }
 
 /// How many games a lobby holds.
@@ -174,6 +175,8 @@ pub struct LobbyLimits {
     pub max_rooms: usize,
     /// Unfinished games created from one client address at once.
     pub max_unfinished_per_address: usize,
+    /// Unfinished games created by one connection at once.
+    pub max_unfinished_per_connection: usize,
 }
 
 struct LobbyTask {
@@ -238,10 +241,6 @@ impl LobbyTask {
                 }
             }
             LobbyCommand::Close { reply } => return Some(reply),
-            LobbyCommand::Unfinished { games, reply } => {
-                let open = |id: &GameId| self.games.get(id).is_some_and(|e| e.summary.status != Status::Ended);
-                let _ = reply.send(games.into_iter().filter(|id| open(id)).collect());
-            }
             LobbyCommand::Get { game, reply } => {
                 let _ = reply.send(self.games.get(&game).map(|e| e.handle.clone()));
             }
@@ -259,7 +258,7 @@ impl LobbyTask {
     fn create(
         &mut self,
         spec: NewGame,
-        creator: Option<IpAddr>,
+        creator: Option<Creator>,
         reply: oneshot::Sender<Result<(GameId, Created), Refusal>>,
     ) {
         if self.games.len() >= self.limits.max_rooms {
@@ -267,14 +266,9 @@ impl LobbyTask {
             let _ = reply.send(Err(Refusal::too_many(message)));
             return;
         }
-        if let Some(ip) = creator {
-            let max = self.limits.max_unfinished_per_address;
-            let open =
-                self.games.values().filter(|e| e.creator == Some(ip) && e.summary.status != Status::Ended).count();
-            if open >= max {
-                let message =
-                    format!("your address has {open} unfinished games, the limit of {max}; finish or resign one first");
-                let _ = reply.send(Err(Refusal::too_many(message)));
+        if let Some(creator) = creator {
+            if let Err(refusal) = self.may_create(creator) {
+                let _ = reply.send(Err(refusal));
                 return;
             }
         }
@@ -307,6 +301,28 @@ impl LobbyTask {
                 Err(e) => Err(Refusal::server_error(e.to_string())),
             });
         });
+    }
+
+    /// Refuses a creator who holds as many unfinished games as allowed, per connection or per
+    /// address.
+    fn may_create(&self, creator: Creator) -> Result<(), Refusal> {
+        let open = |same: &dyn Fn(Creator) -> bool| {
+            self.games.values().filter(|e| e.summary.status != Status::Ended && e.creator.is_some_and(same)).count()
+        };
+        let cap = self.limits.max_unfinished_per_connection;
+        if open(&|c| c.connection == creator.connection) >= cap {
+            let message = format!("you have {cap} unfinished games, the limit; finish or resign one first");
+            return Err(Refusal::too_many(message));
+        }
+        let max = self.limits.max_unfinished_per_address;
+        let by_address = open(&|c| c.ip == creator.ip);
+        if by_address >= max {
+            let message = format!(
+                "your address has {by_address} unfinished games, the limit of {max}; finish or resign one first"
+            );
+            return Err(Refusal::too_many(message));
+        }
+        Ok(())
     }
 
     fn update(&mut self, summary: GameSummary) {

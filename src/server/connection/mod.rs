@@ -29,6 +29,7 @@ use self::inbound::{close_code, drain, id_of, too_often};
 use self::outbound::{forward, forward_list, write_loop, Outbound};
 use super::app::Shared;
 use super::limits::ConnectionSlot;
+use super::lobby::Creator;
 use super::ratelimit::{RateLimiter, Verdict};
 use super::room::{Action, RoomHandle, Seated, Subscription};
 use crate::chess::Color;
@@ -103,7 +104,7 @@ pub async fn serve(mut socket: WebSocket, shared: Arc<Shared>, peer: Peer) {
         follows: HashMap::new(),
         list: None,
         limiter,
-        created: Vec::new(),
+        id: shared.next_connection.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         ip: peer.ip,
         closing: false,
     };
@@ -123,8 +124,8 @@ struct Connection {
     /// The forwarder of the games list, once the client sent `list`.
     list: Option<JoinHandle<()>>,
     limiter: RateLimiter,
-    /// Games this connection created that were unfinished when last looked at.
-    created: Vec<GameId>,
+    /// This connection's id, for the lobby's count of the games it created.
+    id: u64,
     /// The client's address, for the limits per address.
     ip: IpAddr,
     /// Closing: for flooding, or because the peer does not read. Nothing more is sent.
@@ -322,17 +323,10 @@ impl Connection {
         if !self.shared.limits.may_create(self.ip) {
             return Err(too_often("creates games", self.shared.limits.config().creates_per_minute));
         }
-        self.created = self.shared.lobby.unfinished(std::mem::take(&mut self.created)).await;
         // The creator follows the new game: within the follow limit like any other.
         self.may_follow(None)?;
-        let cap = self.shared.config.max_games_per_connection;
-        if self.created.len() >= cap {
-            return Err(Refusal::too_many(format!(
-                "you have {cap} unfinished games, the limit; finish or resign one first"
-            )));
-        }
-        let (game, created) = self.shared.lobby.create(spec, Some(self.ip)).await?;
-        self.created.push(game.clone());
+        let creator = Creator { connection: self.id, ip: self.ip };
+        let (game, created) = self.shared.lobby.create(spec, Some(creator)).await?;
         tracing::info!(game = %game, "game created");
         let (color, token) = match &created.seat {
             Some((side, token)) => (Some(*side), Some(token.clone())),
