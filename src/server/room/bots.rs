@@ -5,9 +5,10 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use super::actor::{Room, Version};
+use super::actor::Room;
 use super::bot::{self};
 use super::clock::{self};
+use super::events::Batch;
 use super::seat::Seat;
 use crate::chess::Move;
 use crate::protocol::Status;
@@ -35,7 +36,7 @@ impl Room {
     }
 
     /// Someone watches: a paused bot game goes on, clock and all.
-    pub(super) fn wake(&mut self) {
+    pub(super) fn wake(&mut self, out: &mut Batch) {
         if !self.paused {
             return;
         }
@@ -43,7 +44,7 @@ impl Room {
         self.paused = false;
         if self.sync_clock() {
             // Everyone, the newcomer included, learns that the clock runs again from now.
-            self.emit_state(Version::ToRecord);
+            out.push(self.state_event());
         }
         self.maybe_start_bot();
     }
@@ -84,7 +85,13 @@ impl Room {
         ));
     }
 
-    pub(super) async fn bot_answer(&mut self, job: u64, mv: Option<Move>, returned: Box<dyn crate::bots::Bot>) {
+    pub(super) async fn bot_answer(
+        &mut self,
+        job: u64,
+        mv: Option<Move>,
+        returned: Box<dyn crate::bots::Bot>,
+        out: &mut Batch,
+    ) {
         let current = self.job.as_ref().is_some_and(|j| j.job == job);
         let turn = self.game.turn();
         if let Seat::Bot { bot, .. } = self.seat_mut(turn) {
@@ -98,7 +105,7 @@ impl Room {
         self.job = None;
         match mv {
             Some(mv) => {
-                if let Err(e) = self.play(mv).await {
+                if let Err(e) = self.play(mv, out).await {
                     tracing::error!(game = %self.id, error = %e, "bot move refused");
                 }
             }

@@ -1,6 +1,7 @@
 //! A room's event log: it alone numbers the game's events, keeps the recent ones for clients
-//! that come back, and publishes each, serialised once, to the room's subscribers. No handler
-//! computes a version itself. Publishing is the seam a cluster adds its message bus to.
+//! that come back, and publishes each, serialised once, to the room's subscribers. Handlers
+//! only add the events a command caused to a [`Batch`]; no handler computes a version itself.
+//! Publishing a batch is the seam a cluster adds its message bus to.
 
 use std::sync::Arc;
 
@@ -8,6 +9,49 @@ use tokio::sync::broadcast;
 
 use super::history::History;
 use super::{Broadcast, Subscription, BROADCAST_CAPACITY, HISTORY_LEN};
+use crate::protocol::{GameId, ServerMessage};
+
+/// Makes an event's message once the log has given it its version.
+type MakeEvent = Box<dyn FnOnce(GameId, u64) -> ServerMessage + Send>;
+
+/// The events one command (or one of the room's timers) caused, in order, not yet published.
+/// Handlers add to it; the room publishes it in one step when the command is done.
+pub(super) struct Batch {
+    /// The version the batch's first event gets.
+    first: u64,
+    events: Vec<(MakeEvent, Record)>,
+}
+
+/// Whether the store still needs an event's version.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Record {
+    /// Written with the change the event reports (a move, a takeback, the end).
+    WithChange,
+    /// Noted, without waiting, when the event is published.
+    OnPublish,
+}
+
+impl Batch {
+    /// The version the next event added will have: what a change stores with itself, before
+    /// its event is added with [`Batch::push_stored`].
+    pub(super) fn next_version(&self) -> u64 {
+        self.first + self.events.len() as u64
+    }
+
+    /// Adds an event; the store notes its version when it is published.
+    pub(super) fn push(&mut self, make: impl FnOnce(GameId, u64) -> ServerMessage + Send + 'static) {
+        self.events.push((Box::new(make), Record::OnPublish));
+    }
+
+    /// Adds the event of a change stored with the version [`Batch::next_version`] gave it.
+    pub(super) fn push_stored(&mut self, make: impl FnOnce(GameId, u64) -> ServerMessage + Send + 'static) {
+        self.events.push((Box::new(make), Record::WithChange));
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.events.is_empty()
+    }
+}
 
 /// The versions, the replay history and the broadcast channel of one room.
 pub(super) struct EventLog {
@@ -29,20 +73,28 @@ impl EventLog {
         self.v
     }
 
-    /// The version the next event will have: stored with the change it reports, before it is
-    /// published.
-    pub(super) fn next_version(&self) -> u64 {
-        self.v + 1
+    /// An empty batch for the events of the next command.
+    pub(super) fn batch(&self) -> Batch {
+        Batch { first: self.v + 1, events: Vec::new() }
     }
 
-    /// Publishes the next event, `text` (made for [`EventLog::next_version`]): kept for replays
-    /// and sent to every subscriber. Returns its version.
-    pub(super) fn publish(&mut self, text: Arc<str>) -> u64 {
-        self.v += 1;
-        self.history.push(self.v, text.clone());
-        // No receivers is fine: nobody is watching right now.
-        let _ = self.tx.send(Broadcast { v: Some(self.v), text });
-        self.v
+    /// Publishes a batch: each event numbered, serialised once, kept for replays and sent to
+    /// every subscriber. Returns the last version the store has yet to note, if any.
+    pub(super) fn publish(&mut self, game: &GameId, batch: Batch) -> Option<u64> {
+        // A batch numbers its events from the log's version when it was begun: one at a time.
+        debug_assert_eq!(batch.first, self.v + 1, "batches are published in the order they are begun");
+        let mut to_record = None;
+        for (make, record) in batch.events {
+            self.v += 1;
+            let text: Arc<str> = make(game.clone(), self.v).to_json().into();
+            self.history.push(self.v, text.clone());
+            // No receivers is fine: nobody is watching right now.
+            let _ = self.tx.send(Broadcast { v: Some(self.v), text });
+            if record == Record::OnPublish {
+                to_record = Some(self.v);
+            }
+        }
+        to_record
     }
 
     /// Sends a message outside the event sequence (a watcher count): not numbered, not kept.
@@ -71,19 +123,42 @@ impl EventLog {
 mod tests {
     use super::*;
 
+    use crate::chess::Color;
+    use crate::protocol::OfferKind;
+
+    fn offer(game: GameId, v: u64) -> ServerMessage {
+        ServerMessage::Offer { game, v, kind: OfferKind::Draw, by: Color::White }
+    }
+
     #[test]
     fn versions_grow_by_one_and_replays_come_from_the_log() {
         let mut log = EventLog::new(100);
-        assert_eq!(log.next_version(), 101);
-        assert_eq!(log.publish("a".into()), 101);
-        assert_eq!(log.publish("b".into()), 102);
-        let replay = log.subscribe(Some(100), || "state".into());
-        assert_eq!(replay.initial, vec![Arc::<str>::from("a"), "b".into()]);
-        assert_eq!(replay.v, 102);
+        let game = GameId::from("g");
+        let mut batch = log.batch();
+        assert_eq!(batch.next_version(), 101);
+        batch.push_stored(offer);
+        assert_eq!(batch.next_version(), 102);
+        batch.push(offer);
+        let mut rx = log.tx.subscribe();
+        assert_eq!(log.publish(&game, batch), Some(102), "only the second event's version is left to note");
+        assert_eq!(log.version(), 102);
+        assert_eq!(rx.try_recv().expect("first").v, Some(101));
+        let second = rx.try_recv().expect("second");
+        assert_eq!(second.v, Some(102));
+        assert!(second.text.contains("\"v\":102"), "{}", second.text);
+        let mut stored_only = log.batch();
+        stored_only.push_stored(offer);
+        assert_eq!(log.publish(&game, stored_only), None, "a change stored with its version needs no note");
+        assert_eq!(log.publish(&game, log.batch()), None, "an empty batch publishes nothing");
+        assert_eq!(log.version(), 103);
+        let replay = log.subscribe(Some(101), || "state".into());
+        assert_eq!(replay.initial.len(), 2);
+        assert!(replay.initial[0].contains("\"v\":102"));
+        assert_eq!(replay.v, 103);
         let fresh = log.subscribe(None, || "state".into());
         assert_eq!(fresh.initial, vec![Arc::<str>::from("state")]);
         // A version from before the log's history: a fresh state, not a partial replay.
         assert_eq!(log.subscribe(Some(5), || "state".into()).initial, vec![Arc::<str>::from("state")]);
-        assert_eq!(log.subscribers(), 2, "the two subscriptions still held");
+        assert_eq!(log.subscribers(), 3, "the receiver and the two subscriptions still held");
     }
 }

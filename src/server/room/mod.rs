@@ -5,6 +5,7 @@
 mod actor;
 mod bot;
 mod bots;
+mod build;
 mod clock;
 mod events;
 mod history;

@@ -2,13 +2,15 @@
 
 use tokio::time::Instant;
 
-use super::actor::{bad, Room, Version};
+use super::actor::Room;
+use super::build::bad;
+use super::events::Batch;
 use crate::chess::{Color, EndReason, Outcome};
 use crate::protocol::{OfferKind, OfferView, Refusal, ServerMessage};
 use crate::server::store::StoreEvent;
 
 impl Room {
-    pub(super) async fn undo(&mut self, side: Color) -> Result<(), Refusal> {
+    pub(super) async fn undo(&mut self, side: Color, out: &mut Batch) -> Result<(), Refusal> {
         if self.opponent_is_bot(side) {
             let thinking = self.game.turn() != side;
             // While the bot thinks, only the player's own last move goes; else the bot's reply too.
@@ -16,13 +18,13 @@ impl Room {
             if self.game.ply() < plies {
                 return Err(bad("there is no move of yours to take back"));
             }
-            return self.take_back(plies).await;
+            return self.take_back(plies, out).await;
         }
         match self.offer {
             Some(OfferView { kind: OfferKind::Undo, by }) if by != side => {
                 // Accepting: take back the offerer's last move (and the reply to it, if any).
                 let plies = if self.game.turn() == by { 2 } else { 1 };
-                self.take_back(plies).await
+                self.take_back(plies, out).await
             }
             Some(OfferView { kind: OfferKind::Undo, .. }) => Err(bad("you have already offered to take back")),
             _ => {
@@ -31,17 +33,17 @@ impl Room {
                     return Err(bad("there is no move of yours to take back"));
                 }
                 self.offer = Some(OfferView { kind: OfferKind::Undo, by: side });
-                self.emit(|game, v| ServerMessage::Offer { game, v, kind: OfferKind::Undo, by: side });
+                out.push(move |game, v| ServerMessage::Offer { game, v, kind: OfferKind::Undo, by: side });
                 Ok(())
             }
         }
     }
 
-    pub(super) async fn take_back(&mut self, plies: usize) -> Result<(), Refusal> {
+    pub(super) async fn take_back(&mut self, plies: usize, out: &mut Batch) -> Result<(), Refusal> {
         // Durable first: if the store refuses, the moves stay and the game goes on unchanged.
         let times = self.times(Instant::now());
         let ply = self.game.ply().saturating_sub(plies);
-        self.store(StoreEvent::Undo { ply, times, v: self.events.next_version() }).await?;
+        self.store(StoreEvent::Undo { ply, times, v: out.next_version() }).await?;
         self.cancel_bot();
         for _ in 0..plies {
             self.game.undo();
@@ -49,38 +51,37 @@ impl Room {
         self.offer = None;
         // Clocks are not rolled back (docs/protocol.md): the side to move now has its time running.
         self.sync_clock();
-        self.emit_state(Version::Stored);
-        self.report();
+        out.push_stored(self.state_event());
         self.maybe_start_bot();
         Ok(())
     }
 
-    pub(super) async fn draw(&mut self, side: Color) -> Result<(), Refusal> {
+    pub(super) async fn draw(&mut self, side: Color, out: &mut Batch) -> Result<(), Refusal> {
         if self.opponent_is_bot(side) {
             // Bots decline draws at once: the offer and its refusal are both shown.
-            self.emit(|game, v| ServerMessage::Offer { game, v, kind: OfferKind::Draw, by: side });
-            self.emit(|game, v| ServerMessage::Declined { game, v, kind: OfferKind::Draw, by: side });
+            out.push(move |game, v| ServerMessage::Offer { game, v, kind: OfferKind::Draw, by: side });
+            out.push(move |game, v| ServerMessage::Declined { game, v, kind: OfferKind::Draw, by: side });
             return Ok(());
         }
         match self.offer {
             Some(OfferView { kind: OfferKind::Draw, by }) if by != side => {
-                self.finish(Outcome::draw(EndReason::Agreement)).await;
+                self.finish(Outcome::draw(EndReason::Agreement), out).await;
                 Ok(())
             }
             Some(OfferView { kind: OfferKind::Draw, .. }) => Err(bad("you have already offered a draw")),
             _ => {
                 self.offer = Some(OfferView { kind: OfferKind::Draw, by: side });
-                self.emit(|game, v| ServerMessage::Offer { game, v, kind: OfferKind::Draw, by: side });
+                out.push(move |game, v| ServerMessage::Offer { game, v, kind: OfferKind::Draw, by: side });
                 Ok(())
             }
         }
     }
 
-    pub(super) fn decline(&mut self, side: Color) -> Result<(), Refusal> {
+    pub(super) fn decline(&mut self, side: Color, out: &mut Batch) -> Result<(), Refusal> {
         match self.offer {
             Some(OfferView { kind, by }) if by != side => {
                 self.offer = None;
-                self.emit(|game, v| ServerMessage::Declined { game, v, kind, by });
+                out.push(move |game, v| ServerMessage::Declined { game, v, kind, by });
                 Ok(())
             }
             _ => Err(bad("there is no offer to decline")),

@@ -5,11 +5,13 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use super::actor::{bad, Room, Version};
+use super::actor::Room;
+use super::build::bad;
 use super::clock::Clock;
+use super::events::Batch;
 use super::idle;
 use super::seat::Seat;
-use super::{ClaimKind, Seated};
+use super::ClaimKind;
 use crate::chess::{Color, EndReason, Outcome};
 use crate::protocol::{ClaimView, Refusal, Status};
 use crate::server::store::StoreEvent;
@@ -18,7 +20,8 @@ use crate::server::token::{new_token, TokenHash};
 impl Room {
     // ---- seats ----------------------------------------------------------------------------
 
-    pub(super) async fn join(&mut self, color: Option<Color>) -> Result<Seated, Refusal> {
+    /// Seats a new player: their side and token.
+    pub(super) async fn join(&mut self, color: Option<Color>, out: &mut Batch) -> Result<(Color, String), Refusal> {
         let side = match color {
             Some(side) => side,
             None => [Color::White, Color::Black]
@@ -34,13 +37,13 @@ impl Room {
         // The seat is the player's once the store has it: a restart must know their token.
         self.store(StoreEvent::Seat { side, token: TokenHash::of(&token) }).await?;
         *self.seat_mut(side) = Seat::taken(&token);
-        self.emit_seats();
+        self.push_seats(out);
         if self.sync_clock() {
             // The seats event carries no clock: a fresh state tells everyone it is running.
-            self.emit_state(Version::ToRecord);
+            out.push(self.state_event());
         }
         self.maybe_start_bot();
-        Ok(Seated { color: side, token, sub: self.subscribe(None) })
+        Ok((side, token))
     }
 
     pub(super) fn side_of(&self, token: &str) -> Option<Color> {
@@ -49,7 +52,8 @@ impl Room {
         [Color::White, Color::Black].into_iter().find(|s| self.seat(*s).held_by(&presented))
     }
 
-    pub(super) fn resume(&mut self, token: &str, v: Option<u64>) -> Result<Seated, Refusal> {
+    /// A seat holder comes back (or opens another connection): their side.
+    pub(super) fn resume(&mut self, token: &str, out: &mut Batch) -> Result<Color, Refusal> {
         let side = self.side_of(token).ok_or_else(|| Refusal::not_a_player("that token holds no seat in this game"))?;
         let came_online = match self.seat_mut(side) {
             Seat::Human { online, away_since, .. } => {
@@ -61,12 +65,12 @@ impl Room {
         };
         if came_online {
             self.claim_told[side] = false;
-            self.emit_seats();
+            self.push_seats(out);
         }
-        Ok(Seated { color: side, token: token.to_string(), sub: self.subscribe(v) })
+        Ok(side)
     }
 
-    pub(super) fn leave(&mut self, token: &str) {
+    pub(super) fn leave(&mut self, token: &str, out: &mut Batch) {
         let Some(side) = self.side_of(token) else { return };
         let went_offline = match self.seat_mut(side) {
             Seat::Human { online, away_since, .. } if *online > 0 => {
@@ -80,7 +84,7 @@ impl Room {
         };
         if went_offline {
             self.claim_told[side] = false;
-            self.emit_seats();
+            self.push_seats(out);
         }
     }
 
@@ -116,15 +120,15 @@ impl Room {
     }
 
     /// The grace has run out: a `seats` event tells the opponent they may claim now.
-    pub(super) fn open_claims(&mut self) {
+    pub(super) fn open_claims(&mut self, out: &mut Batch) {
         if let Some((absent, _)) = self.absent() {
             self.claim_told[absent] = true;
-            self.emit_seats();
+            self.push_seats(out);
         }
     }
 
     /// `side` claims the game of an opponent who has been away for the grace period.
-    pub(super) async fn claim(&mut self, side: Color, kind: ClaimKind) -> Result<(), Refusal> {
+    pub(super) async fn claim(&mut self, side: Color, kind: ClaimKind, out: &mut Batch) -> Result<(), Refusal> {
         let opponent = self.seat(side.other());
         if opponent.is_bot() {
             return Err(bad("there is nothing to claim: your opponent is a computer player"));
@@ -144,7 +148,7 @@ impl Room {
             ClaimKind::Win => Outcome::win(side, EndReason::Abandoned),
             ClaimKind::Draw => Outcome::draw(EndReason::Abandoned),
         };
-        self.finish(outcome).await;
+        self.finish(outcome, out).await;
         Ok(())
     }
 
@@ -160,7 +164,7 @@ impl Room {
     /// Ends an unfinished game left alone for the idle timeout. True if the room is to close
     /// (a game still waiting for a player simply goes); a game in progress ends and stays
     /// while finished games do.
-    pub(super) async fn idle_check(&mut self) -> bool {
+    pub(super) async fn idle_check(&mut self, out: &mut Batch) -> bool {
         if self.game.is_over() {
             return false;
         }
@@ -168,7 +172,7 @@ impl Room {
         if alone < self.ctx.config.idle_timeout {
             if alone >= self.ctx.config.unwatched_bot_pause {
                 // A flag that fell meanwhile ends the game rather than freezing at zero.
-                self.check_flag().await;
+                self.check_flag(out).await;
                 self.pause();
             }
             return false;
@@ -182,7 +186,7 @@ impl Room {
         let human = self.seats.as_ref().map(|seat| !seat.is_bot());
         let outcome = idle::abandoned_outcome(human, self.game.turn());
         tracing::info!(game = %self.id, %outcome, "unattended game ended");
-        self.finish(outcome).await;
+        self.finish(outcome, out).await;
         false
     }
 }

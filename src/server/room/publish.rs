@@ -1,48 +1,45 @@
-//! The room's one publish step: each event numbered by the [`EventLog`](super::events::EventLog),
-//! kept and broadcast, its version noted by the store; watcher counts; and the store's writes.
+//! The room's one publish step: the events a command caused numbered by the
+//! [`EventLog`](super::events::EventLog), kept and broadcast, their version noted by the store;
+//! watcher counts; and the store's writes.
 
 use std::sync::Arc;
 
 use tokio::time::Instant;
 
-use super::actor::{Room, Version};
-use crate::protocol::{GameId, Refusal, ServerMessage};
+use super::actor::Room;
+use super::events::Batch;
+use crate::protocol::{GameId, GameState, Refusal, ServerMessage};
 use crate::server::store::StoreEvent;
 
 impl Room {
     // ---- events ----------------------------------------------------------------------------
 
-    /// Publishes the next event, made by `build` for its version.
-    pub(super) fn emit(&mut self, build: impl FnOnce(GameId, u64) -> ServerMessage) {
-        self.emit_as(Version::ToRecord, build);
-    }
-
-    pub(super) fn emit_as(&mut self, version: Version, build: impl FnOnce(GameId, u64) -> ServerMessage) {
-        let text: Arc<str> = build(self.id.clone(), self.events.next_version()).to_json().into();
-        self.publish(text, version);
-    }
-
-    /// Publishes a fresh `state` as the next event.
-    pub(super) fn emit_state(&mut self, version: Version) {
-        let text = self.state_text_as(self.events.next_version());
-        self.publish(text, version);
-    }
-
-    /// The one publish step: the log numbers, keeps and broadcasts the event; the store notes
-    /// its version unless it has it already (without waiting: what the event reports is stored
-    /// already, or is not kept across restarts).
-    pub(super) fn publish(&mut self, text: Arc<str>, version: Version) {
-        let v = self.events.publish(text);
-        if version == Version::ToRecord {
+    /// The one publish step, run when a command or timer is done: the log numbers, keeps and
+    /// broadcasts the events it caused (each change they report is stored already: durable
+    /// before visible); the store notes the last version it does not have yet, without waiting
+    /// (what those events report is not kept across restarts, see `RESTART_GAP`); and the
+    /// lobby hears of the game's new line in the list.
+    pub(super) fn publish(&mut self, batch: Batch) {
+        if batch.is_empty() {
+            return;
+        }
+        if let Some(v) = self.events.publish(&self.id, batch) {
             drop(self.ctx.store.record(&self.id, StoreEvent::Version { v }));
         }
+        self.report();
     }
 
-    pub(super) fn emit_seats(&mut self) {
+    /// A fresh `state` event: the game as it is now, numbered when published.
+    pub(super) fn state_event(&self) -> impl FnOnce(GameId, u64) -> ServerMessage + Send + 'static {
+        let state = self.state();
+        move |_, v| ServerMessage::State(GameState { v, ..state })
+    }
+
+    /// Adds a `seats` event: who sits where, who is online, and any claim an absent player allows.
+    pub(super) fn push_seats(&self, out: &mut Batch) {
         let seats = self.seat_views();
         let claim = self.claim_view(Instant::now());
-        self.emit(|game, v| ServerMessage::Seats { game, v, seats, claim });
-        self.report();
+        out.push(move |game, v| ServerMessage::Seats { game, v, seats, claim });
     }
 
     /// Tells the lobby the games list may have changed.

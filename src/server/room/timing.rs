@@ -4,6 +4,7 @@ use tokio::time::Instant;
 
 use super::actor::Room;
 use super::clock::{self, Clock};
+use super::events::Batch;
 use crate::protocol::Status;
 
 impl Room {
@@ -36,12 +37,12 @@ impl Room {
 
     /// Ends the game if the running side's time is up: a loss, or a draw when the opponent
     /// cannot mate (docs/rules.md, "Time controls").
-    pub(super) async fn check_flag(&mut self) {
+    pub(super) async fn check_flag(&mut self, out: &mut Batch) {
         if self.game.is_over() {
             return;
         }
         let Some(flagged) = self.clock.as_ref().and_then(|c| c.flagged(Instant::now())) else { return };
         let outcome = clock::timeout_outcome(self.game.position(), flagged);
-        self.finish(outcome).await;
+        self.finish(outcome, out).await;
     }
 }

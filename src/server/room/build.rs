@@ -1,0 +1,194 @@
+//! Making a room: a new game from a create request, a stored game restored after a restart,
+//! and the game as the store is to hold it.
+
+use std::time::Duration;
+
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+use super::actor::Room;
+use super::clock::Clock;
+use super::events::EventLog;
+use super::idle::IdleTracker;
+use super::seat::Seat;
+use super::{RoomCommand, RoomContext, RESTART_GAP};
+use crate::bots::Level;
+use crate::chess::{ByColor, Color, Game, UciMove, Variant};
+use crate::protocol::{GameId, NewGame, Refusal, SeatSpec};
+use crate::server::store::{now_ms, StoredGame, StoredSeat, StoredTimes};
+use crate::server::token::new_token;
+
+/// What a room is made of, new or restored.
+pub(super) struct Setup {
+    pub(super) id: GameId,
+    pub(super) game: Game,
+    pub(super) seats: ByColor<Seat>,
+    pub(super) clock: Option<Clock>,
+    pub(super) created_ms: i64,
+}
+
+/// A room made by `create`, the creator's seat (side and token) if any, and the stored game.
+pub(super) type NewRoom = (Room, Option<(Color, String)>, StoredGame);
+
+pub(super) fn bad(message: impl Into<String>) -> Refusal {
+    Refusal::bad_request(message)
+}
+
+fn seat_from(spec: SeatSpec) -> Result<Seat, Refusal> {
+    match spec {
+        SeatSpec::Human => Ok(Seat::open()),
+        SeatSpec::Bot { level } => {
+            Level::new(level).map(|level| Seat::Bot { level, bot: None }).map_err(|e| bad(format!("bad bot seat: {e}")))
+        }
+    }
+}
+
+impl Room {
+    /// Builds a room from a create request: the room, the creator's seat (side and token) if
+    /// any, and the game as it is to be stored.
+    pub(super) fn new(
+        id: GameId,
+        spec: NewGame,
+        ctx: RoomContext,
+        me: mpsc::WeakSender<RoomCommand>,
+    ) -> Result<NewRoom, Refusal> {
+        let variant = Variant::from(spec.variant);
+        let fen = spec.fen.as_deref().unwrap_or(variant.initial_fen());
+        let game = Game::from_fen(variant, fen, spec.rules.into()).map_err(|e| bad(format!("bad FEN: {e}")))?;
+        if let Some(outcome) = game.outcome() {
+            // A game born finished would be a room and a stored game with nothing to play.
+            return Err(Refusal::game_over(format!(
+                "that position is already decided ({outcome}); there is nothing to play"
+            )));
+        }
+        let clock = spec.clock.map(Clock::new).transpose().map_err(|e| bad(e.to_string()))?;
+        let mut seats = ByColor { white: seat_from(spec.white)?, black: seat_from(spec.black)? };
+        let creator = match spec.as_side {
+            Some(side) if seats[side].is_bot() => {
+                return Err(bad(format!("\"as\": the {} seat is a bot's; take a human seat", side.name())))
+            }
+            Some(side) => Some(side),
+            None => seats.find(|seat| !seat.is_bot()),
+        };
+        let seat = creator.map(|side| {
+            let token = new_token();
+            seats[side] = Seat::taken(&token);
+            (side, token)
+        });
+        let setup = Setup { id, game, seats, clock, created_ms: now_ms() };
+        let mut room = Room::assemble(setup, EventLog::new(0), ctx, me);
+        // A game with both seats filled at once (a bot opponent) starts now.
+        room.sync_clock();
+        let stored = room.stored();
+        Ok((room, seat, stored))
+    }
+
+    /// Rebuilds the room of a stored game after a restart: the moves are played again, players
+    /// are away until they resume, and the clock goes on from the times stored, starting now,
+    /// so the downtime is charged to nobody.
+    pub(super) fn restore(
+        stored: StoredGame,
+        ctx: RoomContext,
+        me: mpsc::WeakSender<RoomCommand>,
+    ) -> Result<Room, Refusal> {
+        let variant = stored.variant;
+        let mut game =
+            Game::from_fen(variant, &stored.initial_fen, stored.rules).map_err(|e| bad(format!("stored FEN: {e}")))?;
+        for (i, uci) in stored.moves.iter().enumerate() {
+            uci.parse::<UciMove>()
+                .map_err(|e| e.to_string())
+                .and_then(|m| m.to_move(game.position()).map_err(|e| e.to_string()))
+                .and_then(|mv| game.play(mv).map(|_| ()).map_err(|e| e.to_string()))
+                .map_err(|e| bad(format!("stored move {} ({uci}): {e}", i + 1)))?;
+        }
+        if let Some(outcome) = stored.outcome {
+            if !game.is_over() {
+                game.end(outcome);
+            }
+        }
+        let now = Instant::now();
+        let seat = |s: StoredSeat| match s {
+            StoredSeat::Human { token } => Ok(Seat::Human { token, online: 0, away_since: token.map(|_| now) }),
+            StoredSeat::Bot { level } => seat_from(SeatSpec::Bot { level }),
+        };
+        let seats = ByColor { white: seat(stored.white)?, black: seat(stored.black)? };
+        let clock = match stored.clock {
+            Some(spec) => {
+                let mut clock = Clock::new(spec.into()).map_err(|e| bad(e.to_string()))?;
+                if let Some(t) = stored.times {
+                    clock.set_remaining(Duration::from_millis(t.white_ms), Duration::from_millis(t.black_ms));
+                }
+                Some(clock)
+            }
+            None => None,
+        };
+        // Events sent before the restart whose version was still being written are covered
+        // by the gap: no client can hold a version the new room will give to another event.
+        let v = stored.v + RESTART_GAP;
+        let setup = Setup { id: stored.id, game, seats, clock, created_ms: stored.created_ms };
+        let mut room = Room::assemble(setup, EventLog::new(v), ctx, me);
+        room.sync_clock();
+        Ok(room)
+    }
+
+    pub(super) fn assemble(
+        setup: Setup,
+        events: EventLog,
+        ctx: RoomContext,
+        me: mpsc::WeakSender<RoomCommand>,
+    ) -> Room {
+        let Setup { id, game, seats, clock, created_ms } = setup;
+        Room {
+            id,
+            game,
+            seats,
+            offer: None,
+            events,
+            me,
+            watchers: 0,
+            watchers_sent: 0,
+            flush_at: None,
+            job: None,
+            next_job: 0,
+            clock,
+            observers: 0,
+            idle: IdleTracker::default(),
+            claim_told: ByColor::default(),
+            created_ms,
+            paused: false,
+            ctx,
+        }
+    }
+
+    /// The game as the store is to hold it now.
+    pub(super) fn stored(&self) -> StoredGame {
+        let seat = |side: Color| match self.seat(side) {
+            Seat::Human { token, .. } => StoredSeat::Human { token: *token },
+            Seat::Bot { level, .. } => StoredSeat::Bot { level: level.get() },
+        };
+        let outcome = self.game.outcome();
+        StoredGame {
+            id: self.id.clone(),
+            variant: self.game.variant(),
+            initial_fen: self.game.initial_position().fen(),
+            rules: self.game.rules(),
+            white: seat(Color::White),
+            black: seat(Color::Black),
+            clock: self.clock.as_ref().map(|c| c.spec().into()),
+            times: self.times(Instant::now()),
+            moves: self.game.history().iter().map(|p| p.mv.to_string()).collect(),
+            v: self.events.version(),
+            outcome,
+            created_ms: self.created_ms,
+            ended_ms: outcome.map(|_| self.created_ms),
+        }
+    }
+
+    /// The clock's times at `now`, as stored.
+    pub(super) fn times(&self, now: Instant) -> Option<StoredTimes> {
+        self.clock.as_ref().map(|c| {
+            let view = c.view(now);
+            StoredTimes { white_ms: view.white_ms, black_ms: view.black_ms }
+        })
+    }
+}
