@@ -8,7 +8,7 @@
 //! `state` ([`Applied::Resync`]) and ignores events until one comes, instead of guessing.
 
 use super::server::ServerMessage;
-use super::values::{GameId, GameState, OfferView, Status};
+use super::values::{GameState, OfferView, Status};
 use crate::chess::{Position, Variant};
 
 /// What one message did to the followed game.
@@ -87,7 +87,7 @@ impl Follower {
 
     /// Applies one server message.
     pub fn apply(&mut self, message: &ServerMessage) -> Applied {
-        if message_game(message).is_none_or(|game| *game != self.state.game) {
+        if message.game().is_none_or(|game| *game != self.state.game) {
             return Applied::Ignored;
         }
         let state = &mut self.state;
@@ -121,20 +121,6 @@ impl Follower {
         }
         state.v = v;
         Applied::Applied
-    }
-}
-
-/// The game a message is about, if it is about one.
-fn message_game(message: &ServerMessage) -> Option<&GameId> {
-    match message {
-        ServerMessage::State(s) => Some(&s.game),
-        ServerMessage::Move { game, .. }
-        | ServerMessage::End { game, .. }
-        | ServerMessage::Offer { game, .. }
-        | ServerMessage::Declined { game, .. }
-        | ServerMessage::Seats { game, .. }
-        | ServerMessage::Watchers { game, .. } => Some(game),
-        _ => None,
     }
 }
 

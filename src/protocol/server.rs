@@ -188,6 +188,20 @@ impl ServerMessage {
         })
     }
 
+    /// The game a message is about, if it is about one game.
+    pub fn game(&self) -> Option<&GameId> {
+        match self {
+            ServerMessage::State(s) => Some(&s.game),
+            ServerMessage::Move { game, .. }
+            | ServerMessage::End { game, .. }
+            | ServerMessage::Offer { game, .. }
+            | ServerMessage::Declined { game, .. }
+            | ServerMessage::Seats { game, .. }
+            | ServerMessage::Watchers { game, .. } => Some(game),
+            _ => None,
+        }
+    }
+
     /// The version of a game event, or None for messages outside a game's event sequence.
     pub fn version(&self) -> Option<u64> {
         match self {

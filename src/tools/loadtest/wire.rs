@@ -1,16 +1,16 @@
-//! The few protocol messages the load generator sends, and a cheap reading of what it receives:
-//! only the fields it needs, borrowed from the frame where possible (a spectator reads
-//! thousands of `move` events a second and needs their `type`, `game`, `v` and `ply`).
+//! The few protocol messages the load generator sends, and a spectator's cheap reading of what
+//! it receives: only the fields it needs, borrowed from the frame where possible (thousands of
+//! spectators read thousands of `move` events a second and need only their `type`, `game`, `v`
+//! and `ply`). Players read whole messages and follow their game with the protocol's Follower.
 
 use std::borrow::Cow;
 
-use serde::de::IgnoredAny;
 use serde::Deserialize;
 
 use crate::chess::Color;
-use crate::protocol::{ClientMessage, NewGame, Request};
+use crate::protocol::{ClientMessage, ErrorCode, NewGame, Request};
 
-/// The fields of a server message that the load generator looks at.
+/// The fields of a server message that a spectator looks at.
 #[derive(Debug, Deserialize)]
 pub struct Incoming<'a> {
     #[serde(rename = "type", borrow)]
@@ -23,18 +23,9 @@ pub struct Incoming<'a> {
     /// In `move`: the number of moves played, this one included.
     #[serde(default)]
     pub ply: Option<u64>,
-    /// In `ack` and `error`: the request's id.
-    #[serde(default)]
-    pub id: Option<u64>,
     /// In `error`.
     #[serde(default, borrow)]
     pub code: Option<Cow<'a, str>>,
-    /// In `move` and `state`: the side to move.
-    #[serde(default)]
-    pub turn: Option<Color>,
-    /// In `state`: the moves so far, only counted.
-    #[serde(default)]
-    pub moves: Option<Vec<IgnoredAny>>,
 }
 
 impl Incoming<'_> {
@@ -42,18 +33,6 @@ impl Incoming<'_> {
     pub fn parse(text: &str) -> Option<Incoming<'_>> {
         serde_json::from_str(text).ok()
     }
-}
-
-/// Only the legal moves of a `move` or `state`: read by the player to move, not by spectators.
-#[derive(Deserialize)]
-struct Legal {
-    #[serde(default)]
-    legal: Vec<String>,
-}
-
-/// The `legal` list of a frame (empty if it has none).
-pub fn legal_moves(text: &str) -> Vec<String> {
-    serde_json::from_str::<Legal>(text).map(|l| l.legal).unwrap_or_default()
 }
 
 fn encode(message: ClientMessage, id: Option<u64>) -> String {
@@ -76,6 +55,19 @@ pub fn watch(game: &str) -> String {
     encode(ClientMessage::Watch { game: game.to_string(), v: None }, None)
 }
 
+/// Takes back the seat `token` holds in `game`, with a fresh state.
+pub fn resume(game: &str, token: &str) -> String {
+    encode(ClientMessage::Resume { game: game.to_string(), token: token.to_string(), v: None }, None)
+}
+
+/// The wire's name of an error code (`rate_limited`), as the report counts errors by it.
+pub fn code_name(code: ErrorCode) -> String {
+    match serde_json::to_value(code) {
+        Ok(serde_json::Value::String(name)) => name,
+        _ => format!("{code:?}"),
+    }
+}
+
 /// Stops following `game`.
 pub fn unwatch(game: &str) -> String {
     encode(ClientMessage::Unwatch { game: game.to_string() }, None)
@@ -94,21 +86,17 @@ mod tests {
     fn reads_a_move_event() {
         let text = r#"{"type":"move","game":"k3fq9mzt","v":6,"uci":"g1f3","san":"Nf3","fen":"x","turn":"black","ply":3,"legal":["a7a6","b7b6"],"check":false,"clock":null}"#;
         let m = Incoming::parse(text).expect("parse");
-        assert_eq!(
-            (&*m.kind, m.game.as_deref(), m.v, m.ply, m.turn),
-            ("move", Some("k3fq9mzt"), Some(6), Some(3), Some(Color::Black))
-        );
-        assert_eq!(legal_moves(text), ["a7a6", "b7b6"]);
+        assert_eq!((&*m.kind, m.game.as_deref(), m.v, m.ply), ("move", Some("k3fq9mzt"), Some(6), Some(3)));
     }
 
     #[test]
     fn reads_states_errors_and_acks() {
         let state = r#"{"type":"state","game":"abc","v":5,"moves":["e2e4","e7e5"],"status":"ongoing","turn":"white","legal":[]}"#;
         let m = Incoming::parse(state).expect("parse");
-        assert_eq!(m.moves.map(|m| m.len()), Some(2));
+        assert_eq!((&*m.kind, m.v), ("state", Some(5)));
         let m =
             Incoming::parse(r#"{"type":"error","code":"rate_limited","message":"slow down","id":4}"#).expect("parse");
-        assert_eq!((m.code.as_deref(), m.id), (Some("rate_limited"), Some(4)));
+        assert_eq!(m.code.as_deref(), Some("rate_limited"));
         let m = Incoming::parse(r#"{"type":"watchers","game":"abc","count":3}"#).expect("parse");
         assert_eq!((&*m.kind, m.v), ("watchers", None));
         assert!(Incoming::parse("[1,2]").is_none());
@@ -124,5 +112,7 @@ mod tests {
         assert_eq!(play("abc", "e2e4", 7), r#"{"type":"move","game":"abc","uci":"e2e4","id":7}"#);
         assert_eq!(join("abc", 2), r#"{"type":"join","game":"abc","color":"black","id":2}"#);
         assert_eq!(watch("abc"), r#"{"type":"watch","game":"abc","v":null}"#);
+        assert_eq!(resume("abc", "t0k"), r#"{"type":"resume","game":"abc","token":"t0k","v":null}"#);
+        assert_eq!(code_name(ErrorCode::RateLimited), "rate_limited");
     }
 }

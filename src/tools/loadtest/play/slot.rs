@@ -1,6 +1,8 @@
 //! One game slot of the `games` scenario: two players who create and join a game, play the
 //! seeded moves at their interval, measure each move's round trips, and roll over to a new game
-//! when one ends.
+//! when one ends. Each player follows its game with the protocol's [`Follower`], as the terminal
+//! client does (and asks for a fresh state when it says so); the versions it receives are also
+//! counted, for the report.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -16,20 +18,50 @@ use tokio_tungstenite::tungstenite::Message;
 
 use super::{changed, classify, count, lost_connection, Control, Frame, Plan, Round, MOVE_RETRY, READY_TIMEOUT, RETRY};
 use crate::chess::Color;
+use crate::protocol::{Applied, Follower, ServerMessage, Status};
 use crate::tools::loadtest::client::Ws;
 use crate::tools::loadtest::stats::{Metric, Stats};
 use crate::tools::loadtest::track::Versions;
-use crate::tools::loadtest::wire::{self, Incoming};
+use crate::tools::loadtest::wire;
 
 /// One scripted player's connection.
 struct Player {
     ws: Ws,
-    /// Its view of the current game's versions.
+    /// The current game as this player follows it, from its first `state` on.
+    game: Option<Follower>,
+    /// Its seat's token in the current game, to resume with when it must resynchronise.
+    token: Option<String>,
+    /// The versions it received of the current game, counted for the report.
     versions: Versions,
-    /// The legal moves it was last told it has, with the ply they are for.
-    legal: Option<(u64, Vec<String>)>,
-    /// It received the current game's `end`.
-    ended: bool,
+}
+
+impl Player {
+    fn new(ws: Ws) -> Player {
+        Player { ws, game: None, token: None, versions: Versions::default() }
+    }
+
+    /// A new game: nothing followed yet.
+    fn reset(&mut self) {
+        self.game = None;
+        self.token = None;
+        self.versions = Versions::default();
+    }
+
+    /// The moves the player may make now, if it is its turn in a game it is in step with.
+    fn moves(&self, side: Color) -> Option<&[String]> {
+        let state = self.game.as_ref().filter(|f| !f.awaiting())?.state();
+        (state.status == Status::Ongoing && state.turn == side).then_some(state.legal.as_slice())
+    }
+
+    /// Moves played in its game, as it follows it.
+    fn ply(&self) -> u64 {
+        self.game.as_ref().map_or(0, |f| f.state().moves.len() as u64)
+    }
+
+    /// It has seen its game end.
+    fn ended(&self) -> bool {
+        self.game.as_ref().is_some_and(|f| f.state().status == Status::Ended)
+    }
 }
 
 /// Where a slot is in its current game.
@@ -93,10 +125,9 @@ impl Slot {
         plan: &Plan,
         stats: Arc<Stats>,
     ) -> Slot {
-        let player = |ws| Player { ws, versions: Versions::default(), legal: None, ended: false };
         Slot {
             index,
-            players: [player(white), player(black)],
+            players: [Player::new(white), Player::new(black)],
             stats,
             rng: SmallRng::seed_from_u64(plan.seed.wrapping_add(index as u64)),
             interval: plan.interval,
@@ -169,8 +200,8 @@ impl Slot {
         let mover = &self.players[self.to_move];
         !self.stopped
             && self.sent_ply == self.ply
-            && !mover.ended
-            && mover.legal.as_ref().is_some_and(|(ply, legal)| *ply == self.ply && !legal.is_empty())
+            && mover.ply() == self.ply
+            && mover.moves(side(self.to_move)).is_some_and(|legal| !legal.is_empty())
     }
 
     fn id(&mut self) -> u64 {
@@ -227,7 +258,7 @@ impl Slot {
 
     async fn make_move(&mut self) -> bool {
         let Some(round) = self.round.clone() else { return true };
-        let Some((_, legal)) = &self.players[self.to_move].legal else { return true };
+        let Some(legal) = self.players[self.to_move].moves(side(self.to_move)) else { return true };
         let Some(uci) = legal.choose(&mut self.rng).cloned() else { return true };
         let ply = self.ply + 1;
         let id = self.id();
@@ -242,82 +273,96 @@ impl Slot {
     }
 
     async fn on_text(&mut self, player: usize, text: &str) -> bool {
-        let Some(m) = Incoming::parse(text) else {
+        let Ok(message) = serde_json::from_str::<ServerMessage>(text) else {
             self.stats.error("unreadable_message");
             return true;
         };
-        match &*m.kind {
-            "created" if player == 0 && self.phase == Phase::Creating && m.id == Some(self.request) => {
-                let Some(game) = m.game.as_deref() else { return true };
-                let round = Arc::new(Round::new(game.to_string()));
-                self.round = Some(round.clone());
-                self.players[0].versions = Versions::default();
-                self.players[1].versions = Versions::default();
-                for p in &mut self.players {
-                    p.legal = None;
-                    p.ended = false;
-                }
-                self.ply = 0;
-                self.sent_ply = 0;
-                self.to_move = 0;
-                self.request = self.id();
-                self.phase = Phase::Joining;
-                let text = wire::join(&round.id, self.request);
-                return self.send(1, text).await;
+        match message {
+            ServerMessage::Created { game, token, id, .. }
+                if player == 0 && self.phase == Phase::Creating && id == Some(self.request) =>
+            {
+                self.new_round(game, token).await
             }
-            "ack" => {
-                if let Some(at) = self.pending.iter().position(|(id, _)| Some(*id) == m.id) {
+            ServerMessage::Joined { token, id, .. } => {
+                if id.is_some() && id == Some(self.request) {
+                    self.players[player].token = Some(token);
+                }
+                true
+            }
+            ServerMessage::Ack { id } => {
+                if let Some(at) = self.pending.iter().position(|(pending, _)| *pending == id) {
                     let (_, sent) = self.pending.swap_remove(at);
                     self.stats.record_since(Metric::Ack, self.index, sent);
                 }
-                return true;
+                true
             }
-            "error" => {
-                self.on_error(m.id, m.code.as_deref().unwrap_or("error"));
-                return true;
+            ServerMessage::Error { code, id, .. } => {
+                self.on_error(id, &wire::code_name(code));
+                true
             }
-            _ => {}
+            message => self.on_game(player, &message).await,
         }
+    }
+
+    /// `create` answered: a new game, the creator seated as white; black joins it.
+    async fn new_round(&mut self, game: String, token: Option<String>) -> bool {
+        let round = Arc::new(Round::new(game));
+        self.round = Some(round.clone());
+        for p in &mut self.players {
+            p.reset();
+        }
+        self.players[0].token = token;
+        self.ply = 0;
+        self.sent_ply = 0;
+        self.to_move = 0;
+        self.request = self.id();
+        self.phase = Phase::Joining;
+        let text = wire::join(&round.id, self.request);
+        self.send(1, text).await
+    }
+
+    /// An event or state of a game: counted, then followed.
+    async fn on_game(&mut self, player: usize, message: &ServerMessage) -> bool {
         let Some(round) = self.round.clone() else { return true };
-        let (Some(v), true) = (m.v, m.game.as_deref() == Some(round.id.as_str())) else { return true };
+        let (Some(v), true) = (message.version(), message.game().is_some_and(|game| *game == round.id)) else {
+            return true;
+        };
         round.saw(v);
-        if m.kind == "state" {
-            if self.players[player].versions.snapshot(v) {
+        let is_state = matches!(message, ServerMessage::State(_));
+        let me = &mut self.players[player];
+        if is_state {
+            if me.versions.snapshot(v) {
                 Stats::bump(&self.stats.resyncs);
             }
-            let ply = m.moves.as_ref().map_or(0, |moves| moves.len() as u64);
-            self.ply = self.ply.max(ply);
-            if m.turn == Some(side(player)) {
-                self.players[player].legal = Some((ply, wire::legal_moves(text)));
-            }
-            if player == 1 && self.phase == Phase::Joining {
-                self.publish(round);
-            }
-            return true;
+        } else {
+            Stats::bump(&self.stats.events);
+            count(&self.stats, me.versions.event(v));
         }
-        Stats::bump(&self.stats.events);
-        count(&self.stats, self.players[player].versions.event(v));
-        match &*m.kind {
-            "move" => {
-                let ply = m.ply.unwrap_or(0);
-                self.ply = self.ply.max(ply);
-                if let Some(turn) = m.turn {
-                    self.to_move = if turn == Color::White { 0 } else { 1 };
-                }
-                if m.turn == Some(side(player)) {
-                    // The receiver is to move next, so the mover was its opponent.
-                    if let Some(sent) = round.sent_at(ply) {
-                        self.stats.record_since(Metric::Opponent, self.index, sent);
-                    }
-                    self.players[player].legal = Some((ply, wire::legal_moves(text)));
+        match Follower::follow(&mut me.game, message) {
+            Applied::Applied => {}
+            Applied::Ignored => return true,
+            Applied::Resync => {
+                // Out of step: a fresh state, as any client would ask for it.
+                let Some(token) = me.token.clone() else { return true };
+                return self.send(player, wire::resume(&round.id, &token)).await;
+            }
+        }
+        let (ply, turn) = (me.ply(), me.game.as_ref().map(|f| f.state().turn));
+        self.ply = self.ply.max(ply);
+        if let Some(turn) = turn {
+            self.to_move = if turn == Color::White { 0 } else { 1 };
+        }
+        match message {
+            ServerMessage::State(_) if player == 1 && self.phase == Phase::Joining => self.publish(round),
+            // The receiver is to move next, so the mover was its opponent.
+            ServerMessage::Move { ply, turn, .. } if *turn == side(player) => {
+                if let Some(sent) = round.sent_at(*ply as u64) {
+                    self.stats.record_since(Metric::Opponent, self.index, sent);
                 }
             }
-            "end" => {
-                self.players[player].ended = true;
-                if self.players.iter().all(|p| p.ended) {
-                    Stats::bump(&self.stats.games_finished);
-                    self.phase = Phase::Create(Instant::now());
-                }
+            ServerMessage::End { .. } if self.players.iter().all(Player::ended) => {
+                Stats::bump(&self.stats.games_finished);
+                self.phase = Phase::Create(Instant::now());
             }
             _ => {}
         }
