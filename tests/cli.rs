@@ -80,6 +80,11 @@ fn bad_arguments_give_one_line_and_exit_2() {
         &["serve", "--db", ""],
         &["serve", "--db", "/"],
         &["serve", "--listen", "127.0.0.1:0", "--db", "/nonexistent-dir/gambit.db"],
+        &["serve", "--db", "postgres://"],
+        &["serve", "--db", "postgres://gambit@127.0.0.1:5432"],
+        &["serve", "--db", "postgres://gambit@127.0.0.1:notaport/gambit"],
+        // Nobody listens on port 1: refused at once, one line, the password not shown.
+        &["serve", "--listen", "127.0.0.1:0", "--db", "postgresql://gambit:s3cret@127.0.0.1:1/gambit"],
         &["serve", "--ping-interval", "0"],
         &["serve", "--connection-timeout", "soon"],
         &["serve", "--max-connections", "0"],
@@ -93,6 +98,9 @@ fn bad_arguments_give_one_line_and_exit_2() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
         assert!(out.stdout.is_empty(), "{args:?}");
     }
+    let out = gambit(&["serve", "--listen", "127.0.0.1:0", "--db", "postgresql://gambit:s3cret@127.0.0.1:1/gambit"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("postgresql://gambit:***@127.0.0.1:1/gambit") && !err.contains("s3cret"), "{err}");
     let out = gambit(&["perft", "--depth", "2", "--fen", "4k3/4R3/8/8/8/8/8/4K3 w - - 0 1"]);
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),

@@ -2,9 +2,9 @@
 //! again on the same database; and a database written by the previous schema opening.
 
 mod server_support;
+mod services;
 
 use std::net::{SocketAddr, TcpListener};
-use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
@@ -18,11 +18,12 @@ struct Process {
 }
 
 impl Process {
-    async fn start(db: &Path) -> Process {
+    /// `db`: an SQLite file's path or a PostgreSQL URL.
+    async fn start(db: &str) -> Process {
         // The port is free now; the moment until the child binds it is short.
         let addr: SocketAddr = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("free port");
         let child = Command::new(env!("CARGO_BIN_EXE_gambit"))
-            .args(["serve", "--listen", &addr.to_string(), "--db", db.to_str().expect("utf-8 path")])
+            .args(["serve", "--listen", &addr.to_string(), "--db", db])
             .args(["--bot-movetime", "2500"])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -88,7 +89,20 @@ fn moves(state: &Value) -> Vec<&str> {
 async fn a_killed_server_comes_back_with_every_game() {
     let dir = scratch("sigkill");
     let db = dir.join("gambit.db");
-    let first = Process::start(&db).await;
+    killed_and_started_again(db.to_str().expect("utf-8 path")).await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn a_killed_server_comes_back_with_every_game_from_postgres() {
+    let Some(url) = services::postgres::database().await else { return };
+    killed_and_started_again(&url).await;
+}
+
+/// Three games in play (two people; two people on a clock; a person against a thinking bot),
+/// the server killed with SIGKILL, started again on `db`: every game goes on.
+async fn killed_and_started_again(db: &str) {
+    let first = Process::start(db).await;
     let s = &first.server;
 
     // A: two people, untimed.
@@ -129,7 +143,7 @@ async fn a_killed_server_comes_back_with_every_game() {
     first.kill();
     // Down for a while: nobody's clock may be charged for it.
     tokio::time::sleep(Duration::from_millis(1500)).await;
-    let second = Process::start(&db).await;
+    let second = Process::start(db).await;
     let s = &second.server;
 
     // A: every move is there, both players resume with their tokens, and play goes on.
@@ -162,7 +176,6 @@ async fn a_killed_server_comes_back_with_every_game() {
     play(&mut b_human, &b, if answer["uci"] == "g1f3" { "d2d4" } else { "g1f3" }).await;
 
     second.kill();
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[tokio::test]

@@ -23,7 +23,7 @@ use super::listener::{self, ListenOptions, PeerSlot};
 use super::lobby::{Lobby, LobbyLimits};
 use super::metrics::Metrics;
 use super::room::{self, RoomContext};
-use super::store::{GameStore, NoStore, SqliteStore, StoreError, StoredGame, StoredSeat};
+use super::store::{self, GameStore, NoStore, StoreError, StoredGame, StoredSeat};
 use super::web;
 use crate::chess::EndReason;
 use crate::protocol::{ClockSpec, ErrorCode, GameId, GameResult, SeatView, ServerMessage, VariantName};
@@ -134,7 +134,7 @@ pub async fn serve_until(
     listener: TcpListener,
     signal: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
-    let store = Arc::new(SqliteStore::open(&config.db)?);
+    let store = store::open(&config.db).await?;
     serve_store(config, store, listener, signal).await
 }
 
@@ -163,7 +163,7 @@ async fn serve_store(
     let lobby = Lobby::start_with(ctx, config.retention, limits, unfinished);
     let addr = listener.local_addr()?;
     let shared = Arc::new(Shared::new(lobby.clone(), metrics.clone(), config, shutdown_rx, store.clone(), addr.ip()));
-    tracing::info!(%addr, db = %shared.config.db, "gambit server listening");
+    tracing::info!(%addr, db = %store::shown(&shared.config.db), "gambit server listening");
     let options = ListenOptions {
         header_timeout: shared.config.header_timeout,
         trusted_proxies: shared.config.trusted_proxies.clone(),
@@ -189,7 +189,7 @@ async fn serve_store(
 pub fn run(args: &ServeArgs) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Runtime::new().map_err(ServeError::Runtime)?;
     runtime.block_on(async {
-        let store = Arc::new(SqliteStore::open(&args.db)?);
+        let store = store::open(&args.db).await?;
         let listener =
             TcpListener::bind(args.listen).await.map_err(|source| ServeError::Bind { addr: args.listen, source })?;
         serve_store(ServerConfig::from(args), store, listener, shutdown_signal()).await

@@ -85,7 +85,8 @@ pub struct ServeArgs {
     /// Address to listen on
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,
-    /// The SQLite file that keeps games across restarts; ":memory:" keeps them only in memory
+    /// Where games are kept: an SQLite file, ":memory:" (kept only while the server runs), or a
+    /// PostgreSQL database, postgres://USER[:PASSWORD]@HOST[:PORT]/DB
     #[arg(long, default_value = "gambit.db", value_parser = db_path)]
     pub db: String,
     /// Append a human-readable log of each game to <DIR>/<game>.log
@@ -161,10 +162,14 @@ fn origin(value: &str) -> Result<String, String> {
     Ok(lower)
 }
 
-/// A `--db` value: a non-empty path (the file need not exist yet) or `:memory:`.
+/// A `--db` value: a non-empty path (the file need not exist yet), `:memory:`, or a PostgreSQL
+/// URL that parses.
 fn db_path(value: &str) -> Result<String, String> {
     if value.trim().is_empty() {
-        return Err("give a file name, or :memory: for a database that lives in memory".into());
+        return Err("give a file name, :memory: for a database that lives in memory, or a postgres:// URL".into());
+    }
+    if super::store::is_postgres(value) {
+        return super::store::PostgresStore::check_url(value).map(|()| value.to_string());
     }
     if value != ":memory:" && std::path::Path::new(value).is_dir() {
         return Err(format!("{value} is a directory; give a file name such as {value}/gambit.db"));

@@ -1,9 +1,14 @@
 //! Where games are kept. The room hands every change to a [`GameStore`] and waits for it before
 //! broadcasting, so a move is durable before anyone sees it (DESIGN.md §4, "durable before
 //! visible"); on start the server reads back every unfinished game. [`SqliteStore`] keeps them
-//! in an SQLite file (or in memory); [`NoStore`] keeps nothing, for tests of the room alone.
+//! in an SQLite file (or in memory), [`PostgresStore`] in a PostgreSQL database; [`NoStore`]
+//! keeps nothing, for tests of the room alone.
 
 mod lock;
+mod pg_schema;
+mod postgres;
+mod queue;
+mod records;
 pub mod schema;
 mod sqlite;
 
@@ -14,6 +19,7 @@ use super::token::TokenHash;
 use crate::chess::{Color, Outcome, Rules, Variant};
 use crate::protocol::{ClockSpec, GameId};
 
+pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
 
 /// One seat of a stored game.
@@ -149,6 +155,30 @@ pub trait GameStore: Send + Sync + 'static {
     fn load(&self, game: &str) -> BoxFuture<'static, Result<Option<StoredGame>, StoreError>>;
     /// Writes what is pending and closes; later calls fail with [`StoreError::Closed`].
     fn close(&self) -> BoxFuture<'static, ()>;
+}
+
+/// True if `db` names a PostgreSQL database (`postgres://…` or `postgresql://…`) rather than an
+/// SQLite file.
+pub fn is_postgres(db: &str) -> bool {
+    db.starts_with("postgres://") || db.starts_with("postgresql://")
+}
+
+/// Opens the store `db` names: a PostgreSQL database, or an SQLite file (or `:memory:`).
+pub async fn open(db: &str) -> Result<std::sync::Arc<dyn GameStore>, StoreError> {
+    if is_postgres(db) {
+        Ok(std::sync::Arc::new(PostgresStore::connect(db).await?))
+    } else {
+        Ok(std::sync::Arc::new(SqliteStore::open(db)?))
+    }
+}
+
+/// `db` as logs may show it: a PostgreSQL URL without its password.
+pub fn shown(db: &str) -> String {
+    if is_postgres(db) {
+        postgres::redact(db)
+    } else {
+        db.to_string()
+    }
 }
 
 /// A store that keeps nothing: games live in memory only.

@@ -13,29 +13,19 @@ use futures::future::BoxFuture;
 use rusqlite::{params, Connection, Row};
 use tokio::sync::oneshot;
 
+use super::queue::{self, Write};
+use super::records::{must_change, readable, the_one, to_i64, GameRow, COLUMNS};
 use super::schema;
-use super::StoredClock;
-use super::{now_ms, GameStore, StoreError, StoreEvent, StoredGame, StoredSeat, StoredTimes};
+use super::{now_ms, GameStore, StoreError, StoreEvent, StoredGame, StoredTimes};
 use crate::chess::Color;
-use crate::chess::{Outcome, Repetition, Rules, Variant};
-use crate::server::token::TokenHash;
 
-/// The most changes one transaction commits.
-const MAX_BATCH: usize = 512;
-
-/// A change waiting to be committed, and who waits for it.
-struct Write {
-    game: String,
-    event: StoreEvent,
-    done: oneshot::Sender<Result<(), StoreError>>,
-}
-
-/// Work for the store's thread.
-enum Job {
-    Write(Write),
+/// What the store's thread does after committing the changes queued before it.
+enum Then {
     Read(Box<dyn FnOnce(&Connection) + Send>),
     Close(oneshot::Sender<()>),
 }
+
+type Job = queue::Job<Then>;
 
 /// Games in an SQLite database, written by a thread of their own.
 pub struct SqliteStore {
@@ -71,9 +61,9 @@ impl SqliteStore {
         read: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
     ) -> BoxFuture<'static, Result<T, StoreError>> {
         let (reply, answer) = oneshot::channel();
-        let job = Job::Read(Box::new(move |conn| {
+        let job = Job::Then(Then::Read(Box::new(move |conn| {
             let _ = reply.send(read(conn));
-        }));
+        })));
         let sent = self.jobs.send(job).is_ok();
         Box::pin(async move {
             if !sent {
@@ -102,14 +92,7 @@ fn prepare(conn: &mut Connection) -> Result<(), Box<dyn std::error::Error>> {
 
 impl GameStore for SqliteStore {
     fn record(&self, game: &str, event: StoreEvent) -> BoxFuture<'static, Result<(), StoreError>> {
-        let (done, committed) = oneshot::channel();
-        let sent = self.jobs.send(Job::Write(Write { game: game.to_string(), event, done })).is_ok();
-        Box::pin(async move {
-            if !sent {
-                return Err(StoreError::Closed);
-            }
-            committed.await.unwrap_or(Err(StoreError::Closed))
-        })
+        queue::record(|job| self.jobs.send(job).is_ok(), game, event)
     }
 
     fn unfinished(&self) -> BoxFuture<'static, Result<Vec<StoredGame>, StoreError>> {
@@ -125,16 +108,15 @@ impl GameStore for SqliteStore {
 
     fn load(&self, game: &str) -> BoxFuture<'static, Result<Option<StoredGame>, StoreError>> {
         let id = game.to_string();
-        self.read(move |conn| match games(conn, "id = ?1", params![id])?.pop() {
-            None => Ok(None),
-            Some(Ok(game)) => Ok(Some(game)),
-            Some(Err(message)) => Err(StoreError::Damaged { game: id, message }),
+        self.read(move |conn| {
+            let found = games(conn, "id = ?1", params![id])?;
+            the_one(id, found)
         })
     }
 
     fn close(&self) -> BoxFuture<'static, ()> {
         let (done, closed) = oneshot::channel();
-        let sent = self.jobs.send(Job::Close(done)).is_ok();
+        let sent = self.jobs.send(Job::Then(Then::Close(done))).is_ok();
         Box::pin(async move {
             if sent {
                 let _ = closed.await;
@@ -145,49 +127,25 @@ impl GameStore for SqliteStore {
 
 /// The store's thread: waits for work, commits every change that has queued up in one
 /// transaction, then answers the reads that came with them.
-fn run(mut conn: Connection, queue: mpsc::Receiver<Job>) {
+fn run(mut conn: Connection, jobs: mpsc::Receiver<Job>) {
     let mut writes = Vec::new();
-    let mut others = Vec::new();
-    while let Ok(first) = queue.recv() {
-        let mut next = Some(first);
-        while let Some(job) = next.take() {
-            match job {
-                Job::Write(write) => writes.push(write),
-                other => others.push(other),
-            }
-            if writes.len() < MAX_BATCH {
-                next = queue.try_recv().ok();
-            }
-        }
+    let mut then = Vec::new();
+    while let Ok(first) = jobs.recv() {
+        queue::gather(first, || jobs.try_recv().ok(), &mut writes, &mut then);
         if !writes.is_empty() {
-            commit(&mut conn, &mut writes);
+            let results = apply_all(&mut conn, &writes).map_err(|e| e.to_string());
+            queue::answer(&mut writes, results);
         }
-        for job in others.drain(..) {
+        for job in then.drain(..) {
             match job {
-                Job::Read(read) => read(&conn),
-                Job::Close(done) => {
+                Then::Read(read) => read(&conn),
+                Then::Close(done) => {
                     drop(conn);
                     let _ = done.send(());
                     return;
                 }
-                Job::Write(_) => {}
             }
         }
-    }
-}
-
-/// Commits `writes` in one transaction, each in a savepoint of its own so one refused change
-/// (say, for a game that is not there) does not undo the others; tells each writer.
-fn commit(conn: &mut Connection, writes: &mut Vec<Write>) {
-    let results = apply_all(conn, writes).unwrap_or_else(|e| {
-        tracing::error!(error = %e, "store commit failed");
-        writes.iter().map(|_| Err(StoreError::Write(e.to_string()))).collect()
-    });
-    for (write, result) in writes.drain(..).zip(results) {
-        if let Err(e) = &result {
-            tracing::error!(game = %write.game, error = %e, "change not stored");
-        }
-        let _ = write.done.send(result);
     }
 }
 
@@ -212,15 +170,10 @@ fn apply_all(conn: &mut Connection, writes: &[Write]) -> rusqlite::Result<Vec<Re
 /// Makes one change; an error says why it could not be made.
 fn apply(conn: &Connection, game: &str, event: &StoreEvent) -> Result<(), String> {
     let sql = |e: rusqlite::Error| e.to_string();
-    let must_change = |changed: usize| {
-        if changed == 0 {
-            Err(format!("there is no game {game:?} in the store"))
-        } else {
-            Ok(())
-        }
-    };
+    let must_change = |changed: usize| must_change(game, changed as u64);
     match event {
         StoreEvent::Created(g) => {
+            let row = GameRow::of(g);
             conn.prepare_cached(
                 "INSERT INTO games (id, variant, initial_fen, rules, white, black, white_token, black_token, clock,
                                     status, result, reason, created_ms, ended_ms, v, white_ms, black_ms)
@@ -228,23 +181,23 @@ fn apply(conn: &Connection, game: &str, event: &StoreEvent) -> Result<(), String
             )
             .and_then(|mut insert| {
                 insert.execute(params![
-                    g.id,
-                    variant_name(g.variant),
-                    g.initial_fen,
-                    json(&RulesRecord::from(g.rules)),
-                    json(&SeatRecord::from(g.white)),
-                    json(&SeatRecord::from(g.black)),
-                    token(g.white),
-                    token(g.black),
-                    g.clock.map(|c| json(&ClockRecord { initial_ms: c.initial_ms, increment_ms: c.increment_ms })),
-                    if g.outcome.is_some() { "ended" } else { "playing" },
-                    g.outcome.map(Outcome::result),
-                    g.outcome.map(|o| o.reason.name()),
-                    g.created_ms,
-                    g.ended_ms,
-                    to_i64(g.v),
-                    g.times.map(|t| to_i64(t.white_ms)),
-                    g.times.map(|t| to_i64(t.black_ms)),
+                    row.id,
+                    row.variant,
+                    row.initial_fen,
+                    row.rules,
+                    row.white,
+                    row.black,
+                    row.white_token,
+                    row.black_token,
+                    row.clock,
+                    row.status(),
+                    row.result,
+                    row.reason,
+                    row.created_ms,
+                    row.ended_ms,
+                    row.v,
+                    row.white_ms,
+                    row.black_ms,
                 ])
             })
             .map_err(|e| match e {
@@ -310,24 +263,6 @@ fn set_state(conn: &Connection, game: &str, v: Option<u64>, times: Option<Stored
     .map_err(|e| e.to_string())
 }
 
-fn json<T: serde::Serialize>(value: &T) -> String {
-    serde_json::to_string(value).unwrap_or_default()
-}
-
-fn token(seat: StoredSeat) -> Option<Vec<u8>> {
-    match seat {
-        StoredSeat::Human { token: Some(hash) } => Some(hash.0.to_vec()),
-        _ => None,
-    }
-}
-
-fn to_i64(n: u64) -> i64 {
-    i64::try_from(n).unwrap_or(i64::MAX)
-}
-
-const COLUMNS: &str = "id, variant, initial_fen, rules, white, black, white_token, black_token, clock,
-                       result, reason, created_ms, ended_ms, v, white_ms, black_ms";
-
 /// The games matching `filter` (an SQL condition and order), with their moves; a game whose
 /// row or moves cannot be read is there as the reason why, so one bad game fails only itself.
 fn games(
@@ -353,133 +288,29 @@ fn games(
     Ok(found)
 }
 
-/// The games that could be read; the others are logged and left out.
-fn readable(games: Vec<Result<StoredGame, String>>) -> Result<Vec<StoredGame>, StoreError> {
-    Ok(games
-        .into_iter()
-        .filter_map(|game| game.map_err(|e| tracing::error!(error = %e, "unreadable game in the store left out")).ok())
-        .collect())
-}
-
-// ---- the columns' own formats ------------------------------------------------------------
-// Written by schema 1 and kept ever since; they are the store's, not the wire's, and happen to
-// read as the protocol's JSON did then. Change them only with a migration.
-
-/// The `variant` column.
-fn variant_name(variant: Variant) -> &'static str {
-    match variant {
-        Variant::Standard => "standard",
-        Variant::Minichess7 => "minichess7",
-    }
-}
-
-fn variant_of(name: &str) -> Option<Variant> {
-    [Variant::Standard, Variant::Minichess7].into_iter().find(|v| variant_name(*v) == name)
-}
-
-/// The `rules` column: `{"castling":true,"en_passant":true,"repetition":"threefold"}`.
-#[derive(serde::Serialize, serde::Deserialize)]
-struct RulesRecord {
-    castling: bool,
-    en_passant: bool,
-    repetition: String,
-}
-
-impl From<Rules> for RulesRecord {
-    fn from(rules: Rules) -> RulesRecord {
-        let repetition = match rules.repetition {
-            Repetition::Threefold => "threefold",
-            Repetition::EightMove => "eight_move",
-        };
-        RulesRecord { castling: rules.castling, en_passant: rules.en_passant, repetition: repetition.into() }
-    }
-}
-
-impl TryFrom<RulesRecord> for Rules {
-    type Error = String;
-    fn try_from(record: RulesRecord) -> Result<Rules, String> {
-        let repetition = match record.repetition.as_str() {
-            "threefold" => Repetition::Threefold,
-            "eight_move" => Repetition::EightMove,
-            other => return Err(format!("unknown repetition rule {other:?}")),
-        };
-        Ok(Rules { castling: record.castling, en_passant: record.en_passant, repetition })
-    }
-}
-
-/// The `white` and `black` columns: `{"kind":"human"}` or `{"kind":"bot","level":3}`.
-#[derive(serde::Serialize, serde::Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-enum SeatRecord {
-    Human,
-    Bot { level: u8 },
-}
-
-impl From<StoredSeat> for SeatRecord {
-    fn from(seat: StoredSeat) -> SeatRecord {
-        match seat {
-            StoredSeat::Human { .. } => SeatRecord::Human,
-            StoredSeat::Bot { level } => SeatRecord::Bot { level },
-        }
-    }
-}
-
-/// The `clock` column: `{"initial_ms":300000,"increment_ms":2000}`.
-#[derive(serde::Serialize, serde::Deserialize)]
-struct ClockRecord {
-    initial_ms: u64,
-    increment_ms: u64,
-}
-
 /// One `games` row, without its moves.
 fn game_row(row: &Row<'_>) -> Result<StoredGame, String> {
     let id: String = row.get(0).map_err(|e| e.to_string())?;
-    let bad = |what: &str, e: &dyn std::fmt::Display| format!("game {id:?}: bad {what}: {e}");
-    let get_text = |i: usize, what: &str| row.get::<_, String>(i).map_err(|e| bad(what, &e));
-    let variant = get_text(1, "variant")?;
-    let variant = variant_of(&variant).ok_or_else(|| bad("variant", &variant))?;
-    let rules: RulesRecord = serde_json::from_str(&get_text(3, "rules")?).map_err(|e| bad("rules", &e))?;
-    let rules = Rules::try_from(rules).map_err(|e| bad("rules", &e))?;
-    let seat = |spec_at: usize, token_at: usize, what: &str| -> Result<StoredSeat, String> {
-        let spec: SeatRecord = serde_json::from_str(&get_text(spec_at, what)?).map_err(|e| bad(what, &e))?;
-        let token: Option<Vec<u8>> = row.get(token_at).map_err(|e| bad(what, &e))?;
-        Ok(match spec {
-            SeatRecord::Bot { level } => StoredSeat::Bot { level },
-            SeatRecord::Human => StoredSeat::Human { token: token.as_deref().and_then(TokenHash::from_slice) },
-        })
-    };
-    let clock: Option<String> = row.get(8).map_err(|e| bad("clock", &e))?;
-    let clock: Option<ClockRecord> =
-        clock.map(|c| serde_json::from_str(&c)).transpose().map_err(|e| bad("clock", &e))?;
-    let clock = clock.map(|c| StoredClock { initial_ms: c.initial_ms, increment_ms: c.increment_ms });
-    let opt_i64 = |i: usize, what: &str| row.get::<_, Option<i64>>(i).map_err(|e| bad(what, &e));
-    let times = match (opt_i64(14, "white_ms")?, opt_i64(15, "black_ms")?) {
-        (Some(w), Some(b)) => Some(StoredTimes { white_ms: w.max(0) as u64, black_ms: b.max(0) as u64 }),
-        _ => None,
-    };
-    let result: Option<String> = row.get(9).map_err(|e| bad("result", &e))?;
-    let reason: Option<String> = row.get(10).map_err(|e| bad("reason", &e))?;
-    let outcome = match (result, reason) {
-        (Some(result), Some(reason)) => Some(
-            Outcome::from_result(&result, &reason).ok_or_else(|| bad("result", &format!("{result} by {reason}")))?,
-        ),
-        _ => None,
-    };
-    Ok(StoredGame {
-        variant,
-        initial_fen: get_text(2, "initial_fen")?,
-        rules,
-        white: seat(4, 6, "white seat")?,
-        black: seat(5, 7, "black seat")?,
-        clock,
-        times,
-        moves: Vec::new(),
-        v: row.get::<_, i64>(13).map_err(|e| bad("v", &e))?.max(0) as u64,
-        outcome,
-        created_ms: row.get(11).map_err(|e| bad("created_ms", &e))?,
-        ended_ms: opt_i64(12, "ended_ms")?,
+    let column = |what: &str, e: rusqlite::Error| format!("game {id:?}: bad {what}: {e}");
+    let record = GameRow {
+        variant: row.get(1).map_err(|e| column("variant", e))?,
+        initial_fen: row.get(2).map_err(|e| column("initial_fen", e))?,
+        rules: row.get(3).map_err(|e| column("rules", e))?,
+        white: row.get(4).map_err(|e| column("white seat", e))?,
+        black: row.get(5).map_err(|e| column("black seat", e))?,
+        white_token: row.get(6).map_err(|e| column("white seat", e))?,
+        black_token: row.get(7).map_err(|e| column("black seat", e))?,
+        clock: row.get(8).map_err(|e| column("clock", e))?,
+        result: row.get(9).map_err(|e| column("result", e))?,
+        reason: row.get(10).map_err(|e| column("reason", e))?,
+        created_ms: row.get(11).map_err(|e| column("created_ms", e))?,
+        ended_ms: row.get(12).map_err(|e| column("ended_ms", e))?,
+        v: row.get(13).map_err(|e| column("v", e))?,
+        white_ms: row.get(14).map_err(|e| column("white_ms", e))?,
+        black_ms: row.get(15).map_err(|e| column("black_ms", e))?,
         id,
-    })
+    };
+    record.into_game()
 }
 
 #[cfg(test)]

@@ -1,0 +1,74 @@
+//! The PostgreSQL store's schema and its migrations: applied once each, in order, each in its
+//! own transaction, with the version kept in `gambit_schema`. Nodes of a cluster may start
+//! together: an advisory lock lets one migrate while the others wait. Never edit a migration
+//! that has shipped: add a new one. The columns hold the same formats as SQLite's
+//! (`records.rs`), so one reader serves both.
+
+use tokio_postgres::Client;
+
+/// Version 1: games and their moves, as SQLite's schema 2 has them.
+const V1: &str = "
+CREATE TABLE games (
+    id          TEXT PRIMARY KEY,
+    variant     TEXT NOT NULL,              -- 'standard' | 'minichess7'
+    initial_fen TEXT NOT NULL,
+    rules       TEXT NOT NULL,              -- {\"castling\":true,\"en_passant\":true,\"repetition\":\"threefold\"}
+    white       TEXT NOT NULL,              -- {\"kind\":\"human\"} | {\"kind\":\"bot\",\"level\":n}
+    black       TEXT NOT NULL,
+    white_token BYTEA,                      -- SHA-256 of the seat's token; NULL while open or a bot's
+    black_token BYTEA,
+    clock       TEXT,                       -- {\"initial_ms\":n,\"increment_ms\":n}; NULL when untimed
+    status      TEXT NOT NULL,              -- 'playing' | 'ended'
+    result      TEXT,                       -- '1-0' | '0-1' | '1/2-1/2' once ended
+    reason      TEXT,                       -- an end reason's name once ended
+    created_ms  BIGINT NOT NULL,            -- Unix time in milliseconds
+    ended_ms    BIGINT,
+    v           BIGINT NOT NULL DEFAULT 0,  -- the last event version stored
+    white_ms    BIGINT,                     -- time left as of the last change
+    black_ms    BIGINT
+);
+CREATE INDEX games_by_status ON games (status, ended_ms);
+CREATE TABLE moves (
+    game      TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    ply       INTEGER NOT NULL,             -- 1 for the first move
+    uci       TEXT NOT NULL,
+    played_ms BIGINT,                       -- Unix time in milliseconds
+    PRIMARY KEY (game, ply)
+);
+";
+
+/// Every migration's SQL, oldest first: version n is `STEPS[n - 1]`.
+const STEPS: [&str; 1] = [V1];
+
+/// The schema version this server writes.
+pub const LATEST: usize = STEPS.len();
+
+/// The advisory lock key the migrations hold ("gambit" in ASCII).
+const LOCK: i64 = 0x67_61_6d_62_69_74;
+
+/// Brings the database's schema up to [`LATEST`]; refuses one written by a newer gambit.
+pub(super) async fn migrate(client: &mut Client) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    loop {
+        let tx = client.transaction().await?;
+        // Held until the transaction ends: another node migrating waits here, then sees its work.
+        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&LOCK]).await?;
+        tx.batch_execute("CREATE TABLE IF NOT EXISTS gambit_schema (version INTEGER NOT NULL)").await?;
+        let version: Option<i32> = tx.query_opt("SELECT version FROM gambit_schema", &[]).await?.map(|r| r.get(0));
+        let version = usize::try_from(version.unwrap_or(0)).unwrap_or(0);
+        if version > LATEST {
+            return Err(format!(
+                "it was written by a newer gambit (schema version {version}; this one knows {LATEST})"
+            )
+            .into());
+        }
+        let Some(step) = STEPS.get(version) else { return Ok(()) };
+        tx.batch_execute(step).await?;
+        let next = i32::try_from(version + 1)?;
+        if version == 0 {
+            tx.execute("INSERT INTO gambit_schema (version) VALUES ($1)", &[&next]).await?;
+        } else {
+            tx.execute("UPDATE gambit_schema SET version = $1", &[&next]).await?;
+        }
+        tx.commit().await?;
+    }
+}

@@ -1,0 +1,418 @@
+//! The PostgreSQL store, for servers that outgrow one SQLite file (and for a cluster, whose
+//! nodes share it). The contract is SQLite's: a change is committed before the room shows it,
+//! changes are applied in the order they are recorded, and reads see every change recorded
+//! before them.
+//!
+//! One writer task takes the changes in order and commits whatever has queued up in one
+//! transaction (group commit), each change in a savepoint of its own so that one refused change
+//! does not undo the others. Connections come from a pool that replaces broken ones: while the
+//! database cannot be reached, changes fail at once with a clear error (the room refuses the
+//! move) and nothing is accepted that is not stored; when it is back, writes go on.
+
+use std::time::Duration;
+
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
+use futures::future::BoxFuture;
+use tokio::sync::{mpsc, oneshot};
+use tokio_postgres::error::SqlState;
+use tokio_postgres::{Client, NoTls, Row};
+
+use super::pg_schema;
+use super::queue::{self, Write};
+use super::records::{must_change, readable, the_one, to_i64, GameRow, COLUMNS};
+use super::{now_ms, GameStore, StoreError, StoreEvent, StoredGame, StoredTimes};
+use crate::chess::Color;
+
+/// Connections kept: the writer's, and a few for reads.
+const POOL_SIZE: usize = 4;
+/// How long a change or a read waits for a connection (or for the database to answer a new
+/// one) before it fails: a move is refused rather than left hanging while the database is away.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// What the writer does after committing the changes queued before it.
+enum Then {
+    /// Answered once every change queued before it is committed (or failed).
+    Barrier(oneshot::Sender<()>),
+    Close(oneshot::Sender<()>),
+}
+
+type Job = queue::Job<Then>;
+
+/// Games in a PostgreSQL database.
+pub struct PostgresStore {
+    jobs: mpsc::UnboundedSender<Job>,
+    pool: Pool,
+    /// The connection that holds the database's server lock, for as long as the store is open.
+    lock: std::sync::Mutex<Option<tokio_postgres::Client>>,
+}
+
+/// The advisory lock one server holds on its database ("gambit-1" in ASCII): like the SQLite
+/// file's lock, it keeps a second server from resuming the same games.
+const SERVER_LOCK: i64 = 0x67_61_6d_62_69_74_2d_31;
+
+impl PostgresStore {
+    /// Connects to the database at `url` (`postgres://user@host:port/db`) and brings its
+    /// schema up to date. Must run inside a tokio runtime: the writer is a task of it.
+    pub async fn connect(url: &str) -> Result<PostgresStore, StoreError> {
+        let shown = redact(url);
+        let failed = |e: &dyn std::fmt::Display| StoreError::Open { path: shown.clone(), message: e.to_string() };
+        let mut config: tokio_postgres::Config = url.parse().map_err(|e| failed(&e))?;
+        config.connect_timeout(CONNECT_TIMEOUT);
+        if config.get_application_name().is_none() {
+            config.application_name("gambit");
+        }
+        let manager =
+            Manager::from_config(config.clone(), NoTls, ManagerConfig { recycling_method: RecyclingMethod::Fast });
+        let pool = Pool::builder(manager)
+            .max_size(POOL_SIZE)
+            .runtime(Runtime::Tokio1)
+            .wait_timeout(Some(CONNECT_TIMEOUT))
+            .create_timeout(Some(CONNECT_TIMEOUT))
+            .recycle_timeout(Some(CONNECT_TIMEOUT))
+            .build()
+            .map_err(|e| failed(&e))?;
+        let lock = lock(&config, &shown).await?;
+        {
+            let mut client = pool.get().await.map_err(|e| failed(&e))?;
+            pg_schema::migrate(&mut client).await.map_err(|e| failed(&e))?;
+        }
+        let (jobs, queue) = mpsc::unbounded_channel();
+        tokio::spawn(run(pool.clone(), queue));
+        Ok(PostgresStore { jobs, pool, lock: std::sync::Mutex::new(Some(lock)) })
+    }
+
+    /// Checks that `url` is a PostgreSQL URL this store can use, without connecting.
+    pub fn check_url(url: &str) -> Result<(), String> {
+        let config: tokio_postgres::Config =
+            url.parse().map_err(|e| format!("{} is not a PostgreSQL URL gambit can use: {e}", redact(url)))?;
+        if config.get_dbname().is_none() {
+            return Err(format!("{}: name the database, e.g. postgres://gambit@localhost/gambit", redact(url)));
+        }
+        Ok(())
+    }
+
+    /// Runs `read` on a pooled connection once every change recorded before it is committed.
+    fn read<T: Send + 'static>(
+        &self,
+        read: impl for<'c> FnOnce(&'c Client) -> BoxFuture<'c, Result<T, StoreError>> + Send + 'static,
+    ) -> BoxFuture<'static, Result<T, StoreError>> {
+        let (reached, barrier) = oneshot::channel();
+        let sent = self.jobs.send(Job::Then(Then::Barrier(reached))).is_ok();
+        let pool = self.pool.clone();
+        Box::pin(async move {
+            if !sent || barrier.await.is_err() {
+                return Err(StoreError::Closed);
+            }
+            let client = pool.get().await.map_err(|e| StoreError::Read(unavailable(&e)))?;
+            read(&client).await
+        })
+    }
+}
+
+/// Takes the database's server lock on a connection of its own, held while it stays open (the
+/// database lets go of it when the connection ends, so a killed server does not keep it).
+async fn lock(config: &tokio_postgres::Config, shown: &str) -> Result<tokio_postgres::Client, StoreError> {
+    let failed = |e: &dyn std::fmt::Display| StoreError::Open { path: shown.to_string(), message: e.to_string() };
+    let (client, connection) = config.connect(NoTls).await.map_err(|e| failed(&e))?;
+    tokio::spawn(async move {
+        if let Err(e) = connection.await {
+            tracing::warn!(error = %e, "the connection holding the database lock ended");
+        }
+    });
+    let row = client.query_one("SELECT pg_try_advisory_lock($1)", &[&SERVER_LOCK]).await.map_err(|e| failed(&e))?;
+    if !row.get::<_, bool>(0) {
+        return Err(StoreError::Locked { path: shown.to_string(), pid: None });
+    }
+    Ok(client)
+}
+
+/// The URL as logs and errors may show it: without its password.
+pub(super) fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let credentials = &url[scheme + 3..at];
+            match credentials.find(':') {
+                Some(colon) => format!("{}{}:***{}", &url[..scheme + 3], &credentials[..colon], &url[at..]),
+                None => url.to_string(),
+            }
+        }
+        _ => url.to_string(),
+    }
+}
+
+/// Why no connection could be had, worded for a player whose move it refuses.
+fn unavailable(e: &dyn std::fmt::Display) -> String {
+    format!("the game store (PostgreSQL) is unavailable: {e}")
+}
+
+impl GameStore for PostgresStore {
+    fn record(&self, game: &str, event: StoreEvent) -> BoxFuture<'static, Result<(), StoreError>> {
+        queue::record(|job| self.jobs.send(job).is_ok(), game, event)
+    }
+
+    fn unfinished(&self) -> BoxFuture<'static, Result<Vec<StoredGame>, StoreError>> {
+        self.read(|client| {
+            Box::pin(async move { readable(games(client, "status <> 'ended' ORDER BY created_ms, id", &[]).await?) })
+        })
+    }
+
+    fn finished(&self, limit: usize) -> BoxFuture<'static, Result<Vec<StoredGame>, StoreError>> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        self.read(move |client| {
+            Box::pin(async move {
+                let filter = "status = 'ended' ORDER BY ended_ms DESC, id LIMIT $1";
+                readable(games(client, filter, &[&limit]).await?)
+            })
+        })
+    }
+
+    fn load(&self, game: &str) -> BoxFuture<'static, Result<Option<StoredGame>, StoreError>> {
+        let id = game.to_string();
+        self.read(move |client| {
+            Box::pin(async move {
+                let found = games(client, "id = $1", &[&id]).await?;
+                the_one(id, found)
+            })
+        })
+    }
+
+    fn close(&self) -> BoxFuture<'static, ()> {
+        let (done, closed) = oneshot::channel();
+        let sent = self.jobs.send(Job::Then(Then::Close(done))).is_ok();
+        let pool = self.pool.clone();
+        let lock = self.lock.lock().unwrap_or_else(|p| p.into_inner()).take();
+        Box::pin(async move {
+            if sent {
+                let _ = closed.await;
+            }
+            pool.close();
+            // The last write is committed: the next server may have the database.
+            drop(lock);
+        })
+    }
+}
+
+/// The writer: waits for work, commits every change that has queued up in one transaction,
+/// then answers the barriers that came with them.
+async fn run(pool: Pool, mut jobs: mpsc::UnboundedReceiver<Job>) {
+    let mut writes = Vec::new();
+    let mut then = Vec::new();
+    while let Some(first) = jobs.recv().await {
+        queue::gather(first, || jobs.try_recv().ok(), &mut writes, &mut then);
+        if !writes.is_empty() {
+            let results = apply_all(&pool, &writes).await;
+            queue::answer(&mut writes, results);
+        }
+        for job in then.drain(..) {
+            match job {
+                Then::Barrier(reached) => {
+                    let _ = reached.send(());
+                }
+                Then::Close(done) => {
+                    // Later jobs find the queue closed: their senders see `Closed`.
+                    jobs.close();
+                    let _ = done.send(());
+                    return;
+                }
+            }
+        }
+    }
+}
+
+async fn apply_all(pool: &Pool, writes: &[Write]) -> Result<Vec<Result<(), StoreError>>, String> {
+    let mut client = pool.get().await.map_err(|e| unavailable(&e))?;
+    let sql = |e: tokio_postgres::Error| e.to_string();
+    let mut tx = client.transaction().await.map_err(sql)?;
+    let mut results = Vec::with_capacity(writes.len());
+    for write in writes {
+        let savepoint = tx.savepoint("change").await.map_err(sql)?;
+        match apply(&savepoint, &write.game, &write.event).await {
+            Ok(()) => {
+                savepoint.commit().await.map_err(sql)?;
+                results.push(Ok(()));
+            }
+            Err(message) => {
+                savepoint.rollback().await.map_err(sql)?;
+                results.push(Err(StoreError::Write(message)));
+            }
+        }
+    }
+    tx.commit().await.map_err(sql)?;
+    Ok(results)
+}
+
+/// Makes one change; an error says why it could not be made.
+async fn apply(tx: &deadpool_postgres::Transaction<'_>, game: &str, event: &StoreEvent) -> Result<(), String> {
+    let sql = |e: tokio_postgres::Error| e.to_string();
+    let must_change = |changed| must_change(game, changed);
+    match event {
+        StoreEvent::Created(g) => {
+            let row = GameRow::of(g);
+            let insert = tx
+                .prepare_cached(
+                    "INSERT INTO games (id, variant, initial_fen, rules, white, black, white_token, black_token,
+                                        clock, status, result, reason, created_ms, ended_ms, v, white_ms, black_ms)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
+                )
+                .await
+                .map_err(sql)?;
+            tx.execute(
+                &insert,
+                &[
+                    &row.id,
+                    &row.variant,
+                    &row.initial_fen,
+                    &row.rules,
+                    &row.white,
+                    &row.black,
+                    &row.white_token,
+                    &row.black_token,
+                    &row.clock,
+                    &row.status(),
+                    &row.result,
+                    &row.reason,
+                    &row.created_ms,
+                    &row.ended_ms,
+                    &row.v,
+                    &row.white_ms,
+                    &row.black_ms,
+                ],
+            )
+            .await
+            .map_err(|e| match e.code() {
+                Some(&SqlState::UNIQUE_VIOLATION) => format!("a game {:?} is already stored", g.id),
+                _ => e.to_string(),
+            })?;
+        }
+        StoreEvent::Seat { side, token } => {
+            let update = match side {
+                Color::White => "UPDATE games SET white_token = $2 WHERE id = $1 AND status <> 'ended'",
+                Color::Black => "UPDATE games SET black_token = $2 WHERE id = $1 AND status <> 'ended'",
+            };
+            let update = tx.prepare_cached(update).await.map_err(sql)?;
+            must_change(tx.execute(&update, &[&game, &&token.0[..]]).await.map_err(sql)?)?;
+        }
+        StoreEvent::Move { ply, uci, times, v } => {
+            let insert = tx
+                .prepare_cached("INSERT INTO moves (game, ply, uci, played_ms) VALUES ($1, $2, $3, $4)")
+                .await
+                .map_err(sql)?;
+            tx.execute(&insert, &[&game, &ply_column(*ply), uci, &now_ms()]).await.map_err(sql)?;
+            set_state(tx, game, Some(*v), *times).await?;
+        }
+        StoreEvent::Undo { ply, times, v } => {
+            let delete = tx.prepare_cached("DELETE FROM moves WHERE game = $1 AND ply > $2").await.map_err(sql)?;
+            tx.execute(&delete, &[&game, &ply_column(*ply)]).await.map_err(sql)?;
+            set_state(tx, game, Some(*v), *times).await?;
+        }
+        StoreEvent::Ended { outcome, times, v } => {
+            let (result, reason) = (outcome.result(), outcome.reason.name());
+            let update = tx
+                .prepare_cached(
+                    "UPDATE games SET status = 'ended', result = $2, reason = $3, ended_ms = $4 WHERE id = $1",
+                )
+                .await
+                .map_err(sql)?;
+            must_change(tx.execute(&update, &[&game, &result, &reason, &now_ms()]).await.map_err(sql)?)?;
+            set_state(tx, game, Some(*v), *times).await?;
+        }
+        StoreEvent::Times(times) => set_state(tx, game, None, Some(*times)).await?,
+        StoreEvent::Version { v } => set_state(tx, game, Some(*v), None).await?,
+        StoreEvent::Discarded => {
+            let delete = tx.prepare_cached("DELETE FROM games WHERE id = $1").await.map_err(sql)?;
+            tx.execute(&delete, &[&game]).await.map_err(sql)?;
+        }
+    }
+    Ok(())
+}
+
+/// The `ply` column is an INTEGER (a game has far fewer moves than that holds).
+fn ply_column(ply: usize) -> i32 {
+    i32::try_from(ply).unwrap_or(i32::MAX)
+}
+
+/// Raises the stored event version to `v` (it never goes down) and sets the clock's times, each
+/// if given, in one statement.
+async fn set_state(
+    tx: &deadpool_postgres::Transaction<'_>,
+    game: &str,
+    v: Option<u64>,
+    times: Option<StoredTimes>,
+) -> Result<(), String> {
+    let (white, black) = (times.map(|t| to_i64(t.white_ms)), times.map(|t| to_i64(t.black_ms)));
+    let update = tx
+        .prepare_cached(
+            "UPDATE games SET v = greatest(v, coalesce($2, v)), white_ms = coalesce($3, white_ms),
+                              black_ms = coalesce($4, black_ms) WHERE id = $1",
+        )
+        .await
+        .map_err(|e| e.to_string())?;
+    tx.execute(&update, &[&game, &v.map(to_i64), &white, &black]).await.map(|_| ()).map_err(|e| e.to_string())
+}
+
+/// The games matching `filter` (an SQL condition and order), with their moves; a game whose
+/// row or moves cannot be read is there as the reason why, so one bad game fails only itself.
+async fn games(
+    client: &Client,
+    filter: &str,
+    args: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+) -> Result<Vec<Result<StoredGame, String>>, StoreError> {
+    let read = |e: tokio_postgres::Error| StoreError::Read(e.to_string());
+    let rows = client.query(&format!("SELECT {COLUMNS} FROM games WHERE {filter}"), args).await.map_err(read)?;
+    let mut found: Vec<Result<StoredGame, String>> = rows.iter().map(game_row).collect();
+    let ids: Vec<&str> = found.iter().filter_map(|g| g.as_ref().ok()).map(|g| g.id.as_str()).collect();
+    if ids.is_empty() {
+        return Ok(found);
+    }
+    // Every game's moves in one query, in order.
+    let moves = client
+        .query("SELECT game, uci FROM moves WHERE game = ANY($1) ORDER BY game, ply", &[&ids])
+        .await
+        .map_err(read)?;
+    let mut by_game: std::collections::HashMap<String, Vec<String>> = std::collections::HashMap::new();
+    for row in moves {
+        let (game, uci): (String, String) = (row.get(0), row.get(1));
+        by_game.entry(game).or_default().push(uci);
+    }
+    for game in found.iter_mut().flatten() {
+        game.moves = by_game.remove(&game.id).unwrap_or_default();
+    }
+    Ok(found)
+}
+
+/// One `games` row, without its moves.
+fn game_row(row: &Row) -> Result<StoredGame, String> {
+    let id: String = row.try_get(0).map_err(|e| e.to_string())?;
+    let column = |what: &str, e: tokio_postgres::Error| format!("game {id:?}: bad {what}: {e}");
+    let record = GameRow {
+        variant: row.try_get(1).map_err(|e| column("variant", e))?,
+        initial_fen: row.try_get(2).map_err(|e| column("initial_fen", e))?,
+        rules: row.try_get(3).map_err(|e| column("rules", e))?,
+        white: row.try_get(4).map_err(|e| column("white seat", e))?,
+        black: row.try_get(5).map_err(|e| column("black seat", e))?,
+        white_token: row.try_get(6).map_err(|e| column("white seat", e))?,
+        black_token: row.try_get(7).map_err(|e| column("black seat", e))?,
+        clock: row.try_get(8).map_err(|e| column("clock", e))?,
+        result: row.try_get(9).map_err(|e| column("result", e))?,
+        reason: row.try_get(10).map_err(|e| column("reason", e))?,
+        created_ms: row.try_get(11).map_err(|e| column("created_ms", e))?,
+        ended_ms: row.try_get(12).map_err(|e| column("ended_ms", e))?,
+        v: row.try_get(13).map_err(|e| column("v", e))?,
+        white_ms: row.try_get(14).map_err(|e| column("white_ms", e))?,
+        black_ms: row.try_get(15).map_err(|e| column("black_ms", e))?,
+        id,
+    };
+    record.into_game()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_stay_out_of_messages() {
+        assert_eq!(redact("postgres://gambit:s3cret@db:5432/gambit"), "postgres://gambit:***@db:5432/gambit");
+        assert_eq!(redact("postgres://gambit@db/gambit"), "postgres://gambit@db/gambit");
+        assert_eq!(redact("postgres://db/gambit"), "postgres://db/gambit");
+    }
+}

@@ -1,0 +1,225 @@
+//! The columns' own formats, shared by the SQLite and the PostgreSQL store. Written by SQLite's
+//! schema 1 and kept ever since; they are the store's, not the wire's, and happen to read as
+//! the protocol's JSON did then. Change them only with a migration (in both stores).
+
+use super::{StoreError, StoredClock, StoredGame, StoredSeat, StoredTimes};
+use crate::chess::{Outcome, Repetition, Rules, Variant};
+use crate::server::token::TokenHash;
+
+/// One `games` row as both stores hold it, column for column, without its moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct GameRow {
+    pub(super) id: String,
+    pub(super) variant: String,
+    pub(super) initial_fen: String,
+    pub(super) rules: String,
+    pub(super) white: String,
+    pub(super) black: String,
+    pub(super) white_token: Option<Vec<u8>>,
+    pub(super) black_token: Option<Vec<u8>>,
+    pub(super) clock: Option<String>,
+    pub(super) result: Option<String>,
+    pub(super) reason: Option<String>,
+    pub(super) created_ms: i64,
+    pub(super) ended_ms: Option<i64>,
+    pub(super) v: i64,
+    pub(super) white_ms: Option<i64>,
+    pub(super) black_ms: Option<i64>,
+}
+
+impl GameRow {
+    /// The row of a new game.
+    pub(super) fn of(g: &StoredGame) -> GameRow {
+        GameRow {
+            id: g.id.clone(),
+            variant: variant_name(g.variant).to_string(),
+            initial_fen: g.initial_fen.clone(),
+            rules: json(&RulesRecord::from(g.rules)),
+            white: json(&SeatRecord::from(g.white)),
+            black: json(&SeatRecord::from(g.black)),
+            white_token: token(g.white),
+            black_token: token(g.black),
+            clock: g.clock.map(|c| json(&ClockRecord { initial_ms: c.initial_ms, increment_ms: c.increment_ms })),
+            result: g.outcome.map(|o| o.result().to_string()),
+            reason: g.outcome.map(|o| o.reason.name().to_string()),
+            created_ms: g.created_ms,
+            ended_ms: g.ended_ms,
+            v: to_i64(g.v),
+            white_ms: g.times.map(|t| to_i64(t.white_ms)),
+            black_ms: g.times.map(|t| to_i64(t.black_ms)),
+        }
+    }
+
+    /// The `status` column of a new game's row.
+    pub(super) fn status(&self) -> &'static str {
+        if self.result.is_some() {
+            "ended"
+        } else {
+            "playing"
+        }
+    }
+
+    /// The game the row holds (its moves still to be read); an error says what is wrong with it.
+    pub(super) fn into_game(self) -> Result<StoredGame, String> {
+        let id = self.id;
+        let bad = |what: &str, e: &dyn std::fmt::Display| format!("game {id:?}: bad {what}: {e}");
+        let variant = variant_of(&self.variant).ok_or_else(|| bad("variant", &self.variant))?;
+        let rules: RulesRecord = serde_json::from_str(&self.rules).map_err(|e| bad("rules", &e))?;
+        let rules = Rules::try_from(rules).map_err(|e| bad("rules", &e))?;
+        let seat = |spec: &str, token: Option<Vec<u8>>, what: &str| -> Result<StoredSeat, String> {
+            let spec: SeatRecord = serde_json::from_str(spec).map_err(|e| bad(what, &e))?;
+            Ok(match spec {
+                SeatRecord::Bot { level } => StoredSeat::Bot { level },
+                SeatRecord::Human => StoredSeat::Human { token: token.as_deref().and_then(TokenHash::from_slice) },
+            })
+        };
+        let clock: Option<ClockRecord> =
+            self.clock.map(|c| serde_json::from_str(&c)).transpose().map_err(|e| bad("clock", &e))?;
+        let clock = clock.map(|c| StoredClock { initial_ms: c.initial_ms, increment_ms: c.increment_ms });
+        let times = match (self.white_ms, self.black_ms) {
+            (Some(w), Some(b)) => Some(StoredTimes { white_ms: to_u64(w), black_ms: to_u64(b) }),
+            _ => None,
+        };
+        let outcome = match (self.result, self.reason) {
+            (Some(result), Some(reason)) => Some(
+                Outcome::from_result(&result, &reason)
+                    .ok_or_else(|| bad("result", &format!("{result} by {reason}")))?,
+            ),
+            _ => None,
+        };
+        Ok(StoredGame {
+            variant,
+            initial_fen: self.initial_fen,
+            rules,
+            white: seat(&self.white, self.white_token, "white seat")?,
+            black: seat(&self.black, self.black_token, "black seat")?,
+            clock,
+            times,
+            moves: Vec::new(),
+            v: to_u64(self.v),
+            outcome,
+            created_ms: self.created_ms,
+            ended_ms: self.ended_ms,
+            id,
+        })
+    }
+}
+
+/// The `games` columns in [`GameRow`]'s order, for both stores' SELECTs.
+pub(super) const COLUMNS: &str = "id, variant, initial_fen, rules, white, black, white_token, black_token, clock,
+                                  result, reason, created_ms, ended_ms, v, white_ms, black_ms";
+
+/// The games that could be read; the others are logged and left out.
+pub(super) fn readable(games: Vec<Result<StoredGame, String>>) -> Result<Vec<StoredGame>, StoreError> {
+    Ok(games
+        .into_iter()
+        .filter_map(|game| game.map_err(|e| tracing::error!(error = %e, "unreadable game in the store left out")).ok())
+        .collect())
+}
+
+/// The one game a `load` looked for: None if it is not stored, an error if it is damaged.
+pub(super) fn the_one(
+    id: String,
+    mut games: Vec<Result<StoredGame, String>>,
+) -> Result<Option<StoredGame>, StoreError> {
+    match games.pop() {
+        None => Ok(None),
+        Some(Ok(game)) => Ok(Some(game)),
+        Some(Err(message)) => Err(StoreError::Damaged { game: id, message }),
+    }
+}
+
+/// An UPDATE of one game's row changed `changed` rows: none means the game is not stored.
+pub(super) fn must_change(game: &str, changed: u64) -> Result<(), String> {
+    if changed == 0 {
+        Err(format!("there is no game {game:?} in the store"))
+    } else {
+        Ok(())
+    }
+}
+
+fn json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+fn token(seat: StoredSeat) -> Option<Vec<u8>> {
+    match seat {
+        StoredSeat::Human { token: Some(hash) } => Some(hash.0.to_vec()),
+        _ => None,
+    }
+}
+
+/// A count or time as a database integer (they are far below `i64::MAX`).
+pub(super) fn to_i64(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+fn to_u64(n: i64) -> u64 {
+    u64::try_from(n).unwrap_or(0)
+}
+
+/// The `variant` column.
+fn variant_name(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Standard => "standard",
+        Variant::Minichess7 => "minichess7",
+    }
+}
+
+fn variant_of(name: &str) -> Option<Variant> {
+    [Variant::Standard, Variant::Minichess7].into_iter().find(|v| variant_name(*v) == name)
+}
+
+/// The `rules` column: `{"castling":true,"en_passant":true,"repetition":"threefold"}`.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct RulesRecord {
+    castling: bool,
+    en_passant: bool,
+    repetition: String,
+}
+
+impl From<Rules> for RulesRecord {
+    fn from(rules: Rules) -> RulesRecord {
+        let repetition = match rules.repetition {
+            Repetition::Threefold => "threefold",
+            Repetition::EightMove => "eight_move",
+        };
+        RulesRecord { castling: rules.castling, en_passant: rules.en_passant, repetition: repetition.into() }
+    }
+}
+
+impl TryFrom<RulesRecord> for Rules {
+    type Error = String;
+    fn try_from(record: RulesRecord) -> Result<Rules, String> {
+        let repetition = match record.repetition.as_str() {
+            "threefold" => Repetition::Threefold,
+            "eight_move" => Repetition::EightMove,
+            other => return Err(format!("unknown repetition rule {other:?}")),
+        };
+        Ok(Rules { castling: record.castling, en_passant: record.en_passant, repetition })
+    }
+}
+
+/// The `white` and `black` columns: `{"kind":"human"}` or `{"kind":"bot","level":3}`.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum SeatRecord {
+    Human,
+    Bot { level: u8 },
+}
+
+impl From<StoredSeat> for SeatRecord {
+    fn from(seat: StoredSeat) -> SeatRecord {
+        match seat {
+            StoredSeat::Human { .. } => SeatRecord::Human,
+            StoredSeat::Bot { level } => SeatRecord::Bot { level },
+        }
+    }
+}
+
+/// The `clock` column: `{"initial_ms":300000,"increment_ms":2000}`.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct ClockRecord {
+    initial_ms: u64,
+    increment_ms: u64,
+}

@@ -1,0 +1,225 @@
+//! The store contract, run against every store: SQLite (in memory) and PostgreSQL (a fresh
+//! database on the test binary's own server). A change recorded is read back as it was, a
+//! refused change leaves the others of its batch alone, and a closed store refuses work.
+
+mod services;
+
+use std::sync::Arc;
+
+use gambit::chess::{Color, Outcome, Rules, Variant};
+use gambit::server::store::{
+    GameStore, PostgresStore, SqliteStore, StoreError, StoreEvent, StoredClock, StoredGame, StoredSeat, StoredTimes,
+};
+use gambit::server::token::TokenHash;
+
+/// Every store to hold to the contract, with its name for messages.
+async fn stores() -> Vec<(&'static str, Arc<dyn GameStore>)> {
+    let mut stores: Vec<(&'static str, Arc<dyn GameStore>)> =
+        vec![("sqlite", Arc::new(SqliteStore::open(":memory:").expect("open sqlite")))];
+    if let Some(url) = services::postgres::database().await {
+        stores.push(("postgres", Arc::new(PostgresStore::connect(&url).await.expect("connect postgres"))));
+    }
+    stores
+}
+
+fn new_game(id: &str) -> StoredGame {
+    StoredGame {
+        id: id.into(),
+        variant: Variant::Standard,
+        initial_fen: Variant::Standard.initial_fen().into(),
+        rules: Rules::default(),
+        white: StoredSeat::Human { token: Some(TokenHash::of("white-token")) },
+        black: StoredSeat::Bot { level: 3 },
+        clock: Some(StoredClock { initial_ms: 60_000, increment_ms: 1000 }),
+        times: None,
+        moves: Vec::new(),
+        v: 0,
+        outcome: None,
+        created_ms: 1_700_000_000_000,
+        ended_ms: None,
+    }
+}
+
+fn times(white_ms: u64, black_ms: u64) -> Option<StoredTimes> {
+    Some(StoredTimes { white_ms, black_ms })
+}
+
+#[tokio::test]
+async fn a_game_and_its_changes_read_back() {
+    for (name, store) in stores().await {
+        eprintln!("store: {name}");
+        let store = &*store;
+        store.record("g1", StoreEvent::Created(Box::new(new_game("g1")))).await.expect("created");
+        for (ply, uci) in ["e2e4", "e7e5", "g1f3"].iter().enumerate() {
+            let event = StoreEvent::Move { ply: ply + 1, uci: uci.to_string(), times: times(59_000, 58_000), v: 1 };
+            store.record("g1", event).await.expect("move");
+        }
+        store.record("g1", StoreEvent::Version { v: 7 }).await.expect("v");
+        store.record("g1", StoreEvent::Version { v: 5 }).await.expect("an older version changes nothing");
+        store.record("g1", StoreEvent::Undo { ply: 2, times: times(57_000, 58_000), v: 6 }).await.expect("undo");
+        let unfinished = store.unfinished().await.expect("unfinished");
+        assert_eq!(unfinished.len(), 1);
+        let g = &unfinished[0];
+        assert_eq!(g.moves, ["e2e4", "e7e5"]);
+        assert_eq!(g.v, 7);
+        assert_eq!(g.times, times(57_000, 58_000));
+        assert_eq!((g.white, g.black, g.clock), (new_game("g1").white, new_game("g1").black, new_game("g1").clock));
+        assert!(store.finished(10).await.expect("finished").is_empty());
+
+        let outcome = Outcome::win(gambit::chess::Color::Black, gambit::chess::EndReason::Resignation);
+        let ended = StoreEvent::Ended { outcome, times: None, v: 9 };
+        store.record("g1", ended).await.expect("ended");
+        assert!(store.unfinished().await.expect("unfinished").is_empty());
+        let finished = store.finished(10).await.expect("finished");
+        assert_eq!(finished.len(), 1);
+        assert_eq!(finished[0].outcome, Some(outcome));
+        assert!(finished[0].ended_ms.is_some());
+        assert_eq!(store.load("g1").await.expect("load").expect("found").moves.len(), 2);
+        assert_eq!(store.load("nope").await.expect("load"), None);
+    }
+}
+
+#[tokio::test]
+async fn refused_changes_leave_the_rest_of_the_batch_alone() {
+    for (name, store) in stores().await {
+        eprintln!("store: {name}");
+        let store = &*store;
+        // Queue everything before waiting, so the store commits it as one batch.
+        let created = store.record("g1", StoreEvent::Created(Box::new(new_game("g1"))));
+        let again = store.record("g1", StoreEvent::Created(Box::new(new_game("g1"))));
+        let orphan = store.record("g2", StoreEvent::Move { ply: 1, uci: "e2e4".into(), times: None, v: 1 });
+        let twice = store.record("g1", StoreEvent::Move { ply: 1, uci: "e2e4".into(), times: None, v: 1 });
+        let clash = store.record("g1", StoreEvent::Move { ply: 1, uci: "d2d4".into(), times: None, v: 1 });
+        let seat = store.record("g9", StoreEvent::Seat { side: Color::Black, token: TokenHash::of("t") });
+        created.await.expect("created");
+        assert!(again.await.unwrap_err().to_string().contains("already stored"));
+        assert!(orphan.await.is_err(), "a move of a game that is not stored");
+        twice.await.expect("first move");
+        assert!(clash.await.is_err(), "a second move 1");
+        assert!(seat.await.unwrap_err().to_string().contains("no game"));
+        let g = store.load("g1").await.expect("load").expect("found");
+        assert_eq!(g.moves, ["e2e4"]);
+        assert_eq!(store.load("g2").await.expect("load"), None);
+    }
+}
+
+#[tokio::test]
+async fn seats_discards_and_closing() {
+    for (name, store) in stores().await {
+        eprintln!("store: {name}");
+        let store = &*store;
+        let mut open = new_game("g1");
+        open.black = StoredSeat::Human { token: None };
+        store.record("g1", StoreEvent::Created(Box::new(open))).await.expect("created");
+        let token = TokenHash::of("black-token");
+        store.record("g1", StoreEvent::Seat { side: Color::Black, token }).await.expect("seat");
+        let g = store.load("g1").await.expect("load").expect("found");
+        assert_eq!(g.black, StoredSeat::Human { token: Some(token) });
+        store.record("g1", StoreEvent::Discarded).await.expect("discarded");
+        assert_eq!(store.load("g1").await.expect("load"), None);
+        store.close().await;
+        let late = store.record("g1", StoreEvent::Created(Box::new(new_game("g1")))).await;
+        assert!(matches!(late, Err(StoreError::Closed)), "{late:?}");
+        assert!(matches!(store.unfinished().await, Err(StoreError::Closed)));
+    }
+}
+
+#[tokio::test]
+async fn every_field_reads_back_as_written() {
+    for (name, store) in stores().await {
+        let mut game = new_game("full");
+        game.variant = Variant::Minichess7;
+        game.initial_fen = Variant::Minichess7.initial_fen().into();
+        game.rules = Rules { castling: false, en_passant: false, repetition: gambit::chess::Repetition::EightMove };
+        game.white = StoredSeat::Human { token: None };
+        game.times = times(1_234, 5_678);
+        game.v = 42;
+        store.record("full", StoreEvent::Created(Box::new(game.clone()))).await.expect("created");
+        let read = store.load("full").await.expect("load").expect("found");
+        assert_eq!(read, game, "{name}");
+        let untimed = StoredGame { id: "untimed".into(), clock: None, ..new_game("untimed") };
+        store.record("untimed", StoreEvent::Created(Box::new(untimed.clone()))).await.expect("created");
+        assert_eq!(store.load("untimed").await.expect("load"), Some(untimed), "{name}");
+    }
+}
+
+#[tokio::test]
+async fn the_archive_is_newest_first_and_limited() {
+    for (name, store) in stores().await {
+        for id in ["a", "b", "c"] {
+            store.record(id, StoreEvent::Created(Box::new(new_game(id)))).await.expect("created");
+            let move1 = StoreEvent::Move { ply: 1, uci: "e2e4".into(), times: None, v: 1 };
+            store.record(id, move1).await.expect("move");
+            let outcome = Outcome::draw(gambit::chess::EndReason::Agreement);
+            store.record(id, StoreEvent::Ended { outcome, times: None, v: 2 }).await.expect("ended");
+            // Ends a few milliseconds apart, so the order is by end time.
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+        let finished = store.finished(2).await.expect("finished");
+        let ids: Vec<&str> = finished.iter().map(|g| g.id.as_str()).collect();
+        assert_eq!(ids, ["c", "b"], "{name}");
+        assert!(finished.iter().all(|g| g.moves == ["e2e4"]), "{name}: {finished:?}");
+    }
+}
+
+// ---- PostgreSQL only -------------------------------------------------------------------------
+
+#[tokio::test]
+async fn postgres_serves_one_server_at_a_time() {
+    let Some(url) = services::postgres::database().await else { return };
+    // Started together on a new database: one migrates and serves, the others are told why not.
+    let (a, b, c) =
+        tokio::join!(PostgresStore::connect(&url), PostgresStore::connect(&url), PostgresStore::connect(&url));
+    let mut opened: Vec<PostgresStore> = Vec::new();
+    for result in [a, b, c] {
+        match result {
+            Ok(store) => opened.push(store),
+            Err(e) => assert!(matches!(e, StoreError::Locked { .. }), "{e}"),
+        }
+    }
+    assert_eq!(opened.len(), 1, "exactly one server has the database");
+    let store = opened.pop().expect("one");
+    store.record("g1", StoreEvent::Created(Box::new(new_game("g1")))).await.expect("created");
+    let second = PostgresStore::connect(&url).await.err().expect("locked").to_string();
+    assert!(second.contains("in use by another gambit server"), "{second}");
+    // Closed, it lets the next one in, with what it wrote.
+    store.close().await;
+    let next = PostgresStore::connect(&url).await.expect("the database is free again");
+    assert_eq!(next.load("g1").await.expect("load").map(|g| g.id), Some("g1".to_string()));
+}
+
+#[tokio::test]
+async fn postgres_written_by_a_newer_gambit_is_refused_with_a_reason() {
+    let Some(url) = services::postgres::database().await else { return };
+    PostgresStore::connect(&url).await.expect("migrate").close().await;
+    services::postgres::Postgres::execute(&url, "UPDATE gambit_schema SET version = 99").await;
+    let err = PostgresStore::connect(&url).await.err().expect("refused");
+    assert!(err.to_string().contains("newer gambit"), "{err}");
+}
+
+#[tokio::test]
+async fn postgres_damaged_game_fails_only_itself() {
+    let Some(url) = services::postgres::database().await else { return };
+    let store = PostgresStore::connect(&url).await.expect("connect");
+    for id in ["good", "bad"] {
+        store.record(id, StoreEvent::Created(Box::new(new_game(id)))).await.expect("created");
+    }
+    services::postgres::Postgres::execute(&url, "UPDATE games SET rules = 'not json' WHERE id = 'bad'").await;
+    let unfinished = store.unfinished().await.expect("unfinished");
+    assert_eq!(unfinished.iter().map(|g| g.id.as_str()).collect::<Vec<_>>(), ["good"]);
+    let damaged = store.load("bad").await;
+    assert!(matches!(damaged, Err(StoreError::Damaged { ref game, .. }) if game == "bad"), "{damaged:?}");
+}
+
+#[tokio::test]
+async fn postgres_that_cannot_be_reached_is_a_clear_error() {
+    if services::postgres::Postgres::get().is_none() {
+        return;
+    }
+    let port = services::free_port();
+    let started = std::time::Instant::now();
+    let err = PostgresStore::connect(&format!("postgres://gambit:secret@127.0.0.1:{port}/gambit")).await.err();
+    let err = err.expect("nobody listens there").to_string();
+    assert!(err.contains(&format!("127.0.0.1:{port}")) && !err.contains("secret"), "{err}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(10), "gave up in {:?}", started.elapsed());
+}
