@@ -44,16 +44,14 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// Keeps `command` (a shell command line) running until this test process ends, then runs
-/// `stop` and removes `dir`: a watcher shell outlives us just long enough to clean up, since a
-/// Rust test binary runs no destructors for its statics.
-pub fn supervise(command: &str, stop: &str, dir: &std::path::Path) -> std::process::Child {
+/// Runs `stop` and removes `dir` once this test process has ended, however it ends: a watcher
+/// shell outlives us just long enough to clean up, since a Rust test binary runs no
+/// destructors for its statics (and none at all when it is killed).
+pub fn supervise(stop: &str, dir: &std::path::Path) -> std::process::Child {
     let parent = std::process::id();
     let script = format!(
-        "{command} & child=$!\n\
-         while kill -0 {parent} 2>/dev/null && kill -0 $child 2>/dev/null; do sleep 0.3; done\n\
-         {stop}\n\
-         wait $child 2>/dev/null\n\
+        "while kill -0 {parent} 2>/dev/null; do sleep 0.3; done\n\
+         {stop} >/dev/null 2>&1\n\
          rm -rf '{}'\n",
         dir.display()
     );
@@ -61,6 +59,8 @@ pub fn supervise(command: &str, stop: &str, dir: &std::path::Path) -> std::proce
         .arg("-c")
         .arg(script)
         .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
         .spawn()
-        .expect("start a service")
+        .expect("start a watcher")
 }

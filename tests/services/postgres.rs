@@ -57,19 +57,24 @@ fn run(bin: &Path, as_postgres: bool, program: &str, args: &[&str]) -> std::proc
 }
 
 impl Postgres {
-    /// The server, started on first use; None (after a note) when PostgreSQL is not installed
-    /// and the tests do not run under CI.
+    /// The test binary's shared server, started on first use; None (after a note) when
+    /// PostgreSQL is not installed and the tests do not run under CI.
     pub fn get() -> Option<&'static Postgres> {
-        SERVER.get_or_init(Postgres::start).as_ref()
+        SERVER.get_or_init(|| Postgres::start("postgres")).as_ref()
     }
 
-    fn start() -> Option<Postgres> {
+    /// A server of the caller's own, for a test that stops and starts it.
+    pub fn own(name: &str) -> Option<Postgres> {
+        Postgres::start(name)
+    }
+
+    fn start(name: &str) -> Option<Postgres> {
         let Some(bin) = binaries() else {
             super::missing("PostgreSQL", "its programs (initdb, postgres) are not installed");
             return None;
         };
         let as_postgres = super::is_root();
-        let dir = super::scratch("postgres");
+        let dir = super::scratch(name);
         let data = dir.join("data");
         if as_postgres {
             let owned = Command::new("chown").args(["-R", "postgres:", &dir.to_string_lossy()]).status();
@@ -83,24 +88,51 @@ impl Postgres {
         );
         assert!(init.status.success(), "initdb failed: {}", String::from_utf8_lossy(&init.stderr));
         let port = super::free_port();
-        let postgres = bin.join("postgres");
+        // When this test process ends, however it ends: stop the server, remove its files.
         let user = if as_postgres { "runuser -u postgres -- " } else { "" };
-        // Durability is not what these tests measure: fsync off keeps them quick.
-        let command = format!(
-            "{user}'{}' -D '{}' -p {port} -k '{}' -c listen_addresses=127.0.0.1 -c fsync=off \
-             -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 \
-             >'{}' 2>&1",
-            postgres.display(),
-            data.display(),
-            dir.display(),
-            dir.join("postgres.log").display(),
-        );
-        // A fast shutdown of the postmaster itself (the runuser in between would not pass it on).
-        let stop = format!("kill -INT $(head -1 '{}' 2>/dev/null) 2>/dev/null", data.join("postmaster.pid").display());
-        let supervisor = super::supervise(&command, &stop, &dir);
+        let stop = format!("{user}'{}' -D '{}' -m immediate stop", bin.join("pg_ctl").display(), data.display());
+        let supervisor = super::supervise(&stop, &dir);
         let server = Postgres { port, bin, dir, as_postgres, _supervisor: supervisor };
-        server.wait_ready();
+        server.resume();
         Some(server)
+    }
+
+    fn data(&self) -> PathBuf {
+        self.dir.join("data")
+    }
+
+    /// Starts the server (again) and waits until it takes connections.
+    pub fn resume(&self) {
+        // Durability is not what these tests measure: fsync off keeps them quick.
+        let options = format!(
+            "-p {} -k '{}' -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off \
+             -c full_page_writes=off -c max_connections=200",
+            self.port,
+            self.dir.display()
+        );
+        let log = self.dir.join("postgres.log");
+        let data = self.data();
+        let started = run(
+            &self.bin,
+            self.as_postgres,
+            "pg_ctl",
+            &["-D", &data.to_string_lossy(), "-l", &log.to_string_lossy(), "-o", &options, "-w", "start"],
+        );
+        let log = std::fs::read_to_string(&log).unwrap_or_default();
+        assert!(
+            started.status.success(),
+            "PostgreSQL did not start: {}\n{log}",
+            String::from_utf8_lossy(&started.stderr)
+        );
+        self.wait_ready();
+    }
+
+    /// Stops the server (a fast shutdown: its connections are cut).
+    pub fn pause(&self) {
+        let data = self.data();
+        let stopped =
+            run(&self.bin, self.as_postgres, "pg_ctl", &["-D", &data.to_string_lossy(), "-m", "fast", "-w", "stop"]);
+        assert!(stopped.status.success(), "pg_ctl stop: {}", String::from_utf8_lossy(&stopped.stderr));
     }
 
     fn wait_ready(&self) {

@@ -5,6 +5,7 @@
 //! keeps nothing, for tests of the room alone.
 
 mod lock;
+mod pg_lock;
 mod pg_schema;
 mod postgres;
 mod queue;

@@ -9,6 +9,8 @@
 //! database cannot be reached, changes fail at once with a clear error (the room refuses the
 //! move) and nothing is accepted that is not stored; when it is back, writes go on.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
@@ -17,6 +19,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::error::SqlState;
 use tokio_postgres::{Client, NoTls, Row};
 
+use super::pg_lock::ServerLock;
 use super::pg_schema;
 use super::queue::{self, Write};
 use super::records::{must_change, readable, the_one, to_i64, GameRow, COLUMNS};
@@ -42,13 +45,9 @@ type Job = queue::Job<Then>;
 pub struct PostgresStore {
     jobs: mpsc::UnboundedSender<Job>,
     pool: Pool,
-    /// The connection that holds the database's server lock, for as long as the store is open.
-    lock: std::sync::Mutex<Option<tokio_postgres::Client>>,
+    /// One server per database: held for as long as the store is open.
+    lock: ServerLock,
 }
-
-/// The advisory lock one server holds on its database ("gambit-1" in ASCII): like the SQLite
-/// file's lock, it keeps a second server from resuming the same games.
-const SERVER_LOCK: i64 = 0x67_61_6d_62_69_74_2d_31;
 
 impl PostgresStore {
     /// Connects to the database at `url` (`postgres://user@host:port/db`) and brings its
@@ -71,14 +70,14 @@ impl PostgresStore {
             .recycle_timeout(Some(CONNECT_TIMEOUT))
             .build()
             .map_err(|e| failed(&e))?;
-        let lock = lock(&config, &shown).await?;
+        let lock = ServerLock::take(&config, &shown).await?;
         {
             let mut client = pool.get().await.map_err(|e| failed(&e))?;
             pg_schema::migrate(&mut client).await.map_err(|e| failed(&e))?;
         }
         let (jobs, queue) = mpsc::unbounded_channel();
-        tokio::spawn(run(pool.clone(), queue));
-        Ok(PostgresStore { jobs, pool, lock: std::sync::Mutex::new(Some(lock)) })
+        tokio::spawn(run(pool.clone(), lock.flag(), queue));
+        Ok(PostgresStore { jobs, pool, lock })
     }
 
     /// Checks that `url` is a PostgreSQL URL this store can use, without connecting.
@@ -107,23 +106,6 @@ impl PostgresStore {
             read(&client).await
         })
     }
-}
-
-/// Takes the database's server lock on a connection of its own, held while it stays open (the
-/// database lets go of it when the connection ends, so a killed server does not keep it).
-async fn lock(config: &tokio_postgres::Config, shown: &str) -> Result<tokio_postgres::Client, StoreError> {
-    let failed = |e: &dyn std::fmt::Display| StoreError::Open { path: shown.to_string(), message: e.to_string() };
-    let (client, connection) = config.connect(NoTls).await.map_err(|e| failed(&e))?;
-    tokio::spawn(async move {
-        if let Err(e) = connection.await {
-            tracing::warn!(error = %e, "the connection holding the database lock ended");
-        }
-    });
-    let row = client.query_one("SELECT pg_try_advisory_lock($1)", &[&SERVER_LOCK]).await.map_err(|e| failed(&e))?;
-    if !row.get::<_, bool>(0) {
-        return Err(StoreError::Locked { path: shown.to_string(), pid: None });
-    }
-    Ok(client)
 }
 
 /// The URL as logs and errors may show it: without its password.
@@ -180,27 +162,33 @@ impl GameStore for PostgresStore {
         let (done, closed) = oneshot::channel();
         let sent = self.jobs.send(Job::Then(Then::Close(done))).is_ok();
         let pool = self.pool.clone();
-        let lock = self.lock.lock().unwrap_or_else(|p| p.into_inner()).take();
+        let release = self.lock.release();
         Box::pin(async move {
             if sent {
                 let _ = closed.await;
             }
             pool.close();
             // The last write is committed: the next server may have the database.
-            drop(lock);
+            release.await;
         })
     }
 }
 
 /// The writer: waits for work, commits every change that has queued up in one transaction,
 /// then answers the barriers that came with them.
-async fn run(pool: Pool, mut jobs: mpsc::UnboundedReceiver<Job>) {
+async fn run(pool: Pool, held: Arc<AtomicBool>, mut jobs: mpsc::UnboundedReceiver<Job>) {
     let mut writes = Vec::new();
     let mut then = Vec::new();
     while let Some(first) = jobs.recv().await {
         queue::gather(first, || jobs.try_recv().ok(), &mut writes, &mut then);
         if !writes.is_empty() {
-            let results = apply_all(&pool, &writes).await;
+            let results = if held.load(Ordering::Acquire) {
+                apply_all(&pool, &writes).await
+            } else {
+                Err(unavailable(
+                    &"this server does not hold the database's lock now (lost while the database was away)",
+                ))
+            };
             queue::answer(&mut writes, results);
         }
         for job in then.drain(..) {
