@@ -1,12 +1,13 @@
 //! Real services for the tests, started by the tests themselves on free loopback ports and
 //! stopped when the test process ends: PostgreSQL (one server per test binary, a fresh
-//! database per test).
+//! database per test) and nginx (the shipped deploy/nginx.conf in front of test servers).
 //!
 //! When a service's programs are not installed the tests that need it are skipped with a note,
 //! except under CI (`CI=true`), where a missing service fails the run: `.ci/run` installs them.
 
 #![allow(dead_code)] // each test crate uses a different part
 
+pub mod nginx;
 pub mod postgres;
 
 use std::path::PathBuf;
