@@ -23,6 +23,12 @@ pub fn missing(service: &str, why: &str) {
     eprintln!("note: {service} tests skipped: {why} (install it, or run .ci/run)");
 }
 
+/// The first `program` on the PATH.
+pub fn on_path(program: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).map(|dir| dir.join(program)).find(|p| p.exists())
+}
+
 /// A loopback port nobody listens on right now.
 pub fn free_port() -> u16 {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a free port");

@@ -22,8 +22,7 @@ fn binary() -> Option<PathBuf> {
     if debian.exists() {
         return Some(debian);
     }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|dir| dir.join("nginx")).find(|p| p.exists())
+    super::on_path("nginx")
 }
 
 /// deploy/nginx.conf with `listen` on `listen`, the upstream's servers `upstreams`, and the
@@ -55,7 +54,6 @@ impl Nginx {
         }
         let addr: SocketAddr = format!("127.0.0.1:{}", super::free_port()).parse().expect("address");
         let conf = prefix.join("nginx.conf");
-        std::fs::write(&conf, config(addr, upstreams, &prefix)).expect("write nginx.conf");
         let temp = prefix.join("temp");
         // One process, in the foreground, its own pid file and error log, temporary files in the
         // prefix: what a test needs besides the shipped file.
@@ -68,8 +66,8 @@ impl Nginx {
             .iter()
             .map(|t| format!("{t}_temp_path {};", temp.join(t).display()))
             .collect::<String>();
-        let conf_text = std::fs::read_to_string(&conf).expect("read");
-        std::fs::write(&conf, conf_text.replacen("http {", &format!("http {{\n    {temps}"), 1)).expect("write");
+        let text = config(addr, upstreams, &prefix).replacen("http {", &format!("http {{\n    {temps}"), 1);
+        std::fs::write(&conf, text).expect("write nginx.conf");
         let child = Command::new(&nginx)
             .args(["-p", &prefix.to_string_lossy(), "-c", &conf.to_string_lossy(), "-g", &globals])
             .stdin(Stdio::null())
@@ -89,7 +87,6 @@ impl Nginx {
             assert!(Instant::now() < deadline, "nginx did not listen on {addr}");
             std::thread::sleep(Duration::from_millis(50));
         }
-        started.child.try_wait().ok();
         Some(started)
     }
 }

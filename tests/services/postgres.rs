@@ -39,8 +39,9 @@ fn binaries() -> Option<PathBuf> {
     if let Some((_, bin)) = versions.pop() {
         return Some(bin);
     }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).find(|dir| dir.join("postgres").exists() && dir.join("initdb").exists())
+    let postgres = super::on_path("postgres")?;
+    let bin = postgres.parent()?.to_path_buf();
+    bin.join("initdb").exists().then_some(bin)
 }
 
 /// Runs `program` from `bin` with `args`, as the `postgres` user if asked.
@@ -173,11 +174,6 @@ impl Postgres {
         client.batch_execute(sql).await.expect("sql");
         drop(client);
         let _ = task.await;
-    }
-
-    /// Whether the tests started PostgreSQL as the `postgres` user.
-    pub fn runs_as_postgres(&self) -> bool {
-        self.as_postgres
     }
 }
 
