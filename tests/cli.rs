@@ -85,6 +85,12 @@ fn bad_arguments_give_one_line_and_exit_2() {
         &["serve", "--db", "postgres://gambit@127.0.0.1:notaport/gambit"],
         // Nobody listens on port 1: refused at once, one line, the password not shown.
         &["serve", "--listen", "127.0.0.1:0", "--db", "postgresql://gambit:s3cret@127.0.0.1:1/gambit"],
+        // A cluster shares its games in PostgreSQL: not with SQLite, and only with a Redis URL.
+        &["serve", "--listen", "127.0.0.1:0", "--db", "games.db", "--cluster", "redis://127.0.0.1:1"],
+        &["serve", "--db", "postgres://gambit@127.0.0.1:1/gambit", "--cluster", "http://127.0.0.1:6379"],
+        &["serve", "--db", "postgres://gambit@127.0.0.1:1/gambit", "--cluster", "redis://127.0.0.1:1", "--node", ""],
+        &["serve", "--db", "postgres://gambit@127.0.0.1:1/gambit", "--cluster", "redis://127.0.0.1:1", "--node", "a b"],
+        &["serve", "--db", "postgres://gambit@127.0.0.1:1/gambit", "--node", "n1"],
         &["serve", "--ping-interval", "0"],
         &["serve", "--connection-timeout", "soon"],
         &["serve", "--max-connections", "0"],
@@ -101,6 +107,10 @@ fn bad_arguments_give_one_line_and_exit_2() {
     let out = gambit(&["serve", "--listen", "127.0.0.1:0", "--db", "postgresql://gambit:s3cret@127.0.0.1:1/gambit"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("postgresql://gambit:***@127.0.0.1:1/gambit") && !err.contains("s3cret"), "{err}");
+    let out = gambit(&["serve", "--listen", "127.0.0.1:0", "--db", "games.db", "--cluster", "redis://127.0.0.1:1"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--cluster needs") && err.contains("postgres://"), "{err}");
+    assert!(!std::path::Path::new("games.db").exists(), "nothing was opened");
     let out = gambit(&["perft", "--depth", "2", "--fen", "4k3/4R3/8/8/8/8/8/4K3 w - - 0 1"]);
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),

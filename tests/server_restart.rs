@@ -54,23 +54,6 @@ impl Drop for Process {
     }
 }
 
-/// Plays `uci` as `client` in `game` and waits for its ack; returns the move event.
-async fn play(client: &mut Client, game: &str, uci: &str) -> Value {
-    client.send(json!({"type":"move","game":game,"uci":uci,"id":1})).await;
-    // The ack and the broadcast move come by different paths, in either order.
-    let (mut acked, mut event) = (false, None);
-    while !acked || event.is_none() {
-        let m = client.recv().await;
-        match m["type"].as_str() {
-            Some("move") if m["uci"] == uci => event = Some(m),
-            Some("ack") => acked = true,
-            Some("error") => panic!("{uci} refused: {m}"),
-            _ => {}
-        }
-    }
-    event.expect("move event")
-}
-
 /// Resumes a seat with a token on a new connection; returns the client and the state it gets.
 async fn resume(server: &Server, game: &str, token: &str, v: u64) -> (Client, Value) {
     let mut client = server.client().await;
@@ -111,9 +94,9 @@ async fn killed_and_started_again(db: &str) {
     let a_wt = a_wt.expect("token");
     let mut a_black = s.client().await;
     let a_bt = a_black.join(&a, "black").await;
-    play(&mut a_white, &a, "e2e4").await;
-    play(&mut a_black, &a, "e7e5").await;
-    let a_last = play(&mut a_white, &a, "g1f3").await;
+    a_white.play(&a, "e2e4").await;
+    a_black.play(&a, "e7e5").await;
+    let a_last = a_white.play(&a, "g1f3").await;
 
     // C: two people on a 5+0 clock, some time used.
     let mut c_white = s.client().await;
@@ -125,11 +108,11 @@ async fn killed_and_started_again(db: &str) {
     let (c, c_wt) = (created["game"].as_str().unwrap().to_string(), created["token"].as_str().unwrap().to_string());
     let mut c_black = s.client().await;
     let c_bt = c_black.join(&c, "black").await;
-    play(&mut c_white, &c, "d2d4").await;
+    c_white.play(&c, "d2d4").await;
     tokio::time::sleep(Duration::from_millis(700)).await;
-    play(&mut c_black, &c, "d7d5").await;
+    c_black.play(&c, "d7d5").await;
     tokio::time::sleep(Duration::from_millis(500)).await;
-    let c_last = play(&mut c_white, &c, "c2c4").await;
+    let c_last = c_white.play(&c, "c2c4").await;
     let (c_white_ms, c_black_ms) =
         (c_last["clock"]["white_ms"].as_u64().unwrap(), c_last["clock"]["black_ms"].as_u64().unwrap());
     assert!(c_white_ms < 300_000 - 400 && c_black_ms < 300_000 - 600, "{c_last}");
@@ -138,7 +121,7 @@ async fn killed_and_started_again(db: &str) {
     let mut b_human = s.client().await;
     let (b, b_t) = b_human.create(human(), bot(5), Some("white")).await;
     let b_t = b_t.expect("token");
-    let b_last = play(&mut b_human, &b, "e2e4").await;
+    let b_last = b_human.play(&b, "e2e4").await;
 
     first.kill();
     // Down for a while: nobody's clock may be charged for it.
@@ -152,7 +135,7 @@ async fn killed_and_started_again(db: &str) {
     assert_eq!(state["status"], "ongoing");
     assert!(state["v"].as_u64().unwrap() > a_last["v"].as_u64().unwrap(), "versions only grow: {state}");
     let (mut a_black, _) = resume(s, &a, &a_bt, 0).await;
-    play(&mut a_black, &a, "b8c6").await;
+    a_black.play(&a, "b8c6").await;
     let m = a_white.recv_type("move").await;
     assert_eq!(m["uci"], "b8c6");
 
@@ -165,7 +148,7 @@ async fn killed_and_started_again(db: &str) {
     let black_ms = clock["black_ms"].as_u64().unwrap();
     assert!(black_ms <= c_black_ms && black_ms + 1000 > c_black_ms, "downtime charged? {black_ms} vs {c_black_ms}");
     let (_c_white, _) = resume(s, &c, &c_wt, 0).await;
-    let reply = play(&mut c_black, &c, "e7e6").await;
+    let reply = c_black.play(&c, "e7e6").await;
     assert_eq!(reply["clock"]["running"], "white");
 
     // B: the bot was thinking when the server died; it thinks again and answers.
@@ -173,7 +156,7 @@ async fn killed_and_started_again(db: &str) {
     assert_eq!(moves(&state), ["e2e4"]);
     let answer = b_human.recv_type("move").await;
     assert_eq!(answer["ply"], 2, "{answer}");
-    play(&mut b_human, &b, if answer["uci"] == "g1f3" { "d2d4" } else { "g1f3" }).await;
+    b_human.play(&b, if answer["uci"] == "g1f3" { "d2d4" } else { "g1f3" }).await;
 
     second.kill();
 }
@@ -201,7 +184,7 @@ async fn a_database_of_the_previous_schema_opens() {
     // Version 1 kept no clock times: the game goes on from the initial time.
     assert_eq!(state["clock"]["white_ms"], 300_000);
     assert_eq!(state["clock"]["running"], "black");
-    play(&mut black, "v1game01", "b8c6").await;
+    black.play("v1game01", "b8c6").await;
     let mut stranger = server.client().await;
     stranger.send(json!({"type":"resume","game":"v1game01","token":"v1-white-token-not"})).await;
     stranger.expect_error("not_a_player").await;

@@ -15,6 +15,7 @@ use thiserror::Error;
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, watch};
 
+use super::cluster::{BusError, Cluster, Joining};
 use super::config::{ServeArgs, ServerConfig};
 use super::connection::{self, Peer};
 use super::hosts::Hosts;
@@ -23,7 +24,7 @@ use super::listener::{self, ListenOptions, PeerSlot};
 use super::lobby::{Lobby, LobbyLimits};
 use super::metrics::Metrics;
 use super::room::{self, RoomContext};
-use super::store::{self, GameStore, NoStore, StoreError, StoredGame, StoredSeat};
+use super::store::{self, GameStore, NoStore, PostgresStore, StoreError, StoredGame, StoredSeat};
 use super::web;
 use crate::chess::EndReason;
 use crate::protocol::{ClockSpec, ErrorCode, GameId, GameResult, SeatView, ServerMessage, VariantName};
@@ -43,6 +44,8 @@ pub struct Shared {
     pub hosts: Hosts,
     /// The id the next WebSocket connection gets.
     pub next_connection: std::sync::atomic::AtomicU64,
+    /// The cluster this server is a node of, if any: games are then found through it.
+    pub cluster: Option<Arc<Cluster>>,
 }
 
 impl Shared {
@@ -58,7 +61,25 @@ impl Shared {
     ) -> Shared {
         let limits = AddressLimits::new(config.per_address.clone());
         let hosts = Hosts::new(listen_ip, config.public_url.as_deref(), &config.allowed_origins);
-        Shared { lobby, metrics, config, shutdown, store, limits, hosts, next_connection: Default::default() }
+        Shared {
+            lobby,
+            metrics,
+            config,
+            shutdown,
+            store,
+            limits,
+            hosts,
+            next_connection: Default::default(),
+            cluster: None,
+        }
+    }
+
+    /// The room of `game`: wherever the cluster holds it, or in this server's lobby.
+    pub async fn room(&self, game: &str) -> Result<room::RoomHandle, crate::protocol::Refusal> {
+        match &self.cluster {
+            Some(cluster) => cluster.handle(game).await,
+            None => self.lobby.get(game).await.ok_or_else(|| crate::protocol::Refusal::no_such_game(game)),
+        }
     }
 }
 
@@ -73,6 +94,11 @@ pub enum ServeError {
     Io(#[from] std::io::Error),
     #[error("{0}")]
     Store(#[from] StoreError),
+    #[error("{0}")]
+    Bus(#[from] BusError),
+    /// Options that do not go together.
+    #[error("{0}")]
+    Usage(String),
 }
 
 impl ServeError {
@@ -96,6 +122,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/games", get(games))
         .route("/api/games/{id}", get(game))
         .route("/api/games/{id}/pgn", get(pgn))
+        .route("/api/cluster", get(cluster))
         .route("/healthz", get(|| async { "ok\n" }))
         .route("/metrics", get(metrics))
         .layer(middleware::from_fn_with_state(shared.clone(), check_host))
@@ -134,50 +161,95 @@ pub async fn serve_until(
     listener: TcpListener,
     signal: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
-    let store = store::open(&config.db).await?;
-    serve_store(config, store, listener, signal).await
+    let backing = open(&config).await?;
+    serve_store(config, backing, listener, signal).await
 }
 
-/// Serves games kept in `store` on `listener` until `signal` completes.
+/// Where a server keeps its games, and, for a cluster node, what it needs to join.
+struct Backing {
+    store: Arc<dyn GameStore>,
+    joining: Option<Joining>,
+}
+
+/// Opens the store, and in a cluster connects to the bus as well.
+async fn open(config: &ServerConfig) -> Result<Backing, ServeError> {
+    let Some(cluster) = &config.cluster else {
+        return Ok(Backing { store: store::open(&config.db).await?, joining: None });
+    };
+    if !store::is_postgres(&config.db) {
+        return Err(ServeError::Usage("a cluster keeps its games in PostgreSQL: give --db postgres://…".into()));
+    }
+    let postgres = Arc::new(PostgresStore::connect_node(&config.db, &cluster.node).await?);
+    let joining = Joining::connect(&cluster.redis, &cluster.node, postgres.clone()).await?;
+    Ok(Backing { store: postgres, joining: Some(joining) })
+}
+
+/// Serves games kept in `backing` on `listener` until `signal` completes.
 async fn serve_store(
     config: ServerConfig,
-    store: Arc<dyn GameStore>,
+    backing: Backing,
     listener: TcpListener,
     signal: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
+    let Backing { store, mut joining } = backing;
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let metrics = Arc::new(Metrics::new());
-    let unfinished = store.unfinished().await?;
+    // A single server goes on with its unfinished games; a cluster node takes over the games
+    // nobody holds as its lease task finds them.
+    let unfinished = if joining.is_some() { Vec::new() } else { store.unfinished().await? };
     let ctx = RoomContext {
         config: config.room.clone(),
         metrics: metrics.clone(),
         store: store.clone(),
         // The lobby puts its own channel here.
         lobby: mpsc::unbounded_channel().0,
+        relay: joining.as_ref().map(|j| j.relay.clone()),
     };
     let limits = LobbyLimits {
         max_rooms: config.max_rooms,
         max_unfinished_per_address: config.per_address.max_unfinished,
         max_unfinished_per_connection: config.max_games_per_connection,
     };
-    let lobby = Lobby::start_with(ctx, config.retention, limits, unfinished);
+    let hooks = joining.as_mut().and_then(|j| j.hooks.take());
+    let lobby = Lobby::start_node(ctx, config.retention, limits, unfinished, hooks);
+    let cluster = match joining {
+        Some(joining) => Some(Cluster::start(joining, lobby.clone(), metrics.clone()).await),
+        None => None,
+    };
     let addr = listener.local_addr()?;
-    let shared = Arc::new(Shared::new(lobby.clone(), metrics.clone(), config, shutdown_rx, store.clone(), addr.ip()));
-    tracing::info!(%addr, db = %store::shown(&shared.config.db), "gambit server listening");
+    let shared = Shared {
+        cluster: cluster.clone(),
+        ..Shared::new(lobby.clone(), metrics.clone(), config, shutdown_rx, store.clone(), addr.ip())
+    };
+    let shared = Arc::new(shared);
+    match &cluster {
+        Some(c) => {
+            tracing::info!(%addr, db = %store::shown(&shared.config.db), node = %c.node(), "gambit node listening")
+        }
+        None => tracing::info!(%addr, db = %store::shown(&shared.config.db), "gambit server listening"),
+    }
     let options = ListenOptions {
         header_timeout: shared.config.header_timeout,
         trusted_proxies: shared.config.trusted_proxies.clone(),
         limits: shared.limits.clone(),
         metrics,
     };
+    let stopping = cluster.clone();
     let served = listener::serve(listener, router(shared), options, async move {
         signal.await;
         tracing::info!("shutting down");
+        if let Some(cluster) = &stopping {
+            cluster.stop();
+        }
         let _ = shutdown_tx.send(true);
     })
     .await;
-    // Every room stores its clock, then the store writes what is queued and closes.
+    // Every room stores its clock; a cluster node then hands its games to the others; then
+    // the store writes what is queued and closes.
     lobby.close().await;
+    if let Some(cluster) = &cluster {
+        cluster.hand_off().await;
+    }
     store.close().await;
     served?;
     Ok(())
@@ -187,12 +259,14 @@ async fn serve_store(
 /// stopped. The database comes first: a second server on the same file is told who holds it,
 /// even when it was also given the same address.
 pub fn run(args: &ServeArgs) -> Result<(), ServeError> {
+    args.cluster_config().map_err(ServeError::Usage)?;
     let runtime = tokio::runtime::Runtime::new().map_err(ServeError::Runtime)?;
     runtime.block_on(async {
-        let store = store::open(&args.db).await?;
+        let config = ServerConfig::from(args);
+        let backing = open(&config).await?;
         let listener =
             TcpListener::bind(args.listen).await.map_err(|source| ServeError::Bind { addr: args.listen, source })?;
-        serve_store(ServerConfig::from(args), store, listener, shutdown_signal()).await
+        serve_store(config, backing, listener, shutdown_signal()).await
     })
 }
 
@@ -357,6 +431,7 @@ async fn archived(shared: &Shared, id: &str) -> Result<Option<(crate::protocol::
         metrics: shared.metrics.clone(),
         store: Arc::new(NoStore),
         lobby: mpsc::unbounded_channel().0,
+        relay: None,
     };
     room::archived(stored, ctx).map(Some).map_err(|e| damaged(id, e.to_string()))
 }
@@ -370,9 +445,15 @@ fn damaged(id: &str, why: String) -> Response {
 }
 
 async fn game(Path(id): Path<String>, State(shared): State<Arc<Shared>>) -> Response {
-    if let Some(room) = shared.lobby.get(&id).await {
+    if let Ok(room) = shared.room(&id).await {
         if let Ok(state) = room.state().await {
-            return Json(state).into_response();
+            let Some(cluster) = &shared.cluster else { return Json(state).into_response() };
+            // In a cluster: which node holds the game now.
+            let mut value = serde_json::to_value(state).unwrap_or_default();
+            if let (Some(fields), Some(node)) = (value.as_object_mut(), cluster.owner_of(&id).await) {
+                fields.insert("node".into(), node.into());
+            }
+            return Json(value).into_response();
         }
     }
     match archived(&shared, &id).await {
@@ -384,7 +465,7 @@ async fn game(Path(id): Path<String>, State(shared): State<Arc<Shared>>) -> Resp
 
 async fn pgn(Path(id): Path<String>, State(shared): State<Arc<Shared>>) -> Response {
     let text = |text: String| ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response();
-    if let Some(room) = shared.lobby.get(&id).await {
+    if let Ok(room) = shared.room(&id).await {
         if let Ok(pgn) = room.pgn().await {
             return text(pgn);
         }
@@ -393,6 +474,20 @@ async fn pgn(Path(id): Path<String>, State(shared): State<Arc<Shared>>) -> Respo
         Ok(Some((_, pgn))) => text(pgn),
         Ok(None) => not_found(&id),
         Err(response) => response,
+    }
+}
+
+/// `/api/cluster`: this node's name and the live nodes, each with its games, connections and
+/// last heartbeat; 404 on a server that is not part of a cluster.
+async fn cluster(State(shared): State<Arc<Shared>>) -> Response {
+    let Some(cluster) = &shared.cluster else {
+        let message = "this server is not part of a cluster (start it with --cluster)";
+        return (StatusCode::NOT_FOUND, Json(ServerMessage::error(ErrorCode::BadRequest, message, None)))
+            .into_response();
+    };
+    match cluster.nodes().await {
+        Ok(nodes) => Json(serde_json::json!({ "node": cluster.node(), "nodes": nodes })).into_response(),
+        Err(e) => store_failed(e),
     }
 }
 

@@ -52,6 +52,8 @@ pub struct ServerConfig {
     /// The address people use to reach the server, if not the listening one; its host name is
     /// accepted in `Host` and `Origin`.
     pub public_url: Option<String>,
+    /// The cluster this node is part of, if any.
+    pub cluster: Option<ClusterConfig>,
 }
 
 impl Default for ServerConfig {
@@ -75,6 +77,7 @@ impl Default for ServerConfig {
             trusted_proxies: Vec::new(),
             allowed_origins: Vec::new(),
             public_url: None,
+            cluster: None,
         }
     }
 }
@@ -143,6 +146,67 @@ pub struct ServeArgs {
     /// The URL people use to reach this server, e.g. https://chess.example (behind a proxy)
     #[arg(long, value_name = "URL", value_parser = origin)]
     pub public_url: Option<String>,
+    /// Join a cluster whose nodes talk over this Redis, redis://HOST:PORT (needs a PostgreSQL --db)
+    #[arg(long, value_name = "URL", value_parser = redis_url)]
+    pub cluster: Option<String>,
+    /// This node's name in the cluster (default: the host name and the port, e.g. web1:8080)
+    #[arg(long, value_name = "NAME", value_parser = node_name, requires = "cluster")]
+    pub node: Option<String>,
+}
+
+/// A cluster node's settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClusterConfig {
+    /// The Redis the nodes share.
+    pub redis: String,
+    /// This node's name.
+    pub node: String,
+}
+
+impl ServeArgs {
+    /// The cluster this server joins, if any, with its node name; refused unless the games
+    /// are kept in PostgreSQL (the nodes must share them).
+    pub fn cluster_config(&self) -> Result<Option<ClusterConfig>, String> {
+        let Some(redis) = &self.cluster else { return Ok(None) };
+        if !super::store::is_postgres(&self.db) {
+            return Err(format!(
+                "--cluster needs the games in PostgreSQL that every node shares: add --db postgres://USER@HOST:PORT/DB (not {})",
+                self.db
+            ));
+        }
+        let node = match &self.node {
+            Some(node) => node.clone(),
+            None => format!("{}:{}", host_name(), self.listen.port()),
+        };
+        Ok(Some(ClusterConfig { redis: redis.clone(), node }))
+    }
+}
+
+/// This machine's name, for a default node name.
+fn host_name() -> String {
+    ["/proc/sys/kernel/hostname", "/etc/hostname"]
+        .iter()
+        .filter_map(|path| std::fs::read_to_string(path).ok())
+        .map(|name| name.trim().to_string())
+        .find(|name| !name.is_empty() && node_name(name).is_ok())
+        .unwrap_or_else(|| "gambit".to_string())
+}
+
+/// A `--cluster` value: a URL the Redis client takes.
+fn redis_url(value: &str) -> Result<String, String> {
+    if !(value.starts_with("redis://") || value.starts_with("rediss://")) {
+        return Err(format!("{value:?} is not a Redis URL such as redis://127.0.0.1:6379"));
+    }
+    super::cluster::Bus::check_url(value).map(|()| value.to_string())
+}
+
+/// A `--node` value: 1 to 64 letters, digits, and `.` `_` `-` `:`.
+fn node_name(value: &str) -> Result<String, String> {
+    let ok = (1..=64).contains(&value.len()) && value.chars().all(|c| c.is_ascii_alphanumeric() || "._-:".contains(c));
+    if !ok {
+        return Err(format!("{value:?} is not a node name: use 1 to 64 letters, digits, '.', '_', '-' or ':'"));
+    }
+    Ok(value.to_string())
 }
 
 /// An `--allowed-origin` or `--public-url`: `http://` or `https://`, a host, perhaps a port,
@@ -208,6 +272,7 @@ impl From<&ServeArgs> for ServerConfig {
             trusted_proxies: args.trusted_proxy.clone(),
             allowed_origins: args.allowed_origin.clone(),
             public_url: args.public_url.clone(),
+            cluster: args.cluster_config().ok().flatten(),
             ..defaults
         }
     }

@@ -23,6 +23,18 @@ const ID_LEN: usize = 8;
 pub const DEFAULT_MAX_ROOMS: usize = 2000;
 /// The games list is broadcast at most this often.
 const LIST_PERIOD: Duration = Duration::from_millis(250);
+/// In a cluster, a node shares its games at least this often, even when nothing changed…
+const SHARE_PERIOD: Duration = Duration::from_secs(2);
+/// …and another node's list is dropped when it has not been heard of for this long.
+const REMOTE_TTL: Duration = Duration::from_secs(6);
+
+/// What a cluster node's lobby tells the cluster.
+pub struct ClusterHooks {
+    /// This node's games, whenever they change (and every `SHARE_PERIOD`).
+    pub share: mpsc::UnboundedSender<Vec<GameSummary>>,
+    /// A game whose room this node let go of (finished and forgotten, or closed).
+    pub forgotten: mpsc::UnboundedSender<GameId>,
+}
 
 /// A new random game id.
 pub fn new_game_id() -> GameId {
@@ -51,6 +63,21 @@ enum LobbyCommand {
     Saved {
         id: GameId,
         saved: bool,
+    },
+    /// Start the room of a game this node has just taken over (cluster); None if the lobby is
+    /// full.
+    Adopt {
+        stored: Box<StoredGame>,
+        reply: oneshot::Sender<Option<RoomHandle>>,
+    },
+    /// Drop the rooms of games this node no longer owns (cluster): another node holds them.
+    Drop {
+        games: Vec<GameId>,
+    },
+    /// Another node's games, for the cluster-wide list.
+    Remote {
+        node: String,
+        games: Vec<GameSummary>,
     },
     /// Every room stores what it must and ends; then the lobby ends.
     Close {
@@ -90,6 +117,17 @@ impl Lobby {
     /// read back from the store after a restart). A game that cannot be rebuilt is logged and
     /// left in the store as it is.
     pub fn start_with(ctx: RoomContext, retention: Duration, limits: LobbyLimits, restored: Vec<StoredGame>) -> Lobby {
+        Lobby::start_node(ctx, retention, limits, restored, None)
+    }
+
+    /// [`Lobby::start_with`] for a node of a cluster when `hooks` are given.
+    pub fn start_node(
+        ctx: RoomContext,
+        retention: Duration,
+        limits: LobbyLimits,
+        restored: Vec<StoredGame>,
+        hooks: Option<ClusterHooks>,
+    ) -> Lobby {
         let (tx, rx) = mpsc::channel(256);
         let (updates_tx, updates) = mpsc::unbounded_channel();
         let (list_tx, _) = broadcast::channel(16);
@@ -101,6 +139,10 @@ impl Lobby {
             list_tx,
             dirty: false,
             me: tx.downgrade(),
+            hooks,
+            changed: true,
+            shared_at: Instant::now(),
+            remote: HashMap::new(),
         };
         for stored in restored {
             let id = stored.id.clone();
@@ -146,6 +188,21 @@ impl Lobby {
         self.ask(|reply| LobbyCommand::List { reply }).await.unwrap_or_default()
     }
 
+    /// Starts the room of a game this node took over; None if it holds all it may.
+    pub async fn adopt(&self, stored: StoredGame) -> Option<RoomHandle> {
+        self.ask(|reply| LobbyCommand::Adopt { stored: Box::new(stored), reply }).await.flatten()
+    }
+
+    /// Drops the rooms of games another node now owns.
+    pub async fn drop_games(&self, games: Vec<GameId>) {
+        let _ = self.tx.send(LobbyCommand::Drop { games }).await;
+    }
+
+    /// Another node's games list.
+    pub async fn remote(&self, node: String, games: Vec<GameSummary>) {
+        let _ = self.tx.send(LobbyCommand::Remote { node, games }).await;
+    }
+
     /// The games list now, and a feed of `games` messages as it changes.
     pub async fn subscribe(&self) -> Option<(Vec<GameSummary>, broadcast::Receiver<Arc<str>>)> {
         self.ask(|reply| LobbyCommand::Subscribe { reply }).await
@@ -189,6 +246,13 @@ struct LobbyTask {
     dirty: bool,
     /// The lobby's own queue, for the store's answers on created games.
     me: mpsc::WeakSender<LobbyCommand>,
+    /// In a cluster: where this node's list goes, and games let go of.
+    hooks: Option<ClusterHooks>,
+    /// This node's own games changed since they were last shared.
+    changed: bool,
+    shared_at: Instant,
+    /// Other nodes' games, by node, and when each list came.
+    remote: HashMap<String, (Vec<GameSummary>, Instant)>,
 }
 
 impl LobbyTask {
@@ -236,9 +300,26 @@ impl LobbyTask {
                 if !saved {
                     if let Some(entry) = self.games.remove(&id) {
                         tokio::spawn(async move { entry.handle.shutdown().await });
-                        self.dirty = true;
+                        self.forgot(&id);
                     }
                 }
+            }
+            LobbyCommand::Adopt { stored, reply } => {
+                let _ = reply.send(self.adopt(*stored));
+            }
+            LobbyCommand::Drop { games } => {
+                for id in games {
+                    if let Some(entry) = self.games.remove(&id) {
+                        tracing::warn!(game = %id, "another node owns this game now; its room here is dropped");
+                        tokio::spawn(async move { entry.handle.shutdown().await });
+                        self.touched();
+                    }
+                }
+                self.ctx.metrics.live_games.set(self.games.len() as i64);
+            }
+            LobbyCommand::Remote { node, games } => {
+                self.remote.insert(node, (games, Instant::now()));
+                self.dirty = true;
             }
             LobbyCommand::Close { reply } => return Some(reply),
             LobbyCommand::Get { game, reply } => {
@@ -287,7 +368,7 @@ impl LobbyTask {
         let entry = Entry { handle: created.handle.clone(), summary: created.summary.clone(), ended_at: None, creator };
         self.games.insert(id.clone(), entry);
         self.ctx.metrics.live_games.set(self.games.len() as i64);
-        self.dirty = true;
+        self.touched();
         // The creator hears of the game once it is stored; the lobby goes on meanwhile.
         let saved = creating.saved;
         let me = self.me.clone();
@@ -334,7 +415,7 @@ impl LobbyTask {
             }
             if entry.summary != summary {
                 entry.summary = summary;
-                self.dirty = true;
+                self.touched();
             }
         }
     }
@@ -342,15 +423,13 @@ impl LobbyTask {
     /// Forgets games finished longer ago than the retention period, and ends their rooms; and
     /// forgets rooms that closed by themselves (a waiting game left alone).
     fn sweep(&mut self) {
-        let before = self.games.len();
-        self.games.retain(|id, e| {
-            let open = !e.handle.is_closed();
-            if !open {
-                tracing::info!(game = %id, "closed game leaves memory");
-            }
-            open
-        });
-        self.dirty |= self.games.len() != before;
+        let closed: Vec<GameId> =
+            self.games.iter().filter(|(_, e)| e.handle.is_closed()).map(|(id, _)| id.clone()).collect();
+        for id in closed {
+            tracing::info!(game = %id, "closed game leaves memory");
+            self.games.remove(&id);
+            self.forgot(&id);
+        }
         let now = Instant::now();
         let expired: Vec<GameId> = self
             .games
@@ -363,13 +442,62 @@ impl LobbyTask {
                 tracing::info!(game = %id, "finished game leaves memory");
                 // Off the lobby task: a busy room must not hold up the registry.
                 tokio::spawn(async move { entry.handle.shutdown().await });
-                self.dirty = true;
+                self.forgot(&id);
             }
         }
         self.ctx.metrics.live_games.set(self.games.len() as i64);
+        let before = self.remote.len();
+        self.remote.retain(|_, (_, at)| now.duration_since(*at) < REMOTE_TTL);
+        self.dirty |= self.remote.len() != before;
+    }
+
+    /// This node's own list changed.
+    fn touched(&mut self) {
+        self.dirty = true;
+        self.changed = true;
+    }
+
+    /// A game left this node's memory: in a cluster, its lease goes too.
+    fn forgot(&mut self, id: &GameId) {
+        self.touched();
+        if let Some(hooks) = &self.hooks {
+            let _ = hooks.forgotten.send(id.clone());
+        }
+    }
+
+    /// Starts the room of a game taken over from another node.
+    fn adopt(&mut self, stored: StoredGame) -> Option<RoomHandle> {
+        let id = stored.id.clone();
+        if let Some(old) = self.games.remove(&id) {
+            tokio::spawn(async move { old.handle.shutdown().await });
+        } else if self.games.len() >= self.limits.max_rooms {
+            return None;
+        }
+        match room::restore(stored, self.ctx.clone()) {
+            Ok((handle, summary)) => {
+                let ended_at = (summary.status == Status::Ended).then(Instant::now);
+                self.games.insert(id.clone(), Entry { handle: handle.clone(), summary, ended_at, creator: None });
+                self.ctx.metrics.live_games.set(self.games.len() as i64);
+                self.touched();
+                tracing::info!(game = %id, "game taken over");
+                Some(handle)
+            }
+            Err(e) => {
+                tracing::error!(game = %id, error = %e, "a taken-over game could not be rebuilt");
+                None
+            }
+        }
     }
 
     fn flush(&mut self) {
+        if let Some(hooks) = &self.hooks {
+            if self.changed || self.shared_at.elapsed() >= SHARE_PERIOD {
+                let mine: Vec<GameSummary> = self.games.values().map(|e| e.summary.clone()).collect();
+                let _ = hooks.share.send(mine);
+                self.changed = false;
+                self.shared_at = Instant::now();
+            }
+        }
         if self.dirty && self.list_tx.receiver_count() > 0 {
             let text: Arc<str> = ServerMessage::Games { games: self.summaries() }.to_json().into();
             let _ = self.list_tx.send(text);
@@ -378,8 +506,14 @@ impl LobbyTask {
     }
 
     /// The games list, ordered by id so it reads the same each time.
+    /// In a cluster, other nodes' games are in it too (a game seen twice while it changes
+    /// hands is listed once, as this node has it if it holds it).
     fn summaries(&self) -> Vec<GameSummary> {
         let mut list: Vec<GameSummary> = self.games.values().map(|e| e.summary.clone()).collect();
+        let mut seen: std::collections::HashSet<GameId> = self.games.keys().cloned().collect();
+        for (games, _) in self.remote.values() {
+            list.extend(games.iter().filter(|g| seen.insert(g.game.clone())).cloned());
+        }
         list.sort_by(|a, b| a.game.cmp(&b.game));
         list
     }

@@ -221,6 +221,35 @@ impl Client {
         (game, created["token"].as_str().map(str::to_string))
     }
 
+    /// Plays `uci` in `game` and waits for its ack and its move event (they come by different
+    /// paths, in either order); returns the event. Panics if the move is refused.
+    pub async fn play(&mut self, game: &str, uci: &str) -> Value {
+        self.send(json!({"type":"move","game":game,"uci":uci,"id":1})).await;
+        let (mut acked, mut event) = (false, None);
+        while !acked || event.is_none() {
+            let m = self.recv().await;
+            match m["type"].as_str() {
+                Some("move") if m["uci"] == uci => event = Some(m),
+                Some("ack") => acked = true,
+                Some("error") => panic!("{uci} refused: {m}"),
+                _ => {}
+            }
+        }
+        event.expect("move event")
+    }
+
+    /// Sends a request and returns the answer to it: its `ack` or its `error` (skipping events).
+    pub async fn answer(&mut self, mut request: Value) -> Value {
+        request["id"] = json!(77);
+        self.send(request).await;
+        loop {
+            let m = self.recv().await;
+            if m["type"] == "ack" || (m["type"] == "error" && m["id"] == 77) {
+                return m;
+            }
+        }
+    }
+
     /// Joins a game; returns the token.
     pub async fn join(&mut self, game: &str, color: &str) -> String {
         self.send(json!({"type":"join","game":game,"color":color})).await;

@@ -9,6 +9,7 @@
 
 pub mod nginx;
 pub mod postgres;
+pub mod redis;
 
 use std::path::PathBuf;
 

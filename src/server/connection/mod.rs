@@ -38,6 +38,9 @@ use crate::protocol::{parse_client, ClientMessage, ErrorCode, GameId, NewGame, R
 /// Messages waiting for a slow socket before forwarders hold back (and later catch up with a state).
 const OUTBOUND_CAPACITY: usize = 256;
 
+/// The close code of a cluster node that stops: "service restart", reconnect (to another node).
+pub const RECONNECT: u16 = 1012;
+
 /// How long a closing connection's writer may take to send what is queued and the close frame.
 const FLUSH: Duration = Duration::from_secs(2);
 
@@ -166,8 +169,14 @@ impl Connection {
                     None => break,
                 },
                 _ = shutdown.changed() => {
-                    // Not `send`: the queue may be full for a peer that stopped reading.
-                    let _ = self.out.try_send(Outbound::Close(1001, "server shutting down"));
+                    // Not `send`: the queue may be full for a peer that stopped reading. A
+                    // cluster node that stops hands its games over: 1012 (service restart)
+                    // tells clients to reconnect, to another node, and resume.
+                    let close = match self.shared.cluster {
+                        Some(_) => Outbound::Close(RECONNECT, "reconnect"),
+                        None => Outbound::Close(1001, "server shutting down"),
+                    };
+                    let _ = self.out.try_send(close);
                     break;
                 }
                 _ = ping.tick() => {
@@ -285,7 +294,7 @@ impl Connection {
         if let Some(follow) = self.follows.get(game) {
             return Ok(follow.handle.clone());
         }
-        self.shared.lobby.get(game).await.ok_or_else(|| Refusal::no_such_game(game))
+        self.shared.room(game).await
     }
 
     /// Carries out one request: one method per message, as mini-redis has one per command.
@@ -327,6 +336,12 @@ impl Connection {
         self.may_follow(None)?;
         let creator = Creator { connection: self.id, ip: self.ip };
         let (game, created) = self.shared.lobby.create(spec, Some(creator)).await?;
+        // In a cluster the creator follows the game through the bus, like everyone else, so
+        // the game may change hands without the creator noticing.
+        let (log_handle, created) = match &self.shared.cluster {
+            Some(cluster) => (created.handle.clone(), cluster.created(&game, created).await?),
+            None => (created.handle.clone(), created),
+        };
         tracing::info!(game = %game, "game created");
         let (color, token) = match &created.seat {
             Some((side, token)) => (Some(*side), Some(token.clone())),
@@ -336,7 +351,7 @@ impl Connection {
         // A new game: nothing of it was followed before.
         self.forward_to(game.clone(), created.handle.clone(), created.sub, created.seat, false);
         if let Some(dir) = &self.shared.config.log_dir {
-            super::observers::textlog::start(dir.clone(), game, created.handle);
+            super::observers::textlog::start(dir.clone(), game, log_handle);
         }
         Ok(())
     }

@@ -121,6 +121,7 @@ mod tests {
             metrics: metrics.clone(),
             store: Arc::new(NoStore),
             lobby: mpsc::unbounded_channel().0,
+            relay: None,
         };
         let lobby = Lobby::start(ctx.clone(), std::time::Duration::from_secs(60));
         let (_stop, shutdown) = watch::channel(false);

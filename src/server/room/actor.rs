@@ -95,6 +95,14 @@ impl Room {
     /// The task: commands and the room's own timers one at a time, each followed by the one
     /// publish step for the events it caused, then by its answer.
     pub(super) async fn run(mut self, mut rx: mpsc::Receiver<RoomCommand>) {
+        if self.events.version() > 0 {
+            // A game rebuilt from the store (a restart, or in a cluster a game taken over from
+            // another node): its first event is the game as it is, at the new versions, so
+            // anyone following it elsewhere starts again from there.
+            let mut out = self.events.batch();
+            out.push(self.state_event());
+            self.publish(out);
+        }
         self.maybe_start_bot();
         let mut closed = None;
         loop {

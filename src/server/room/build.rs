@@ -76,7 +76,7 @@ impl Room {
             (side, token)
         });
         let setup = Setup { id, game, seats, clock, created_ms: now_ms() };
-        let mut room = Room::assemble(setup, EventLog::new(0), ctx, me);
+        let mut room = Room::assemble(setup, EventLog::new(0, ctx.relay.clone()), ctx, me);
         // A game with both seats filled at once (a bot opponent) starts now.
         room.sync_clock();
         let stored = room.stored();
@@ -126,7 +126,7 @@ impl Room {
         // by the gap: no client can hold a version the new room will give to another event.
         let v = stored.v + RESTART_GAP;
         let setup = Setup { id: stored.id, game, seats, clock, created_ms: stored.created_ms };
-        let mut room = Room::assemble(setup, EventLog::new(v), ctx, me);
+        let mut room = Room::assemble(setup, EventLog::new(v, ctx.relay.clone()), ctx, me);
         room.sync_clock();
         Ok(room)
     }

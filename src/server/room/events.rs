@@ -8,7 +8,7 @@ use std::sync::Arc;
 use tokio::sync::broadcast;
 
 use super::history::History;
-use super::{Broadcast, Subscription, BROADCAST_CAPACITY, HISTORY_LEN};
+use super::{Broadcast, Relay, Relayed, Subscription, BROADCAST_CAPACITY, HISTORY_LEN};
 use crate::protocol::{GameId, ServerMessage};
 
 /// Makes an event's message once the log has given it its version.
@@ -59,13 +59,24 @@ pub(super) struct EventLog {
     v: u64,
     history: History,
     tx: broadcast::Sender<Broadcast>,
+    /// In a cluster, the message bus every event is also published on, for the other nodes.
+    relay: Option<Relay>,
 }
 
 impl EventLog {
-    /// A log whose last event was version `v` (0 for a new game).
-    pub(super) fn new(v: u64) -> EventLog {
+    /// A log whose last event was version `v` (0 for a new game), relaying to `relay` if given.
+    pub(super) fn new(v: u64, relay: Option<Relay>) -> EventLog {
         let (tx, _) = broadcast::channel(BROADCAST_CAPACITY);
-        EventLog { v, history: History::new(HISTORY_LEN), tx }
+        EventLog { v, history: History::new(HISTORY_LEN), tx, relay }
+    }
+
+    /// Sends one message to the subscribers here and, in a cluster, to the bus.
+    fn send(&self, game: &GameId, event: Broadcast) {
+        if let Some(relay) = &self.relay {
+            let _ = relay.send(Relayed { game: game.clone(), event: event.clone() });
+        }
+        // No receivers is fine: nobody is watching right now.
+        let _ = self.tx.send(event);
     }
 
     /// The version of the last event published.
@@ -88,8 +99,7 @@ impl EventLog {
             self.v += 1;
             let text: Arc<str> = make(game.clone(), self.v).to_json().into();
             self.history.push(self.v, text.clone());
-            // No receivers is fine: nobody is watching right now.
-            let _ = self.tx.send(Broadcast { v: Some(self.v), text });
+            self.send(game, Broadcast { v: Some(self.v), text });
             if record == Record::OnPublish {
                 to_record = Some(self.v);
             }
@@ -98,8 +108,8 @@ impl EventLog {
     }
 
     /// Sends a message outside the event sequence (a watcher count): not numbered, not kept.
-    pub(super) fn announce(&self, text: Arc<str>) {
-        let _ = self.tx.send(Broadcast { v: None, text });
+    pub(super) fn announce(&self, game: &GameId, text: Arc<str>) {
+        self.send(game, Broadcast { v: None, text });
     }
 
     /// A subscription that starts after version `since` (the missed events replayed), or with
@@ -132,7 +142,7 @@ mod tests {
 
     #[test]
     fn versions_grow_by_one_and_replays_come_from_the_log() {
-        let mut log = EventLog::new(100);
+        let mut log = EventLog::new(100, None);
         let game = GameId::from("g");
         let mut batch = log.batch();
         assert_eq!(batch.next_version(), 101);

@@ -22,6 +22,7 @@ use std::time::Duration;
 
 use tokio::sync::{broadcast, mpsc, oneshot};
 
+use super::cluster::Cluster;
 use super::metrics::Metrics;
 use super::store::{GameStore, StoreError, StoredGame};
 use crate::bots::Bot;
@@ -49,6 +50,16 @@ pub struct Broadcast {
     pub v: Option<u64>,
     pub text: Arc<str>,
 }
+
+/// A room's message on its way to a cluster's bus.
+#[derive(Clone, Debug)]
+pub struct Relayed {
+    pub game: GameId,
+    pub event: Broadcast,
+}
+
+/// Where rooms of a cluster node send every message they broadcast, for the other nodes.
+pub type Relay = mpsc::UnboundedSender<Relayed>;
 
 /// Timing options of rooms, and the limits they share.
 #[derive(Clone, Debug)]
@@ -135,6 +146,8 @@ pub struct RoomContext {
     pub store: Arc<dyn GameStore>,
     /// Where the room sends its summary whenever the games list would show a change.
     pub lobby: mpsc::UnboundedSender<GameSummary>,
+    /// In a cluster: the bus every broadcast is also published on.
+    pub relay: Option<Relay>,
 }
 
 /// The refusal of a room that has ended meanwhile.
@@ -172,8 +185,9 @@ pub struct Creating {
     pub saved: futures::future::BoxFuture<'static, Result<(), StoreError>>,
 }
 
-/// What a seat holder asks of the game.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What a seat holder asks of the game. (Serialised only between the nodes of a cluster.)
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Action {
     Move(String),
     Undo,
@@ -245,85 +259,151 @@ pub enum RoomCommand {
     },
 }
 
-/// A cloneable address of a room task.
-#[derive(Clone, Debug)]
+/// A cloneable address of a room: its task on this node, or, in a cluster, the game wherever
+/// it is held (the cluster finds the owner for each command, so the handle outlives a change
+/// of owner).
+#[derive(Clone)]
 pub struct RoomHandle {
-    tx: mpsc::Sender<RoomCommand>,
+    route: Route,
+}
+
+#[derive(Clone)]
+enum Route {
+    Local(mpsc::Sender<RoomCommand>),
+    Cluster(Arc<Cluster>, GameId),
+}
+
+impl std::fmt::Debug for RoomHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.route {
+            Route::Local(_) => f.write_str("RoomHandle(local)"),
+            Route::Cluster(_, game) => write!(f, "RoomHandle(cluster, {game})"),
+        }
+    }
 }
 
 impl RoomHandle {
+    /// A handle on `game` wherever the cluster holds it.
+    pub fn routed(cluster: Arc<Cluster>, game: GameId) -> RoomHandle {
+        RoomHandle { route: Route::Cluster(cluster, game) }
+    }
+
     async fn ask<T>(&self, make: impl FnOnce(oneshot::Sender<T>) -> RoomCommand) -> Result<T, Refusal> {
+        let Route::Local(tx) = &self.route else {
+            return Err(Refusal::server_error("a routed handle is not a room task"));
+        };
         let (reply, answer) = oneshot::channel();
-        self.tx.send(make(reply)).await.map_err(|_| gone())?;
+        tx.send(make(reply)).await.map_err(|_| gone())?;
         answer.await.map_err(|_| gone())
     }
 
     /// Takes an open human seat.
     pub async fn join(&self, color: Option<Color>) -> Result<Seated, Refusal> {
-        self.ask(|reply| RoomCommand::Join { color, reply }).await?
+        match &self.route {
+            Route::Local(_) => self.ask(|reply| RoomCommand::Join { color, reply }).await?,
+            Route::Cluster(cluster, game) => Box::pin(cluster.join(game, color)).await,
+        }
     }
 
     /// Takes back a seat by its token.
     pub async fn resume(&self, token: String, v: Option<u64>) -> Result<Seated, Refusal> {
-        self.ask(|reply| RoomCommand::Resume { token, v, reply }).await?
+        match &self.route {
+            Route::Local(_) => self.ask(|reply| RoomCommand::Resume { token, v, reply }).await?,
+            Route::Cluster(cluster, game) => Box::pin(cluster.resume(game, token, v)).await,
+        }
     }
 
     /// Subscribes to the room's events.
     pub async fn watch(&self, v: Option<u64>, counted: bool) -> Result<Subscription, Refusal> {
-        self.ask(|reply| RoomCommand::Watch { v, counted, reply }).await
+        match &self.route {
+            Route::Local(_) => self.ask(|reply| RoomCommand::Watch { v, counted, reply }).await,
+            Route::Cluster(cluster, game) => Box::pin(cluster.watch(game, v, counted)).await,
+        }
     }
 
     /// Subscribes to the room's events as a server-side observer (see [`RoomCommand::Observe`]).
     pub async fn observe(&self, v: Option<u64>) -> Result<Subscription, Refusal> {
-        self.ask(|reply| RoomCommand::Observe { v, reply }).await
+        match &self.route {
+            Route::Local(_) => self.ask(|reply| RoomCommand::Observe { v, reply }).await,
+            Route::Cluster(cluster, game) => Box::pin(cluster.observe(game, v)).await,
+        }
     }
 
     /// Tells the room a counted spectator left.
     pub async fn unwatch(&self) {
-        let _ = self.tx.send(RoomCommand::Unwatch).await;
+        match &self.route {
+            Route::Local(tx) => {
+                let _ = tx.send(RoomCommand::Unwatch).await;
+            }
+            Route::Cluster(cluster, game) => cluster.unwatch(game),
+        }
     }
 
     /// Tells the room a connection of this seat closed.
     pub async fn leave(&self, token: String) {
-        let _ = self.tx.send(RoomCommand::Leave { token }).await;
+        match &self.route {
+            Route::Local(tx) => {
+                let _ = tx.send(RoomCommand::Leave { token }).await;
+            }
+            Route::Cluster(cluster, game) => cluster.leave(game, token),
+        }
     }
 
     /// Acts as the seat holding `token`.
     pub async fn act(&self, token: String, action: Action) -> Result<(), Refusal> {
-        self.ask(|reply| RoomCommand::Act { token, action, reply }).await?
+        match &self.route {
+            Route::Local(_) => self.ask(|reply| RoomCommand::Act { token, action, reply }).await?,
+            Route::Cluster(cluster, game) => Box::pin(cluster.act(game, token, action)).await,
+        }
     }
 
     /// The current `state` text and its version.
     pub async fn snapshot(&self) -> Result<(u64, Arc<str>), Refusal> {
-        self.ask(|reply| RoomCommand::Snapshot { reply }).await
+        match &self.route {
+            Route::Local(_) => self.ask(|reply| RoomCommand::Snapshot { reply }).await,
+            Route::Cluster(cluster, game) => Box::pin(cluster.snapshot(game)).await,
+        }
     }
 
     /// The current state.
     pub async fn state(&self) -> Result<GameState, Refusal> {
-        self.ask(|reply| RoomCommand::State { reply }).await
+        match &self.route {
+            Route::Local(_) => self.ask(|reply| RoomCommand::State { reply }).await,
+            Route::Cluster(cluster, game) => Box::pin(cluster.state(game)).await,
+        }
     }
 
     /// The game as PGN text.
     pub async fn pgn(&self) -> Result<String, Refusal> {
-        self.ask(|reply| RoomCommand::Pgn { reply }).await
+        match &self.route {
+            Route::Local(_) => self.ask(|reply| RoomCommand::Pgn { reply }).await,
+            Route::Cluster(cluster, game) => Box::pin(cluster.pgn(game)).await,
+        }
     }
 
-    /// Asks the room to end its task.
+    /// Asks the room to end its task (a room of this node).
     pub async fn shutdown(&self) {
-        let _ = self.tx.send(RoomCommand::Shutdown { done: None }).await;
+        if let Route::Local(tx) = &self.route {
+            let _ = tx.send(RoomCommand::Shutdown { done: None }).await;
+        }
     }
 
     /// Ends the room's task and waits until it has stored its clock for a restart.
     pub async fn close(&self) {
-        let (done, closed) = oneshot::channel();
-        if self.tx.send(RoomCommand::Shutdown { done: Some(done) }).await.is_ok() {
-            let _ = closed.await;
+        if let Route::Local(tx) = &self.route {
+            let (done, closed) = oneshot::channel();
+            if tx.send(RoomCommand::Shutdown { done: Some(done) }).await.is_ok() {
+                let _ = closed.await;
+            }
         }
     }
 
     /// True once the room's task has ended (an idle game that was closed).
     pub fn is_closed(&self) -> bool {
-        self.tx.is_closed()
+        match &self.route {
+            Route::Local(tx) => tx.is_closed(),
+            Route::Cluster(..) => false,
+        }
     }
 }
 
@@ -338,7 +418,7 @@ pub fn spawn(id: GameId, spec: NewGame, ctx: RoomContext) -> Result<Creating, Re
     let summary = room.summary();
     idle::start_ticker(ctx.config.idle_timeout.min(ctx.config.unwatched_bot_pause), tx.downgrade());
     tokio::spawn(room.run(rx));
-    Ok(Creating { created: Created { handle: RoomHandle { tx }, seat, sub, summary }, saved })
+    Ok(Creating { created: Created { handle: RoomHandle { route: Route::Local(tx) }, seat, sub, summary }, saved })
 }
 
 /// Starts the room of a stored game again (after a restart): its handle and summary.
@@ -348,7 +428,7 @@ pub fn restore(stored: StoredGame, ctx: RoomContext) -> Result<(RoomHandle, Game
     let summary = room.summary();
     idle::start_ticker(ctx.config.idle_timeout.min(ctx.config.unwatched_bot_pause), tx.downgrade());
     tokio::spawn(room.run(rx));
-    Ok((RoomHandle { tx }, summary))
+    Ok((RoomHandle { route: Route::Local(tx) }, summary))
 }
 
 /// The state and PGN of a stored game that no room holds (an archived, finished game).

@@ -59,7 +59,7 @@ impl Room {
             self.watchers_sent = self.watchers;
             let text: Arc<str> =
                 ServerMessage::Watchers { game: self.id.clone(), count: self.watchers }.to_json().into();
-            self.events.announce(text);
+            self.events.announce(&self.id, text);
             self.report();
         }
     }

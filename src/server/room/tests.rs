@@ -12,6 +12,7 @@ fn context() -> RoomContext {
         metrics: Arc::new(Metrics::new()),
         store: Arc::new(NoStore),
         lobby: mpsc::unbounded_channel().0,
+        relay: None,
     }
 }
 

@@ -5,6 +5,7 @@
 //! keeps nothing, for tests of the room alone.
 
 mod lock;
+mod pg_lease;
 mod pg_lock;
 mod pg_schema;
 mod postgres;
@@ -20,6 +21,7 @@ use super::token::TokenHash;
 use crate::chess::{Color, Outcome, Rules, Variant};
 use crate::protocol::{ClockSpec, GameId};
 
+pub use pg_lease::{NodeInfo, Owner, LEASE, RENEW_EVERY};
 pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
 

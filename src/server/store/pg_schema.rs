@@ -37,8 +37,26 @@ CREATE TABLE moves (
 );
 ";
 
+/// Version 2: a cluster's nodes, and which node owns each game. A node owns a game while its
+/// lease runs (`lease_until`, by the database's clock); `epoch` grows by one each time the game
+/// changes hands, and every write a node makes checks it, so a node that lost a game cannot
+/// write to it. A single server leaves these empty.
+const V2: &str = "
+ALTER TABLE games ADD COLUMN owner TEXT;
+ALTER TABLE games ADD COLUMN epoch BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN lease_until TIMESTAMPTZ;
+CREATE INDEX games_by_lease ON games (lease_until) WHERE status <> 'ended';
+CREATE TABLE nodes (
+    name         TEXT PRIMARY KEY,
+    started_at   TIMESTAMPTZ NOT NULL,
+    heartbeat_at TIMESTAMPTZ NOT NULL,
+    games        INTEGER NOT NULL DEFAULT 0, -- rooms held
+    connections  INTEGER NOT NULL DEFAULT 0  -- WebSocket connections open
+);
+";
+
 /// Every migration's SQL, oldest first: version n is `STEPS[n - 1]`.
-const STEPS: [&str; 1] = [V1];
+const STEPS: [&str; 2] = [V1, V2];
 
 /// The schema version this server writes.
 pub const LATEST: usize = STEPS.len();

@@ -19,6 +19,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::error::SqlState;
 use tokio_postgres::{Client, NoTls, Row};
 
+use super::pg_lease::Fence;
 use super::pg_lock::ServerLock;
 use super::pg_schema;
 use super::queue::{self, Write};
@@ -44,15 +45,29 @@ type Job = queue::Job<Then>;
 /// Games in a PostgreSQL database.
 pub struct PostgresStore {
     jobs: mpsc::UnboundedSender<Job>,
-    pool: Pool,
-    /// One server per database: held for as long as the store is open.
-    lock: ServerLock,
+    pub(super) pool: Pool,
+    /// One server per database: held for as long as the store is open (a single server only;
+    /// a cluster's nodes share the database and fence each game by its lease instead).
+    lock: Option<ServerLock>,
+    /// A cluster node's name and leases, which every write is checked against.
+    pub(super) fence: Option<Arc<Fence>>,
 }
 
 impl PostgresStore {
-    /// Connects to the database at `url` (`postgres://user@host:port/db`) and brings its
-    /// schema up to date. Must run inside a tokio runtime: the writer is a task of it.
+    /// Connects to the database at `url` (`postgres://user@host:port/db`) as its one server
+    /// and brings its schema up to date. Must run inside a tokio runtime: the writer is a task
+    /// of it.
     pub async fn connect(url: &str) -> Result<PostgresStore, StoreError> {
+        PostgresStore::open(url, None).await
+    }
+
+    /// Connects as the cluster node `node`: no database lock (the nodes share the database);
+    /// instead each game is written only by the node holding its lease (`pg_lease`).
+    pub async fn connect_node(url: &str, node: &str) -> Result<PostgresStore, StoreError> {
+        PostgresStore::open(url, Some(node)).await
+    }
+
+    async fn open(url: &str, node: Option<&str>) -> Result<PostgresStore, StoreError> {
         let shown = redact(url);
         let failed = |e: &dyn std::fmt::Display| StoreError::Open { path: shown.clone(), message: e.to_string() };
         let mut config: tokio_postgres::Config = url.parse().map_err(|e| failed(&e))?;
@@ -70,14 +85,19 @@ impl PostgresStore {
             .recycle_timeout(Some(CONNECT_TIMEOUT))
             .build()
             .map_err(|e| failed(&e))?;
-        let lock = ServerLock::take(&config, &shown).await?;
+        let lock = match node {
+            None => Some(ServerLock::take(&config, &shown).await?),
+            Some(_) => None,
+        };
         {
             let mut client = pool.get().await.map_err(|e| failed(&e))?;
             pg_schema::migrate(&mut client).await.map_err(|e| failed(&e))?;
         }
         let (jobs, queue) = mpsc::unbounded_channel();
-        tokio::spawn(run(pool.clone(), lock.flag(), queue));
-        Ok(PostgresStore { jobs, pool, lock })
+        let fence = node.map(|node| Arc::new(Fence::new(node.to_string())));
+        let held = lock.as_ref().map_or_else(|| Arc::new(AtomicBool::new(true)), ServerLock::flag);
+        tokio::spawn(run(pool.clone(), held, fence.clone(), queue));
+        Ok(PostgresStore { jobs, pool, lock, fence })
     }
 
     /// Checks that `url` is a PostgreSQL URL this store can use, without connecting.
@@ -91,7 +111,7 @@ impl PostgresStore {
     }
 
     /// Runs `read` on a pooled connection once every change recorded before it is committed.
-    fn read<T: Send + 'static>(
+    pub(super) fn read<T: Send + 'static>(
         &self,
         read: impl for<'c> FnOnce(&'c Client) -> BoxFuture<'c, Result<T, StoreError>> + Send + 'static,
     ) -> BoxFuture<'static, Result<T, StoreError>> {
@@ -123,12 +143,16 @@ pub(super) fn redact(url: &str) -> String {
 }
 
 /// Why no connection could be had, worded for a player whose move it refuses.
-fn unavailable(e: &dyn std::fmt::Display) -> String {
+pub(super) fn unavailable(e: &dyn std::fmt::Display) -> String {
     format!("the game store (PostgreSQL) is unavailable: {e}")
 }
 
 impl GameStore for PostgresStore {
     fn record(&self, game: &str, event: StoreEvent) -> BoxFuture<'static, Result<(), StoreError>> {
+        if let (Some(fence), StoreEvent::Created(_)) = (&self.fence, &event) {
+            // A node owns the games it creates from the start: epoch 1, set with the insert.
+            fence.hold(game, 1);
+        }
         queue::record(|job| self.jobs.send(job).is_ok(), game, event)
     }
 
@@ -162,28 +186,30 @@ impl GameStore for PostgresStore {
         let (done, closed) = oneshot::channel();
         let sent = self.jobs.send(Job::Then(Then::Close(done))).is_ok();
         let pool = self.pool.clone();
-        let release = self.lock.release();
+        let release = self.lock.as_ref().map(ServerLock::release);
         Box::pin(async move {
             if sent {
                 let _ = closed.await;
             }
             pool.close();
             // The last write is committed: the next server may have the database.
-            release.await;
+            if let Some(release) = release {
+                release.await;
+            }
         })
     }
 }
 
 /// The writer: waits for work, commits every change that has queued up in one transaction,
 /// then answers the barriers that came with them.
-async fn run(pool: Pool, held: Arc<AtomicBool>, mut jobs: mpsc::UnboundedReceiver<Job>) {
+async fn run(pool: Pool, held: Arc<AtomicBool>, fence: Option<Arc<Fence>>, mut jobs: mpsc::UnboundedReceiver<Job>) {
     let mut writes = Vec::new();
     let mut then = Vec::new();
     while let Some(first) = jobs.recv().await {
         queue::gather(first, || jobs.try_recv().ok(), &mut writes, &mut then);
         if !writes.is_empty() {
             let results = if held.load(Ordering::Acquire) {
-                apply_all(&pool, &writes).await
+                apply_all(&pool, fence.as_deref(), &writes).await
             } else {
                 Err(unavailable(
                     &"this server does not hold the database's lock now (lost while the database was away)",
@@ -207,14 +233,18 @@ async fn run(pool: Pool, held: Arc<AtomicBool>, mut jobs: mpsc::UnboundedReceive
     }
 }
 
-async fn apply_all(pool: &Pool, writes: &[Write]) -> Result<Vec<Result<(), StoreError>>, String> {
+async fn apply_all(
+    pool: &Pool,
+    fence: Option<&Fence>,
+    writes: &[Write],
+) -> Result<Vec<Result<(), StoreError>>, String> {
     let mut client = pool.get().await.map_err(|e| unavailable(&e))?;
     let sql = |e: tokio_postgres::Error| e.to_string();
     let mut tx = client.transaction().await.map_err(sql)?;
     let mut results = Vec::with_capacity(writes.len());
     for write in writes {
         let savepoint = tx.savepoint("change").await.map_err(sql)?;
-        match apply(&savepoint, &write.game, &write.event).await {
+        match apply(&savepoint, fence, &write.game, &write.event).await {
             Ok(()) => {
                 savepoint.commit().await.map_err(sql)?;
                 results.push(Ok(()));
@@ -230,9 +260,20 @@ async fn apply_all(pool: &Pool, writes: &[Write]) -> Result<Vec<Result<(), Store
 }
 
 /// Makes one change; an error says why it could not be made.
-async fn apply(tx: &deadpool_postgres::Transaction<'_>, game: &str, event: &StoreEvent) -> Result<(), String> {
+async fn apply(
+    tx: &deadpool_postgres::Transaction<'_>,
+    fence: Option<&Fence>,
+    game: &str,
+    event: &StoreEvent,
+) -> Result<(), String> {
     let sql = |e: tokio_postgres::Error| e.to_string();
     let must_change = |changed| must_change(game, changed);
+    // A cluster node writes only to games it still owns, checked in this same transaction.
+    if let Some(fence) = fence {
+        if !matches!(event, StoreEvent::Created(_)) {
+            fence.check(tx, game).await?;
+        }
+    }
     match event {
         StoreEvent::Created(g) => {
             let row = GameRow::of(g);
@@ -271,6 +312,9 @@ async fn apply(tx: &deadpool_postgres::Transaction<'_>, game: &str, event: &Stor
                 Some(&SqlState::UNIQUE_VIOLATION) => format!("a game {:?} is already stored", g.id),
                 _ => e.to_string(),
             })?;
+            if let Some(fence) = fence {
+                fence.own_new(tx, game).await?;
+            }
         }
         StoreEvent::Seat { side, token } => {
             let update = match side {
@@ -340,7 +384,7 @@ async fn set_state(
 
 /// The games matching `filter` (an SQL condition and order), with their moves; a game whose
 /// row or moves cannot be read is there as the reason why, so one bad game fails only itself.
-async fn games(
+pub(super) async fn games(
     client: &Client,
     filter: &str,
     args: &[&(dyn tokio_postgres::types::ToSql + Sync)],

@@ -1,0 +1,402 @@
+//! Several gambit nodes as one server (DESIGN.md §4, docs/cluster.md). PostgreSQL holds every
+//! game and which node owns it (a lease, fenced by an epoch every write checks); Redis carries
+//! messages only. Exactly one node runs a game's room. A command for a game reaches its owner
+//! over the bus ([`rpc`]) and the answer comes back; the room publishes each event once on the
+//! game's channel and every node that follows the game fans it out to its own sockets
+//! ([`mirror`]). When a node dies its leases run out and the others take its games, rebuilt
+//! from PostgreSQL ([`tasks`]).
+//!
+//! Every connection of a cluster node follows a game through a routed [`RoomHandle`]: the
+//! owner is looked up for each command, so a handle stays good when the game changes hands.
+
+mod bus;
+mod mirror;
+mod rpc;
+mod tasks;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::Duration;
+
+use tokio::sync::{mpsc, oneshot, Notify};
+
+use self::mirror::Mirrors;
+use self::rpc::{Call, Envelope, Reply};
+use super::lobby::{ClusterHooks, Lobby};
+use super::metrics::Metrics;
+use super::room::{Action, Created, Relay, RoomHandle, Seated, Subscription};
+use super::store::{NodeInfo, Owner, PostgresStore, StoreError};
+use crate::chess::Color;
+use crate::protocol::{GameId, GameState, Refusal};
+
+pub use bus::{Bus, BusError};
+
+/// How long a node waits for another's answer before it looks for the game's owner again.
+const RPC_TIMEOUT: Duration = Duration::from_secs(2);
+/// How long a command keeps looking for a game's owner (a dead owner's lease must run out and
+/// a survivor take the game) before it is refused.
+const CALL_DEADLINE: Duration = Duration::from_secs(10);
+/// The pause between two looks.
+const RETRY: Duration = Duration::from_millis(200);
+
+/// The channel of a node's requests and answers.
+fn node_channel(node: &str) -> String {
+    format!("gambit:node:{node}")
+}
+/// The channel of every node's games list.
+const LOBBY_CHANNEL: &str = "gambit:lobby";
+/// The channel on which a stopping node says its games are free to take.
+const HANDOFF_CHANNEL: &str = "gambit:handoff";
+
+/// Where a game is held.
+enum Place {
+    Here(RoomHandle),
+    There(String),
+}
+
+/// This node's part in the cluster.
+pub struct Cluster {
+    node: String,
+    store: Arc<PostgresStore>,
+    bus: Bus,
+    lobby: Lobby,
+    mirrors: Mirrors,
+    metrics: Arc<Metrics>,
+    /// Requests sent to other nodes, waiting for their answer.
+    pending: Mutex<HashMap<u64, oneshot::Sender<Reply>>>,
+    next_request: AtomicU64,
+    /// Owners of games held elsewhere, as last found (dropped when one does not answer).
+    owners: Mutex<HashMap<GameId, String>>,
+    /// Wakes the lease task at once (another node handed its games over).
+    wake: Notify,
+    /// Set when this node stops: it takes no more games.
+    stopping: AtomicBool,
+    me: Weak<Cluster>,
+}
+
+/// What a node needs to join a cluster, made before its lobby (which needs the relay and the
+/// hooks) and handed to [`Cluster::start`] after.
+pub struct Joining {
+    pub node: String,
+    pub store: Arc<PostgresStore>,
+    pub bus: Bus,
+    /// For the rooms' context.
+    pub relay: Relay,
+    /// For the lobby.
+    pub hooks: Option<ClusterHooks>,
+    parts: tasks::Parts,
+}
+
+impl Joining {
+    /// Connects to Redis (`url`) as node `node` of the store's cluster.
+    pub async fn connect(url: &str, node: &str, store: Arc<PostgresStore>) -> Result<Joining, BusError> {
+        let (incoming_tx, incoming) = mpsc::unbounded_channel();
+        let bus = Bus::connect(url, incoming_tx).await?;
+        let (relay, relayed) = mpsc::unbounded_channel();
+        let (share, shared) = mpsc::unbounded_channel();
+        let (forgotten_tx, forgotten) = mpsc::unbounded_channel();
+        let hooks = Some(ClusterHooks { share, forgotten: forgotten_tx });
+        let parts = tasks::Parts { incoming, relayed, shared, forgotten };
+        Ok(Joining { node: node.to_string(), store, bus, relay, hooks, parts })
+    }
+}
+
+impl Cluster {
+    /// Starts the node's part: its channels are subscribed before this returns, then its tasks
+    /// run (bus, leases, list sharing) for as long as the server does.
+    pub async fn start(joining: Joining, lobby: Lobby, metrics: Arc<Metrics>) -> Arc<Cluster> {
+        let Joining { node, store, bus, parts, .. } = joining;
+        let cluster = Arc::new_cyclic(|me| Cluster {
+            node,
+            store,
+            bus,
+            lobby,
+            mirrors: Mirrors::default(),
+            metrics,
+            pending: Mutex::new(HashMap::new()),
+            next_request: AtomicU64::new(1),
+            owners: Mutex::new(HashMap::new()),
+            wake: Notify::new(),
+            stopping: AtomicBool::new(false),
+            me: me.clone(),
+        });
+        for channel in [node_channel(&cluster.node), LOBBY_CHANNEL.to_string(), HANDOFF_CHANNEL.to_string()] {
+            cluster.bus.subscribe(channel).await;
+        }
+        tasks::spawn(&cluster, parts);
+        tracing::info!(node = %cluster.node, "joined the cluster");
+        cluster
+    }
+
+    /// This node's name.
+    pub fn node(&self) -> &str {
+        &self.node
+    }
+
+    fn arc(&self) -> Arc<Cluster> {
+        // `self` is always reached through the Arc made in `start`.
+        self.me.upgrade().expect("the cluster outlives its own calls")
+    }
+
+    fn owners(&self) -> std::sync::MutexGuard<'_, HashMap<GameId, String>> {
+        self.owners.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn pending(&self) -> std::sync::MutexGuard<'_, HashMap<u64, oneshot::Sender<Reply>>> {
+        self.pending.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A handle on `game` wherever it is held; refused if there is no such live game. An
+    /// unfinished game nobody holds is taken by this node on the way.
+    pub async fn handle(&self, game: &str) -> Result<RoomHandle, Refusal> {
+        self.locate(game).await?;
+        Ok(RoomHandle::routed(self.arc(), game.to_string()))
+    }
+
+    /// The node that holds `game` now, if any node does.
+    pub async fn owner_of(&self, game: &str) -> Option<String> {
+        match self.locate(game).await.ok()? {
+            Place::Here(_) => Some(self.node.clone()),
+            Place::There(node) => Some(node),
+        }
+    }
+
+    /// The live nodes, as PostgreSQL has them.
+    pub async fn nodes(&self) -> Result<Vec<NodeInfo>, StoreError> {
+        self.store.nodes().await
+    }
+
+    /// Finds where `game` is held: here, at another node, or nowhere yet (then this node takes
+    /// it, rebuilt from the store).
+    async fn locate(&self, game: &str) -> Result<Place, Refusal> {
+        let deadline = tokio::time::Instant::now() + CALL_DEADLINE;
+        loop {
+            if let Some(handle) = self.lobby.get(game).await {
+                return Ok(Place::Here(handle));
+            }
+            if let Some(node) = self.owners().get(game) {
+                return Ok(Place::There(node.clone()));
+            }
+            let owner = self.store.owner(game).await.map_err(|e| Refusal::server_error(e.to_string()))?;
+            match owner {
+                Owner::Missing | Owner::Archived => return Err(Refusal::no_such_game(game)),
+                Owner::Node(node) if node != self.node => {
+                    self.owners().insert(game.to_string(), node.clone());
+                    return Ok(Place::There(node));
+                }
+                // Nobody holds it, or this node's lease is still on record for a room it no
+                // longer has (it is stopping, or it let the room go): take it afresh.
+                Owner::Node(_) | Owner::Orphan => {
+                    if let Some(handle) = self.take(game).await? {
+                        return Ok(Place::Here(handle));
+                    }
+                }
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return Err(Refusal::server_error(
+                    "the game's node does not answer and its lease still runs; try again",
+                ));
+            }
+            tokio::time::sleep(RETRY).await;
+        }
+    }
+
+    /// Takes `game` (if nobody holds it) and starts its room here.
+    async fn take(&self, game: &str) -> Result<Option<RoomHandle>, Refusal> {
+        if self.stopping.load(Ordering::Acquire) {
+            return Err(Refusal::shutting_down());
+        }
+        let Some(stored) = self.store.claim(game).await.map_err(|e| Refusal::server_error(e.to_string()))? else {
+            return Ok(None);
+        };
+        match self.lobby.adopt(stored).await {
+            Some(handle) => Ok(Some(handle)),
+            None => {
+                self.store.release(vec![game.to_string()]).await;
+                Err(Refusal::too_many("this node holds all the games it may; try again later"))
+            }
+        }
+    }
+
+    /// Carries out `call` wherever `game` is held, looking again when its holder does not
+    /// answer or no longer has it.
+    async fn call(&self, game: &str, call: Call) -> Result<Reply, Refusal> {
+        let deadline = tokio::time::Instant::now() + CALL_DEADLINE;
+        loop {
+            let reply = match self.locate(game).await? {
+                Place::Here(handle) => rpc::execute(&handle, call.clone()).await,
+                Place::There(node) => match self.request(&node, game, call.clone()).await {
+                    Some(reply) => reply,
+                    None => {
+                        tracing::debug!(game, node, "no answer from the game's node");
+                        Reply::NotHere
+                    }
+                },
+            };
+            if !matches!(reply, Reply::NotHere) {
+                return Ok(reply);
+            }
+            self.owners().remove(game);
+            if tokio::time::Instant::now() >= deadline {
+                return Err(Refusal::server_error("the game's node does not answer; try again"));
+            }
+            tokio::time::sleep(RETRY).await;
+        }
+    }
+
+    /// Sends `call` to `node`; None if it does not answer in time.
+    async fn request(&self, node: &str, game: &str, call: Call) -> Option<Reply> {
+        let id = self.next_request.fetch_add(1, Ordering::Relaxed);
+        let (tx, rx) = oneshot::channel();
+        self.pending().insert(id, tx);
+        let envelope = Envelope::Request { id, from: self.node.clone(), game: game.to_string(), call };
+        match serde_json::to_vec(&envelope) {
+            Ok(payload) => self.bus.publish(node_channel(node), payload),
+            Err(e) => tracing::error!(error = %e, "request not serialisable"),
+        }
+        let answer = tokio::time::timeout(RPC_TIMEOUT, rx).await;
+        self.pending().remove(&id);
+        answer.ok()?.ok()
+    }
+
+    /// Answers another node's request for a game this node holds.
+    async fn serve_request(&self, from: String, id: u64, game: GameId, call: Call) {
+        let reply = match self.lobby.get(&game).await {
+            Some(handle) => rpc::execute(&handle, call).await,
+            None => Reply::NotHere,
+        };
+        match serde_json::to_vec(&Envelope::Response { id, reply }) {
+            Ok(payload) => self.bus.publish(node_channel(&from), payload),
+            Err(e) => tracing::error!(error = %e, "reply not serialisable"),
+        }
+    }
+
+    /// A receiver of `game`'s events on this node, subscribed on the bus before it returns.
+    async fn follow(&self, game: &str) -> tokio::sync::broadcast::Receiver<super::room::Broadcast> {
+        let rx = self.mirrors.receiver(game);
+        self.bus.subscribe(mirror::channel(game)).await;
+        rx
+    }
+
+    /// A seat's subscription: the bus feed, started before the owner's answer.
+    async fn seat(&self, game: &str, call: Call) -> Result<Seated, Refusal> {
+        let rx = self.follow(game).await;
+        match self.call(game, call).await? {
+            Reply::Seated { color, token, initial, v } => {
+                self.mirrors.note(game, v);
+                Ok(Seated { color, token, sub: Subscription { rx, initial: rpc::initial(initial), v } })
+            }
+            other => Err(rpc::unexpected(&other)),
+        }
+    }
+
+    async fn subscribe(&self, game: &str, call: Call) -> Result<Subscription, Refusal> {
+        let rx = self.follow(game).await;
+        match self.call(game, call).await? {
+            Reply::Subscribed { initial, v } => {
+                self.mirrors.note(game, v);
+                Ok(Subscription { rx, initial: rpc::initial(initial), v })
+            }
+            other => Err(rpc::unexpected(&other)),
+        }
+    }
+
+    pub async fn join(&self, game: &str, color: Option<Color>) -> Result<Seated, Refusal> {
+        self.seat(game, Call::Join { color }).await
+    }
+
+    pub async fn resume(&self, game: &str, token: String, v: Option<u64>) -> Result<Seated, Refusal> {
+        self.seat(game, Call::Resume { token, v }).await
+    }
+
+    pub async fn watch(&self, game: &str, v: Option<u64>, counted: bool) -> Result<Subscription, Refusal> {
+        self.subscribe(game, Call::Watch { v, counted }).await
+    }
+
+    pub async fn observe(&self, game: &str, v: Option<u64>) -> Result<Subscription, Refusal> {
+        self.subscribe(game, Call::Observe { v }).await
+    }
+
+    /// Tells the game a counted spectator left, without waiting.
+    pub fn unwatch(&self, game: &str) {
+        self.tell(game, Call::Unwatch);
+    }
+
+    /// Tells the game a seat's connection closed, without waiting.
+    pub fn leave(&self, game: &str, token: String) {
+        self.tell(game, Call::Leave { token });
+    }
+
+    fn tell(&self, game: &str, call: Call) {
+        let cluster = self.arc();
+        let game = game.to_string();
+        tokio::spawn(async move {
+            let _ = cluster.call(&game, call).await;
+        });
+    }
+
+    pub async fn act(&self, game: &str, token: String, action: Action) -> Result<(), Refusal> {
+        match self.call(game, Call::Act { token, action }).await? {
+            Reply::Done => Ok(()),
+            other => Err(rpc::unexpected(&other)),
+        }
+    }
+
+    pub async fn snapshot(&self, game: &str) -> Result<(u64, Arc<str>), Refusal> {
+        match self.call(game, Call::Snapshot).await? {
+            Reply::Snapshot { v, text } => Ok((v, Arc::from(text))),
+            other => Err(rpc::unexpected(&other)),
+        }
+    }
+
+    pub async fn state(&self, game: &str) -> Result<GameState, Refusal> {
+        match self.call(game, Call::State).await? {
+            Reply::State { state } => Ok(*state),
+            other => Err(rpc::unexpected(&other)),
+        }
+    }
+
+    pub async fn pgn(&self, game: &str) -> Result<String, Refusal> {
+        match self.call(game, Call::Pgn).await? {
+            Reply::Pgn { pgn } => Ok(pgn),
+            other => Err(rpc::unexpected(&other)),
+        }
+    }
+
+    /// A game this node just created, as its creator follows it in a cluster: a routed handle,
+    /// and a subscription fed from the bus that starts where the room's own left off.
+    pub async fn created(&self, game: &str, created: Created) -> Result<Created, Refusal> {
+        let rx = self.follow(game).await;
+        // Events the room published before the bus subscription was confirmed come as a replay.
+        let since = created.handle.watch(Some(created.sub.v), false).await?;
+        let mut initial = created.sub.initial;
+        initial.extend(since.initial);
+        self.mirrors.note(game, since.v);
+        Ok(Created {
+            handle: RoomHandle::routed(self.arc(), game.to_string()),
+            seat: created.seat,
+            sub: Subscription { rx, initial, v: since.v },
+            summary: created.summary,
+        })
+    }
+
+    /// Stops taking games (the node is shutting down).
+    pub fn stop(&self) {
+        self.stopping.store(true, Ordering::Release);
+    }
+
+    /// Once the rooms have closed: lets go of every game at once and tells the other nodes,
+    /// so they take them over without waiting for the leases to run out; then leaves the list
+    /// of nodes.
+    pub async fn hand_off(&self) {
+        let held = self.store.held();
+        let n = held.len();
+        self.store.release(held).await;
+        self.bus.publish(HANDOFF_CHANNEL.to_string(), self.node.as_bytes().to_vec());
+        self.store.leave_cluster().await;
+        tracing::info!(games = n, "games handed over to the other nodes");
+        // Let the publisher send the hand-off before the process ends.
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}

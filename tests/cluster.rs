@@ -1,0 +1,478 @@
+//! Three real `gambit serve` processes as one cluster, on a PostgreSQL and a Redis these tests
+//! start themselves: a game whose players and spectator sit on three nodes; the owner killed
+//! (SIGKILL) in a human, a bot and a timed game; a clean stop handing games over; Redis
+//! restarted; PostgreSQL stopped and started; a rolling restart during a bot game.
+
+mod server_support;
+mod services;
+
+use std::net::{SocketAddr, TcpListener};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use server_support::{bot, human, Client, Server};
+use services::postgres::Postgres;
+use services::redis::Redis;
+
+/// One node: `gambit serve --cluster` as a child process on a free port.
+struct Node {
+    name: String,
+    child: Child,
+    server: Server,
+    db: String,
+    redis: String,
+}
+
+impl Node {
+    async fn start(name: &str, db: &str, redis: &str) -> Node {
+        Node::start_on(name, db, redis, None).await
+    }
+
+    /// `addr`: the address to listen on again (a restarted node), else a free one.
+    async fn start_on(name: &str, db: &str, redis: &str, addr: Option<SocketAddr>) -> Node {
+        let addr =
+            addr.unwrap_or_else(|| TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("free port"));
+        let log = std::env::temp_dir().join(format!("gambit-cluster-{}-{name}.log", std::process::id()));
+        let child = Command::new(env!("CARGO_BIN_EXE_gambit"))
+            .args(["serve", "--listen", &addr.to_string(), "--db", db, "--cluster", redis, "--node", name])
+            .args(["--bot-delay", "200", "--bot-movetime", "100"])
+            .args(["--max-connections-per-ip", "10000", "--resumes-per-minute", "10000"])
+            .env("RUST_LOG", "info")
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).map(Stdio::from).unwrap_or(Stdio::null()))
+            .spawn()
+            .expect("start gambit serve");
+        let node = Node {
+            name: name.to_string(),
+            child,
+            server: Server::external(addr),
+            db: db.to_string(),
+            redis: redis.to_string(),
+        };
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while tokio::net::TcpStream::connect(addr).await.is_err() {
+            assert!(Instant::now() < deadline, "node {name} did not start on {addr}");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        node
+    }
+
+    fn addr(&self) -> SocketAddr {
+        self.server.addr
+    }
+
+    async fn client(&self) -> Client {
+        self.server.client().await
+    }
+
+    /// SIGKILL: the node ends with no shutdown code run.
+    fn kill(mut self) {
+        self.child.kill().expect("kill");
+        self.child.wait().expect("wait");
+    }
+
+    /// SIGTERM, and waits until the process has ended.
+    async fn terminate(mut self) {
+        let pid = self.child.id().to_string();
+        let sent = Command::new("kill").args(["-TERM", &pid]).status().expect("kill -TERM");
+        assert!(sent.success());
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            if self.child.try_wait().expect("wait").is_some() {
+                return;
+            }
+            assert!(Instant::now() < deadline, "node {} did not stop after SIGTERM", self.name);
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// The same node started again on its address.
+    async fn restart(self) -> Node {
+        let (name, db, redis, addr) = (self.name.clone(), self.db.clone(), self.redis.clone(), self.addr());
+        self.terminate().await;
+        Node::start_on(&name, &db, &redis, Some(addr)).await
+    }
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// PostgreSQL (a database of its own on the binary's shared server), Redis and three nodes;
+/// None when the services are not installed outside CI.
+struct Cluster {
+    nodes: Vec<Node>,
+    redis: Redis,
+}
+
+impl Cluster {
+    async fn start(name: &str) -> Option<Cluster> {
+        let db = services::postgres::database().await?;
+        let redis = Redis::start(name)?;
+        let mut nodes = Vec::new();
+        for i in 1..=3 {
+            nodes.push(Node::start(&format!("n{i}"), &db, &redis.url()).await);
+        }
+        Some(Cluster { nodes, redis })
+    }
+
+    /// A node of this cluster by name.
+    fn node(&self, name: &str) -> &Node {
+        self.nodes.iter().find(|n| n.name == name).expect("node")
+    }
+
+    /// Takes a node out of the cluster's list (to kill or stop it).
+    fn take(&mut self, name: &str) -> Node {
+        let i = self.nodes.iter().position(|n| n.name == name).expect("node");
+        self.nodes.remove(i)
+    }
+}
+
+/// `GET path` on `node` as JSON.
+async fn get_json(node: &Node, path: &str) -> (u16, Value) {
+    let (status, body) = node.server.get(path).await;
+    (status, serde_json::from_str(&body).unwrap_or(Value::Null))
+}
+
+/// The node `/api/games/{id}` says holds `game`, asked of `node`.
+async fn owner(node: &Node, game: &str) -> String {
+    let (status, body) = get_json(node, &format!("/api/games/{game}")).await;
+    assert_eq!(status, 200, "{body}");
+    body["node"].as_str().expect("a node in cluster mode").to_string()
+}
+
+/// Tries `uci` until it is accepted (a service the cluster needs is coming back).
+async fn play_when_back(client: &mut Client, game: &str, uci: &str) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let answer = client.answer(json!({"type":"move","game":game,"uci":uci})).await;
+        if answer["type"] == "ack" {
+            return;
+        }
+        assert!(Instant::now() < deadline, "play resumes: {answer}");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+}
+
+/// Waits for the move `uci`: its event, or a fresh `state` that has it as its last move (what
+/// a follower gets when it missed events, as when a game changes nodes).
+async fn see_move(client: &mut Client, uci: &str) -> Value {
+    loop {
+        let m = client.recv().await;
+        if m["type"] == "move" && m["uci"] == uci {
+            return m;
+        }
+        if m["type"] == "state" && moves(&m).last().is_some_and(|last| last == uci) {
+            return m;
+        }
+        assert_ne!(m["type"], "error", "{m}");
+    }
+}
+
+/// Resumes a seat on `node`; the client and the state it gets.
+async fn resume(node: &Node, game: &str, token: &str) -> (Client, Value) {
+    let mut client = node.client().await;
+    client.send(json!({"type":"resume","game":game,"token":token})).await;
+    let joined = client.recv().await;
+    assert_eq!(joined["type"], "joined", "{joined}");
+    let state = client.recv_type("state").await;
+    (client, state)
+}
+
+fn moves(state: &Value) -> Vec<String> {
+    state["moves"].as_array().expect("moves").iter().map(|m| m.as_str().expect("uci").to_string()).collect()
+}
+
+/// A human game created on n1 (white), joined on n2 (black), watched on n3.
+async fn spread_game(cluster: &Cluster) -> (Client, Client, Client, String, String, String) {
+    let mut white = cluster.node("n1").client().await;
+    let (game, white_token) = white.create(human(), human(), Some("white")).await;
+    white.recv_type("state").await;
+    let mut black = cluster.node("n2").client().await;
+    let black_token = black.join(&game, "black").await;
+    let state = black.recv_type("state").await;
+    assert_eq!(state["status"], "ongoing", "{state}");
+    let mut spectator = cluster.node("n3").client().await;
+    spectator.send(json!({"type":"watch","game":game})).await;
+    spectator.recv_type("state").await;
+    (white, black, spectator, game, white_token.expect("token"), black_token)
+}
+
+#[tokio::test]
+async fn players_and_a_spectator_on_three_nodes_play_one_game() {
+    let Some(cluster) = Cluster::start("cluster-spread").await else { return };
+    let (mut white, mut black, mut spectator, game, _, _) = spread_game(&cluster).await;
+    assert_eq!(owner(cluster.node("n3"), &game).await, "n1", "the node that created the game holds it");
+
+    let line = ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"];
+    let mut versions = Vec::new();
+    for (i, uci) in line.iter().enumerate() {
+        let (mover, other) = if i % 2 == 0 { (&mut white, &mut black) } else { (&mut black, &mut white) };
+        let event = mover.play(&game, uci).await;
+        see_move(other, uci).await;
+        let seen = see_move(&mut spectator, uci).await;
+        assert_eq!(seen["v"], event["v"], "one version everywhere");
+        versions.push(seen["v"].as_u64().expect("v"));
+    }
+    assert!(versions.windows(2).all(|w| w[1] == w[0] + 1), "consecutive versions across nodes: {versions:?}");
+
+    // The lobby is the cluster's: every node lists the game (within a moment: nodes share
+    // their lists a few times a second).
+    for node in &cluster.nodes {
+        let deadline = Instant::now() + Duration::from_secs(3);
+        loop {
+            let (_, list) = get_json(node, "/api/games").await;
+            let listed = list.as_array().expect("list").iter().any(|g| g["game"] == game.as_str());
+            if listed {
+                break;
+            }
+            assert!(Instant::now() < deadline, "{} lists the game: {list}", node.name);
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+    // Resume by version works on any node: the missed events are replayed.
+    let (_, state) = get_json(cluster.node("n2"), &format!("/api/games/{game}")).await;
+    assert_eq!(moves(&state), line);
+    let mut late = cluster.node("n3").client().await;
+    late.send(json!({"type":"watch","game":game,"v":versions[3]})).await;
+    assert_eq!(late.recv_event().await["uci"], "f1b5", "the replay starts after the version given");
+    assert_eq!(late.recv_event().await["uci"], "a7a6");
+
+    // A refused move is refused across nodes too, and changes nothing.
+    black.send(json!({"type":"move","game":game,"uci":"e1e2","id":9})).await;
+    black.expect_error("not_your_turn").await;
+
+    // The live nodes, each with its games and connections as of its last heartbeat (each second).
+    let deadline = Instant::now() + Duration::from_secs(3);
+    loop {
+        let (status, nodes) = get_json(cluster.node("n2"), "/api/cluster").await;
+        assert_eq!(status, 200);
+        let list = nodes["nodes"].as_array().expect("nodes");
+        let names: Vec<&str> = list.iter().filter_map(|n| n["name"].as_str()).collect();
+        assert_eq!(names, ["n1", "n2", "n3"], "{nodes}");
+        assert_eq!(nodes["node"], "n2");
+        let n1 = list.iter().find(|n| n["name"] == "n1").expect("n1");
+        assert!(n1["heartbeat_age_ms"].as_i64().expect("age") < 5000, "{n1}");
+        if n1["games"] == 1 && n1["connections"] == 1 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "n1 reports its game and connection: {n1}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_killed_owner_loses_no_move_and_the_game_goes_on() {
+    let Some(mut cluster) = Cluster::start("cluster-kill-human").await else { return };
+    let (mut white, mut black, mut spectator, game, white_token, _) = spread_game(&cluster).await;
+    white.play(&game, "d2d4").await;
+    black.play(&game, "d7d5").await;
+    white.play(&game, "c2c4").await;
+    see_move(&mut spectator, "c2c4").await;
+
+    let killed = Instant::now();
+    cluster.take("n1").kill();
+    drop(white);
+    // Black, on a surviving node, moves at once: the move waits for a survivor to take the
+    // game, then is accepted.
+    black.send(json!({"type":"move","game":game,"uci":"e7e6","id":2})).await;
+    let event = see_move(&mut black, "e7e6").await;
+    let failover = killed.elapsed();
+    assert!(failover < Duration::from_secs(6), "the game was taken over in {failover:?}");
+    let new_owner = owner(cluster.node("n2"), &game).await;
+    assert_ne!(new_owner, "n1");
+    see_move(&mut spectator, "e7e6").await;
+
+    // White reconnects to another node and resumes by token: every acknowledged move is there.
+    let (mut white, state) = resume(cluster.node("n3"), &game, &white_token).await;
+    assert_eq!(moves(&state), ["d2d4", "d7d5", "c2c4", "e7e6"]);
+    assert!(state["v"].as_u64() >= event["v"].as_u64(), "{state}");
+    white.play(&game, "b1c3").await;
+    see_move(&mut black, "b1c3").await;
+}
+
+#[tokio::test]
+async fn a_bot_game_keeps_playing_when_its_node_dies() {
+    let Some(mut cluster) = Cluster::start("cluster-kill-bots").await else { return };
+    let mut creator = cluster.node("n1").client().await;
+    let (game, _) = creator.create(bot(2), bot(2), None).await;
+    let mut spectator = cluster.node("n2").client().await;
+    spectator.send(json!({"type":"watch","game":game})).await;
+    spectator.recv_type("state").await;
+    // A few moves on n1, then n1 dies.
+    for _ in 0..3 {
+        spectator.recv_type("move").await;
+    }
+    cluster.take("n1").kill();
+    let killed = Instant::now();
+    drop(creator);
+    // Nobody sends anything: the game goes on on a survivor, and the spectator follows it
+    // (a fresh state after the jump in versions, then moves).
+    let mut last_ply = 0;
+    let mut moves_after = 0;
+    while moves_after < 3 {
+        let m = spectator.try_recv(Duration::from_secs(10)).await.expect("the game goes on after the kill");
+        match m["type"].as_str() {
+            Some("move") => {
+                let ply = m["ply"].as_u64().expect("ply");
+                assert!(ply > last_ply || last_ply == 0, "moves in order: {ply} after {last_ply}");
+                last_ply = ply;
+                moves_after += 1;
+            }
+            Some("state") => last_ply = m["moves"].as_array().map_or(0, |a| a.len() as u64),
+            Some("end") => break,
+            _ => {}
+        }
+    }
+    assert!(killed.elapsed() < Duration::from_secs(15));
+    assert_ne!(owner(cluster.node("n3"), &game).await, "n1");
+}
+
+#[tokio::test]
+async fn a_timed_game_is_not_charged_for_the_dead_node() {
+    let Some(mut cluster) = Cluster::start("cluster-kill-clock").await else { return };
+    let mut white = cluster.node("n2").client().await;
+    white
+        .send(json!({"type":"create","white":human(),"black":human(),"as":"white",
+                     "clock":{"initial_ms":60_000,"increment_ms":0}}))
+        .await;
+    let created = white.recv_type("created").await;
+    let game = created["game"].as_str().expect("game").to_string();
+    // The game lives on n2; black plays from n3.
+    let mut black = cluster.node("n3").client().await;
+    black.join(&game, "black").await;
+    white.play(&game, "e2e4").await;
+    let before = black.play(&game, "e7e5").await;
+    let white_ms = before["clock"]["white_ms"].as_u64().expect("clock");
+
+    // White is to move when n2 dies; white's connection was there too.
+    let token = created["token"].as_str().expect("token").to_string();
+    cluster.take("n2").kill();
+    drop(white);
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let (mut white, state) = resume(cluster.node("n1"), &game, &token).await;
+    assert_eq!(moves(&state), ["e2e4", "e7e5"]);
+    let event = white.play(&game, "g1f3").await;
+    let after = event["clock"]["white_ms"].as_u64().expect("clock");
+    // The clock goes on from the last stored move; the dead node's time is not charged beyond
+    // the failover itself (here at most a few seconds).
+    assert!(after <= white_ms && white_ms - after < 6_000, "white had {white_ms} ms, then {after} ms");
+    assert_eq!(state["status"], "ongoing");
+}
+
+#[tokio::test]
+async fn a_stopped_node_hands_its_games_over_and_tells_clients_to_reconnect() {
+    let Some(mut cluster) = Cluster::start("cluster-handoff").await else { return };
+    let (mut white, mut black, mut spectator, game, white_token, _) = spread_game(&cluster).await;
+    white.play(&game, "e2e4").await;
+    see_move(&mut spectator, "e2e4").await;
+
+    let stopped = Instant::now();
+    let n1 = cluster.take("n1");
+    let terminated = tokio::spawn(n1.terminate());
+    assert_eq!(white.recv_close_code().await, Some(1012), "clients are told to reconnect");
+    terminated.await.expect("stopped");
+    // The game passes on without waiting for a lease to run out.
+    black.send(json!({"type":"move","game":game,"uci":"e7e5","id":3})).await;
+    see_move(&mut black, "e7e5").await;
+    assert!(stopped.elapsed() < Duration::from_secs(5), "handed over in {:?}", stopped.elapsed());
+    let (mut white, state) = resume(cluster.node("n2"), &game, &white_token).await;
+    assert_eq!(moves(&state), ["e2e4", "e7e5"]);
+    white.play(&game, "g1f3").await;
+    see_move(&mut spectator, "g1f3").await;
+    let (_, nodes) = get_json(cluster.node("n2"), "/api/cluster").await;
+    let names: Vec<&str> =
+        nodes["nodes"].as_array().expect("nodes").iter().filter_map(|n| n["name"].as_str()).collect();
+    assert_eq!(names, ["n2", "n3"], "a stopped node leaves the list at once");
+}
+
+#[tokio::test]
+async fn a_redis_restart_loses_no_move() {
+    let Some(mut cluster) = Cluster::start("cluster-redis").await else { return };
+    let (mut white, mut black, mut spectator, game, _, _) = spread_game(&cluster).await;
+    white.play(&game, "e2e4").await;
+    see_move(&mut spectator, "e2e4").await;
+
+    black.play(&game, "e7e5").await;
+    see_move(&mut spectator, "e7e5").await;
+
+    cluster.redis.kill();
+    // While Redis is away, the player on the owner's node still plays (the owner needs no bus
+    // for its own room): the move is stored and acknowledged; its event reaches the others once
+    // Redis is back. The player on another node cannot reach the owner meanwhile.
+    white.send(json!({"type":"move","game":game,"uci":"d2d4","id":4})).await;
+    loop {
+        let m = white.recv().await;
+        assert_ne!(m["type"], "error", "{m}");
+        if m["type"] == "ack" {
+            break;
+        }
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    cluster.redis.resume();
+    let state = get_json(cluster.node("n3"), &format!("/api/games/{game}")).await.1;
+    assert_eq!(moves(&state), ["e2e4", "e7e5", "d2d4"], "{state}");
+    // Black, on another node, plays on once the nodes have reconnected.
+    play_when_back(&mut black, &game, "g8f6").await;
+    // The spectator, which missed events, is brought up to date (a fresh state or the events).
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        let m = spectator.try_recv(Duration::from_secs(15)).await.expect("the spectator hears again");
+        let caught_up = (m["type"] == "state" && moves(&m).len() >= 3) || (m["type"] == "move" && m["uci"] == "d2d4");
+        if caught_up {
+            break;
+        }
+        assert!(Instant::now() < deadline);
+    }
+}
+
+#[tokio::test]
+async fn a_postgres_outage_refuses_moves_then_play_resumes() {
+    let Some(postgres) = Postgres::own("cluster-pg") else { return };
+    let Some(redis) = Redis::start("cluster-pg-redis") else { return };
+    let db = postgres.database().await;
+    let nodes = [Node::start("n1", &db, &redis.url()).await, Node::start("n2", &db, &redis.url()).await];
+    let mut white = nodes[0].client().await;
+    let (game, _) = white.create(human(), human(), Some("white")).await;
+    let mut black = nodes[1].client().await;
+    black.join(&game, "black").await;
+    white.play(&game, "e2e4").await;
+    see_move(&mut black, "e2e4").await;
+
+    postgres.pause();
+    black.send(json!({"type":"move","game":game,"uci":"e7e5","id":6})).await;
+    let refused = black.expect_error("server_error").await;
+    assert!(refused["message"].as_str().is_some_and(|m| m.contains("unavailable")), "{refused}");
+    postgres.resume();
+    // Back: leases are renewed (or the game taken over) and black's move goes through.
+    play_when_back(&mut black, &game, "e7e5").await;
+    let (_, state) = get_json(&nodes[0], &format!("/api/games/{game}")).await;
+    assert_eq!(moves(&state), ["e2e4", "e7e5"]);
+}
+
+#[tokio::test]
+async fn a_rolling_restart_of_every_node_does_not_stop_a_bot_game() {
+    let Some(mut cluster) = Cluster::start("cluster-rolling").await else { return };
+    let mut creator = cluster.node("n1").client().await;
+    let (game, _) = creator.create(bot(1), bot(1), None).await;
+    drop(creator);
+    let mut plies = Vec::new();
+    for name in ["n1", "n2", "n3"] {
+        let node = cluster.take(name);
+        let node = node.restart().await;
+        cluster.nodes.push(node);
+        // Each time, the game has gone on.
+        tokio::time::sleep(Duration::from_millis(800)).await;
+        let watcher = cluster.nodes.iter().find(|n| n.name != name).expect("another node");
+        let (_, state) = get_json(watcher, &format!("/api/games/{game}")).await;
+        plies.push(state["moves"].as_array().map_or(0, Vec::len));
+    }
+    assert!(plies.windows(2).all(|w| w[1] >= w[0]), "{plies:?}");
+    let (_, state) = get_json(cluster.node("n1"), &format!("/api/games/{game}")).await;
+    let last = state["moves"].as_array().map_or(0, Vec::len);
+    assert!(last > plies[0] || state["status"] == "ended", "the game kept going: {plies:?} then {last}");
+}
