@@ -87,6 +87,12 @@ impl Node {
         }
     }
 
+    /// SIGSTOP or SIGCONT: a node that freezes (a long pause, a partition) and comes back.
+    fn signal(&self, signal: &str) {
+        let sent = Command::new("kill").args([signal, &self.child.id().to_string()]).status().expect("kill");
+        assert!(sent.success());
+    }
+
     /// The same node started again on its address.
     async fn restart(self) -> Node {
         let (name, db, redis, addr) = (self.name.clone(), self.db.clone(), self.redis.clone(), self.addr());
@@ -175,12 +181,7 @@ async fn see_move(client: &mut Client, uci: &str) -> Value {
 
 /// Resumes a seat on `node`; the client and the state it gets.
 async fn resume(node: &Node, game: &str, token: &str) -> (Client, Value) {
-    let mut client = node.client().await;
-    client.send(json!({"type":"resume","game":game,"token":token})).await;
-    let joined = client.recv().await;
-    assert_eq!(joined["type"], "joined", "{joined}");
-    let state = client.recv_type("state").await;
-    (client, state)
+    resume_at(&node.server, game, token).await
 }
 
 fn moves(state: &Value) -> Vec<String> {
@@ -293,6 +294,42 @@ async fn a_killed_owner_loses_no_move_and_the_game_goes_on() {
     assert!(state["v"].as_u64() >= event["v"].as_u64(), "{state}");
     white.play(&game, "b1c3").await;
     see_move(&mut black, "b1c3").await;
+}
+
+#[tokio::test]
+async fn a_node_that_lost_its_lease_cannot_write_a_move() {
+    let Some(cluster) = Cluster::start("cluster-fence").await else { return };
+    let (mut old_white, mut black, _spectator, game, white_token, _) = spread_game(&cluster).await;
+    old_white.play(&game, "e2e4").await;
+    black.play(&game, "e7e5").await;
+
+    // n1, the owner, freezes past its lease: another node takes the game and play goes on.
+    cluster.node("n1").signal("-STOP");
+    tokio::time::sleep(Duration::from_millis(4500)).await;
+    let (mut white, state) = resume(cluster.node("n3"), &game, &white_token).await;
+    assert_eq!(moves(&state), ["e2e4", "e7e5"]);
+    white.play(&game, "g1f3").await;
+    black.play(&game, "g8f6").await;
+
+    // n1 wakes up still holding its old room, where g1f3 is legal again. A move through it is
+    // refused: either its write fails the lease check, or the room is gone already and the new
+    // owner finds the move illegal. Never is it stored.
+    cluster.node("n1").signal("-CONT");
+    let answer = old_white.answer(json!({"type":"move","game":game,"uci":"g1f3"})).await;
+    assert_eq!(answer["type"], "error", "{answer}");
+    let fenced =
+        answer["code"] == "server_error" && answer["message"].as_str().is_some_and(|m| m.contains("no longer owns"));
+    assert!(fenced || answer["code"] == "illegal_move", "{answer}");
+    let (_, state) = get_json(cluster.node("n2"), &format!("/api/games/{game}")).await;
+    assert_eq!(moves(&state), ["e2e4", "e7e5", "g1f3", "g8f6"]);
+    // n1 drops its stale room: the game is the new owner's, from every node.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while owner(cluster.node("n1"), &game).await == "n1" {
+        assert!(Instant::now() < deadline, "n1 still claims the game");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let (_, state) = get_json(cluster.node("n1"), &format!("/api/games/{game}")).await;
+    assert_eq!(moves(&state), ["e2e4", "e7e5", "g1f3", "g8f6"], "n1 shows the game as it is now");
 }
 
 #[tokio::test]
@@ -475,4 +512,50 @@ async fn a_rolling_restart_of_every_node_does_not_stop_a_bot_game() {
     let (_, state) = get_json(cluster.node("n1"), &format!("/api/games/{game}")).await;
     let last = state["moves"].as_array().map_or(0, Vec::len);
     assert!(last > plies[0] || state["status"] == "ended", "the game kept going: {plies:?} then {last}");
+}
+
+#[tokio::test]
+async fn nginx_in_front_of_three_nodes_survives_losing_one() {
+    let Some(mut cluster) = Cluster::start("cluster-nginx").await else { return };
+    let upstreams: Vec<SocketAddr> = cluster.nodes.iter().map(Node::addr).collect();
+    let Some(nginx) = services::nginx::Nginx::start(&upstreams) else { return };
+    let front = Server::external(nginx.addr);
+
+    let mut white = front.client().await;
+    let (game, white_token) = white.create(human(), human(), Some("white")).await;
+    let white_token = white_token.expect("token");
+    let mut black = front.client().await;
+    let black_token = black.join(&game, "black").await;
+    white.play(&game, "e2e4").await;
+    black.play(&game, "c7c5").await;
+
+    // The node holding the game dies; both players come back through the same address.
+    let holder = owner(cluster.node("n2"), &game).await;
+    cluster.take(&holder).kill();
+    drop((white, black));
+    let (mut white, state) = resume_at(&front, &game, &white_token).await;
+    assert_eq!(moves(&state), ["e2e4", "c7c5"]);
+    let (mut black, _) = resume_at(&front, &game, &black_token).await;
+    white.play(&game, "g1f3").await;
+    see_move(&mut black, "g1f3").await;
+    black.play(&game, "d7d6").await;
+    let (status, page) = front.get("/").await;
+    assert_eq!(status, 200, "{page}");
+}
+
+/// Resumes a seat through `server` (a node or the balancer), retrying while the cluster takes
+/// the game over.
+async fn resume_at(server: &Server, game: &str, token: &str) -> (Client, Value) {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        let mut client = server.client().await;
+        client.send(json!({"type":"resume","game":game,"token":token})).await;
+        let answer = client.recv().await;
+        if answer["type"] == "joined" {
+            let state = client.recv_type("state").await;
+            return (client, state);
+        }
+        assert!(Instant::now() < deadline, "resume: {answer}");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
 }
