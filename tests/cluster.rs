@@ -559,3 +559,37 @@ async fn resume_at(server: &Server, game: &str, token: &str) -> (Client, Value) 
         tokio::time::sleep(Duration::from_millis(300)).await;
     }
 }
+
+#[tokio::test]
+async fn gambit_watch_given_two_nodes_moves_on_when_its_node_stops() {
+    use tokio::io::AsyncBufReadExt;
+    let Some(mut cluster) = Cluster::start("cluster-watch").await else { return };
+    let mut creator = cluster.node("n2").client().await;
+    let (game, _) = creator.create(bot(1), bot(1), None).await;
+    let urls = [cluster.node("n1").addr(), cluster.node("n3").addr()].map(|a| format!("ws://{a}/ws"));
+    let mut watch = tokio::process::Command::new(env!("CARGO_BIN_EXE_gambit"))
+        .args(["watch", &urls[0], &urls[1], &game])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("gambit watch");
+    let mut lines = tokio::io::BufReader::new(watch.stdout.take().expect("stdout")).lines();
+    let mut transcript = Vec::new();
+    let mut next_line = async || {
+        let line = tokio::time::timeout(Duration::from_secs(20), lines.next_line()).await;
+        let line = line.expect("gambit watch went quiet").expect("read").expect("gambit watch ended");
+        transcript.push(line.clone());
+        line
+    };
+    while !next_line().await.starts_with("FEN:") {}
+    // The node it watches through (n1) stops: told to reconnect, it goes on to n3.
+    let n1 = cluster.take("n1");
+    n1.terminate().await;
+    while next_line().await != "Reconnected." {}
+    // And the game is still followed: boards keep coming.
+    while !next_line().await.starts_with("FEN:") {}
+    while !next_line().await.starts_with("FEN:") {}
+    let _ = creator;
+}

@@ -77,9 +77,10 @@ impl From<ColorArg> for Color {
 /// `gambit play` arguments.
 #[derive(Args, Debug, Clone)]
 pub struct PlayArgs {
-    /// Server address
-    #[arg(value_name = "URL", default_value = DEFAULT_URL)]
-    pub url: String,
+    /// Server address [default: ws://127.0.0.1:8080/ws]; give the nodes of a cluster to go on
+    /// to the next when one is lost
+    #[arg(value_name = "URL")]
+    pub urls: Vec<String>,
     /// Join this game instead of creating one
     #[arg(long, value_name = "ID", conflicts_with_all = ["vs_bot", "variant"])]
     pub game: Option<String>,
@@ -128,31 +129,39 @@ impl PlayArgs {
     }
 }
 
-/// `gambit watch` arguments: `[URL] GAME`. Both are optional to clap, because a required
-/// positional cannot follow an optional one; [`WatchArgs::target`] sorts them out.
+/// `gambit watch` arguments: `[URL]... GAME`. One list for clap, because a required
+/// positional cannot follow optional ones; [`WatchArgs::target`] sorts them out.
 #[derive(Args, Debug, Clone)]
-#[command(override_usage = "gambit watch [URL] GAME")]
+#[command(override_usage = "gambit watch [URL]... GAME")]
 pub struct WatchArgs {
-    /// Server address [default: ws://127.0.0.1:8080/ws]; with a single argument, that is GAME
-    #[arg(value_name = "URL")]
-    pub first: Option<String>,
-    /// The id of the game to watch
-    #[arg(value_name = "GAME")]
-    pub second: Option<String>,
+    /// Server addresses [default: ws://127.0.0.1:8080/ws] (the nodes of a cluster: the next is
+    /// tried when one is lost), then the id of the game to watch
+    #[arg(value_name = "URL... GAME")]
+    pub args: Vec<String>,
 }
 
 impl WatchArgs {
-    /// The server address and the game id.
-    fn target(&self) -> Result<(String, String), TermError> {
-        match (&self.first, &self.second) {
-            (Some(url), Some(game)) => Ok((url.clone(), game.clone())),
-            (Some(game), None) if !game.contains("://") => Ok((DEFAULT_URL.to_string(), game.clone())),
+    /// The server addresses and the game id.
+    fn target(&self) -> Result<(Vec<String>, String), TermError> {
+        match self.args.split_last() {
+            Some((game, urls)) if !game.contains("://") => {
+                let urls = if urls.is_empty() { vec![DEFAULT_URL.to_string()] } else { urls.to_vec() };
+                Ok((urls, game.clone()))
+            }
             _ => Err(TermError::BadUrl {
-                url: self.first.clone().unwrap_or_default(),
-                reason: "which game? usage: gambit watch [URL] GAME".into(),
+                url: self.args.first().cloned().unwrap_or_default(),
+                reason: "which game? usage: gambit watch [URL]... GAME".into(),
             }),
         }
     }
+}
+
+/// The WebSocket addresses for what the user typed (the default when nothing was).
+fn normalize_urls(urls: &[String]) -> Result<Vec<String>, TermError> {
+    if urls.is_empty() {
+        return Ok(vec![DEFAULT_URL.to_string()]);
+    }
+    urls.iter().map(|url| normalize_url(url)).collect()
 }
 
 /// The WebSocket address for what the user typed: `ws://host:port/ws` as is; `http://` turned
@@ -185,15 +194,15 @@ pub fn normalize_url(text: &str) -> Result<String, TermError> {
 /// `gambit play`: creates or joins a game and plays it from the terminal until it ends or the
 /// player quits.
 pub fn play(args: &PlayArgs) -> Result<(), TermError> {
-    let url = normalize_url(&args.url)?;
-    run_blocking(session::play(url, args.clone()))
+    let urls = normalize_urls(&args.urls)?;
+    run_blocking(session::play(urls, args.clone()))
 }
 
 /// `gambit watch`: follows a game, printing the board after each event, until it ends.
 pub fn watch(args: &WatchArgs) -> Result<(), TermError> {
-    let (url, game) = args.target()?;
-    let url = normalize_url(&url)?;
-    run_blocking(session::watch(url, game))
+    let (urls, game) = args.target()?;
+    let urls = normalize_urls(&urls)?;
+    run_blocking(session::watch(urls, game))
 }
 
 fn run_blocking(task: impl std::future::Future<Output = Result<(), TermError>>) -> Result<(), TermError> {
@@ -223,20 +232,18 @@ mod tests {
 
     #[test]
     fn watch_arguments() {
-        let args = |a: Option<&str>, b: Option<&str>| WatchArgs { first: a.map(Into::into), second: b.map(Into::into) };
-        assert_eq!(args(Some("abc"), None).target().unwrap(), (DEFAULT_URL.to_string(), "abc".to_string()));
-        assert_eq!(
-            args(Some("ws://h/ws"), Some("abc")).target().unwrap(),
-            ("ws://h/ws".to_string(), "abc".to_string())
-        );
-        assert!(args(Some("ws://h/ws"), None).target().is_err());
-        assert!(args(None, None).target().is_err());
+        let args = |a: &[&str]| WatchArgs { args: a.iter().map(|s| s.to_string()).collect() };
+        assert_eq!(args(&["abc"]).target().unwrap(), (vec![DEFAULT_URL.to_string()], "abc".to_string()));
+        assert_eq!(args(&["ws://h/ws", "abc"]).target().unwrap(), (vec!["ws://h/ws".to_string()], "abc".to_string()));
+        let two = args(&["ws://a/ws", "ws://b/ws", "abc"]).target().unwrap();
+        assert_eq!(two, (vec!["ws://a/ws".to_string(), "ws://b/ws".to_string()], "abc".to_string()));
+        assert!(args(&["ws://h/ws"]).target().is_err());
+        assert!(args(&[]).target().is_err());
     }
 
     #[test]
     fn play_requests() {
-        let base =
-            PlayArgs { url: DEFAULT_URL.into(), game: None, color: None, vs_bot: None, variant: None, time: None };
+        let base = PlayArgs { urls: Vec::new(), game: None, color: None, vs_bot: None, variant: None, time: None };
         let create = base.request();
         assert!(matches!(
             create.message,

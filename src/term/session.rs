@@ -27,9 +27,10 @@ const FIRST_BACKOFF: Duration = Duration::from_millis(250);
 const MAX_BACKOFF: Duration = Duration::from_secs(8);
 
 /// `gambit play`: create or join, then play until the game ends or the player leaves.
-pub async fn play(url: String, args: PlayArgs) -> Result<(), TermError> {
+pub async fn play(urls: Vec<String>, args: PlayArgs) -> Result<(), TermError> {
+    let (servers, mut conn) = Servers::open(urls).await?;
+    let url = servers.url().to_string();
     let share = if url == DEFAULT_URL { String::new() } else { format!(" {url}") };
-    let mut conn = Connection::open(&url).await?;
     conn.send(&args.request()).await?;
     let watch_hint = args.game.as_ref().map(|game| format!("gambit watch{share} {game}"));
     let setup = setup(&mut conn, watch_hint.as_deref()).await?;
@@ -49,16 +50,49 @@ pub async fn play(url: String, args: PlayArgs) -> Result<(), TermError> {
         (false, _) => format!("Joined game {game}: you play {}. Type help for the commands.", color.name()),
     };
     let view = GameView::new(setup.state, Some(color));
-    Session::new(url, conn, view, Some(token)).run(&intro).await
+    Session::new(servers, conn, view, Some(token)).run(&intro).await
 }
 
 /// `gambit watch`: follow a game until it ends (or the watcher quits).
-pub async fn watch(url: String, game: GameId) -> Result<(), TermError> {
-    let mut conn = Connection::open(&url).await?;
+pub async fn watch(urls: Vec<String>, game: GameId) -> Result<(), TermError> {
+    let (servers, mut conn) = Servers::open(urls).await?;
     conn.send(&Request::new(ClientMessage::Watch { game: game.clone(), v: None }, Some(SETUP_ID))).await?;
     let setup = setup(&mut conn, None).await?;
     let view = GameView::new(setup.state, None);
-    Session::new(url, conn, view, None).run(&format!("Watching game {game}.")).await
+    Session::new(servers, conn, view, None).run(&format!("Watching game {game}.")).await
+}
+
+/// The servers a client may use (one, or the nodes of a cluster), and the one in use.
+struct Servers {
+    urls: Vec<String>,
+    current: usize,
+}
+
+impl Servers {
+    /// Connects to the first server that answers.
+    async fn open(urls: Vec<String>) -> Result<(Servers, Connection), TermError> {
+        let mut first_error = None;
+        for (current, url) in urls.iter().enumerate() {
+            match Connection::open(url).await {
+                Ok(conn) => return Ok((Servers { urls, current }, conn)),
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+        Err(first_error.unwrap_or(TermError::BadUrl { url: String::new(), reason: "no server address".into() }))
+    }
+
+    fn url(&self) -> &str {
+        &self.urls[self.current]
+    }
+
+    /// After a lost connection: the next server (a node stopping tells its clients to go on
+    /// to another; a dead one does not answer).
+    fn next(&mut self) -> &str {
+        self.current = (self.current + 1) % self.urls.len();
+        self.url()
+    }
 }
 
 /// What the server answered to the first message.
@@ -116,7 +150,7 @@ enum Flow {
 }
 
 struct Session {
-    url: String,
+    servers: Servers,
     /// None while reconnecting.
     conn: Option<Connection>,
     view: GameView,
@@ -135,11 +169,11 @@ struct Session {
 }
 
 impl Session {
-    fn new(url: String, conn: Connection, view: GameView, token: Option<String>) -> Session {
+    fn new(servers: Servers, conn: Connection, view: GameView, token: Option<String>) -> Session {
         use std::io::IsTerminal;
         let prompt = token.is_some() && std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
         Session {
-            url,
+            servers,
             conn: Some(conn),
             view,
             token,
@@ -344,7 +378,8 @@ impl Session {
     /// One reconnection attempt: open, then resume the seat (or watch again) from the last version.
     async fn reconnect(&mut self) -> Result<(), TermError> {
         self.retry_at = None;
-        let Ok(conn) = Connection::open(&self.url).await else {
+        let url = self.servers.next().to_string();
+        let Ok(conn) = Connection::open(&url).await else {
             return self.retry_later();
         };
         self.conn = Some(conn);
@@ -379,7 +414,7 @@ impl Session {
     /// Schedules the next reconnection attempt, or gives up after [`MAX_RETRIES`].
     fn retry_later(&mut self) -> Result<(), TermError> {
         if self.failures >= MAX_RETRIES {
-            return Err(TermError::Lost { url: self.url.clone() });
+            return Err(TermError::Lost { url: self.servers.urls.join(", ") });
         }
         let delay = FIRST_BACKOFF.saturating_mul(1 << self.failures.min(16)).min(MAX_BACKOFF);
         self.failures += 1;
