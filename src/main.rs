@@ -20,7 +20,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Run the game server: WebSocket play and watching, the JSON API, metrics
-    Serve(gambit::server::ServeArgs),
+    Serve(Box<gambit::server::ServeArgs>),
     /// Play a game from the terminal: create one (against a friend or a bot) or join one
     Play(gambit::term::PlayArgs),
     /// Follow a game live from the terminal until it ends

@@ -593,3 +593,30 @@ async fn gambit_watch_given_two_nodes_moves_on_when_its_node_stops() {
     while !next_line().await.starts_with("FEN:") {}
     let _ = creator;
 }
+
+#[tokio::test]
+async fn loadtest_failover_measures_a_killed_node_and_every_game_goes_on() {
+    let Some(mut cluster) = Cluster::start("cluster-loadtest").await else { return };
+    let n1 = cluster.take("n1");
+    let urls: Vec<String> = [n1.addr(), cluster.node("n2").addr(), cluster.node("n3").addr()]
+        .iter()
+        .map(|a| format!("ws://{a}/ws"))
+        .collect();
+    let json = std::env::temp_dir().join(format!("gambit-failover-{}.json", std::process::id()));
+    let pid = n1.child.id().to_string();
+    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_gambit"))
+        .args(["loadtest", "failover", "--url", &urls[0], "--url", &urls[1], "--url", &urls[2]])
+        .args(["--games", "12", "--kill-pid", &pid, "--warmup", "2", "--wait", "15", "--json"])
+        .arg(&json)
+        .output()
+        .await
+        .expect("gambit loadtest");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&json).expect("report")).expect("json");
+    let _ = std::fs::remove_file(&json);
+    assert_eq!(report["recovered"], 12, "{report}");
+    let max = report["kill_to_first_move"]["max_ms"].as_f64().expect("max");
+    assert!(max > 0.0 && max < 5000.0, "every game moves again within 5 s: {report}");
+    drop(n1);
+}

@@ -42,6 +42,8 @@ enum Control {
 pub struct Bus {
     outgoing: mpsc::UnboundedSender<(String, Vec<u8>)>,
     control: mpsc::UnboundedSender<Control>,
+    /// For messages that must know whether anyone heard them (requests to a node).
+    direct: ConnectionManager,
 }
 
 /// Why the bus could not start.
@@ -68,9 +70,9 @@ impl Bus {
             .map_err(|e| failed(&e))?;
         let (outgoing, queue) = mpsc::unbounded_channel();
         let (control, commands) = mpsc::unbounded_channel();
-        tokio::spawn(publish_loop(manager, queue));
+        tokio::spawn(publish_loop(manager.clone(), queue));
         tokio::spawn(subscribe_loop(client, commands, incoming));
-        Ok(Bus { outgoing, control })
+        Ok(Bus { outgoing, control, direct: manager })
     }
 
     /// Checks that `url` is a Redis URL, without connecting.
@@ -81,6 +83,14 @@ impl Bus {
     /// Publishes `payload` on `channel`, after everything published before it.
     pub fn publish(&self, channel: String, payload: Vec<u8>) {
         let _ = self.outgoing.send((channel, payload));
+    }
+
+    /// Publishes `payload` on `channel` now (not in line with [`Bus::publish`]); how many
+    /// subscribers received it, None if Redis could not be reached. A node's channel with no
+    /// subscriber means the node is gone.
+    pub async fn publish_now(&self, channel: String, payload: Vec<u8>) -> Option<usize> {
+        let mut direct = self.direct.clone();
+        redis::cmd("PUBLISH").arg(channel).arg(payload).query_async::<usize>(&mut direct).await.ok()
     }
 
     /// Follows `channel`; returns once Redis confirmed it, so nothing published after is missed.

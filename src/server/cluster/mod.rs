@@ -68,6 +68,10 @@ pub struct Cluster {
     next_request: AtomicU64,
     /// Owners of games held elsewhere, as last found (dropped when one does not answer).
     owners: Mutex<HashMap<GameId, String>>,
+    /// Nodes that did not answer lately, until when they are passed over: a game whose lease
+    /// such a node still holds is waited for (until the lease runs out and the game is taken)
+    /// rather than asked of it again.
+    silent: Mutex<HashMap<String, tokio::time::Instant>>,
     /// Wakes the lease task at once (another node handed its games over).
     wake: Notify,
     /// Set when this node stops: it takes no more games.
@@ -117,6 +121,7 @@ impl Cluster {
             pending: Mutex::new(HashMap::new()),
             next_request: AtomicU64::new(1),
             owners: Mutex::new(HashMap::new()),
+            silent: Mutex::new(HashMap::new()),
             wake: Notify::new(),
             stopping: AtomicBool::new(false),
             me: me.clone(),
@@ -141,6 +146,23 @@ impl Cluster {
 
     fn owners(&self) -> std::sync::MutexGuard<'_, HashMap<GameId, String>> {
         self.owners.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn silent(&self) -> std::sync::MutexGuard<'_, HashMap<String, tokio::time::Instant>> {
+        self.silent.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// True if `node` did not answer lately.
+    fn is_silent(&self, node: &str) -> bool {
+        let mut silent = self.silent();
+        match silent.get(node) {
+            Some(until) if *until > tokio::time::Instant::now() => true,
+            Some(_) => {
+                silent.remove(node);
+                false
+            }
+            None => false,
+        }
     }
 
     fn pending(&self) -> std::sync::MutexGuard<'_, HashMap<u64, oneshot::Sender<Reply>>> {
@@ -175,12 +197,15 @@ impl Cluster {
             if let Some(handle) = self.lobby.get(game).await {
                 return Ok(Place::Here(handle));
             }
-            if let Some(node) = self.owners().get(game) {
-                return Ok(Place::There(node.clone()));
+            let cached = self.owners().get(game).cloned();
+            if let Some(node) = cached.filter(|node| !self.is_silent(node)) {
+                return Ok(Place::There(node));
             }
             let owner = self.store.owner(game).await.map_err(|e| Refusal::server_error(e.to_string()))?;
             match owner {
                 Owner::Missing | Owner::Archived => return Err(Refusal::no_such_game(game)),
+                // Its node does not answer: wait for its lease to run out.
+                Owner::Node(node) if self.is_silent(&node) => {}
                 Owner::Node(node) if node != self.node => {
                     self.owners().insert(game.to_string(), node.clone());
                     return Ok(Place::There(node));
@@ -251,13 +276,23 @@ impl Cluster {
         let (tx, rx) = oneshot::channel();
         self.pending().insert(id, tx);
         let envelope = Envelope::Request { id, from: self.node.clone(), game: game.to_string(), call };
-        match serde_json::to_vec(&envelope) {
-            Ok(payload) => self.bus.publish(node_channel(node), payload),
-            Err(e) => tracing::error!(error = %e, "request not serialisable"),
-        }
-        let answer = tokio::time::timeout(RPC_TIMEOUT, rx).await;
+        let heard = match serde_json::to_vec(&envelope) {
+            Ok(payload) => self.bus.publish_now(node_channel(node), payload).await,
+            Err(e) => {
+                tracing::error!(error = %e, "request not serialisable");
+                None
+            }
+        };
+        let answer = match heard {
+            // Nobody subscribes to the node's channel: it is gone, no need to wait.
+            Some(0) => None,
+            _ => tokio::time::timeout(RPC_TIMEOUT, rx).await.ok().and_then(Result::ok),
+        };
         self.pending().remove(&id);
-        answer.ok()?.ok()
+        if answer.is_none() {
+            self.silent().insert(node.to_string(), tokio::time::Instant::now() + super::store::LEASE);
+        }
+        answer
     }
 
     /// Answers another node's request for a game this node holds.

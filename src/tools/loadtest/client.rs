@@ -87,44 +87,61 @@ impl ConnectError {
     }
 }
 
-/// Opens connections to one server, cycling through the source addresses.
-#[derive(Debug)]
+/// Opens connections to one server, or spreads them over several (the nodes of a cluster):
+/// connection `n` goes to server `n % servers`, so consecutive connections (a game's two
+/// players) land on different nodes; each server's connections cycle through the source
+/// addresses.
+#[derive(Clone, Debug)]
 pub struct Connector {
-    addr: SocketAddr,
-    url: String,
+    servers: Vec<(SocketAddr, String)>,
     sources: Vec<IpAddr>,
 }
 
 impl Connector {
-    /// For `addr` (resolved from `target`), with `sources` source addresses when the server is on
-    /// IPv4 loopback (all of 127.0.0.0/8 reaches it); elsewhere the system picks the source.
-    pub fn new(target: &Target, addr: SocketAddr, sources: u8) -> Connector {
-        let sources = match addr.ip() {
-            IpAddr::V4(ip) if ip.is_loopback() => {
-                (1..=sources).map(|i| IpAddr::V4(Ipv4Addr::new(127, 0, 0, i))).collect()
-            }
-            _ => Vec::new(),
+    /// For `servers` (each target with its resolved address), with `sources` source addresses
+    /// when they are on IPv4 loopback (all of 127.0.0.0/8 reaches them); elsewhere the system
+    /// picks the source.
+    pub fn new(servers: &[(Target, SocketAddr)], sources: u8) -> Connector {
+        let loopback = servers.iter().all(|(_, addr)| matches!(addr.ip(), IpAddr::V4(ip) if ip.is_loopback()));
+        let sources = if loopback {
+            (1..=sources).map(|i| IpAddr::V4(Ipv4Addr::new(127, 0, 0, i))).collect()
+        } else {
+            Vec::new()
         };
-        Connector { addr, url: target.url.clone(), sources }
+        let servers = servers.iter().map(|(target, addr)| (*addr, target.url.clone())).collect();
+        Connector { servers, sources }
     }
 
-    /// Opens connection number `n` (which picks its source address).
+    /// How many servers connections are spread over.
+    pub fn servers(&self) -> usize {
+        self.servers.len()
+    }
+
+    /// Opens connection number `n` (which picks its server and source address).
     pub async fn connect(&self, n: usize) -> Result<Ws, ConnectError> {
-        tokio::time::timeout(CONNECT_TIMEOUT, self.open(n)).await.map_err(|_| ConnectError::Timeout)?
+        self.connect_to(n % self.servers.len(), n / self.servers.len()).await
     }
 
-    async fn open(&self, n: usize) -> Result<Ws, ConnectError> {
-        let socket = if self.addr.is_ipv4() { TcpSocket::new_v4() } else { TcpSocket::new_v6() };
+    /// Opens a connection to server `server`; `n` picks the source address.
+    pub async fn connect_to(&self, server: usize, n: usize) -> Result<Ws, ConnectError> {
+        tokio::time::timeout(CONNECT_TIMEOUT, self.open(server % self.servers.len(), n))
+            .await
+            .map_err(|_| ConnectError::Timeout)?
+    }
+
+    async fn open(&self, server: usize, n: usize) -> Result<Ws, ConnectError> {
+        let (addr, url) = &self.servers[server];
+        let socket = if addr.is_ipv4() { TcpSocket::new_v4() } else { TcpSocket::new_v6() };
         let socket = socket.map_err(ConnectError::Tcp)?;
         if !self.sources.is_empty() {
             let ip = self.sources[n % self.sources.len()];
             socket.bind(SocketAddr::new(ip, 0)).map_err(|source| ConnectError::Bind { addr: ip, source })?;
         }
-        let stream = socket.connect(self.addr).await.map_err(ConnectError::Tcp)?;
+        let stream = socket.connect(*addr).await.map_err(ConnectError::Tcp)?;
         // Moves are small and latency is what is measured.
         stream.set_nodelay(true).map_err(ConnectError::Tcp)?;
         let config = WebSocketConfig::default().read_buffer_size(READ_BUFFER).write_buffer_size(0);
-        let (ws, _) = tokio_tungstenite::client_async_with_config(self.url.as_str(), stream, Some(config))
+        let (ws, _) = tokio_tungstenite::client_async_with_config(url.as_str(), stream, Some(config))
             .await
             .map_err(ConnectError::Handshake)?;
         Ok(ws)
@@ -190,10 +207,15 @@ mod tests {
     #[test]
     fn spreads_loopback_sources() {
         let t = Target::parse("ws://127.0.0.1:1/ws").expect("url");
-        let c = Connector::new(&t, "127.0.0.1:1".parse().expect("addr"), 3);
+        let c = Connector::new(&[(t.clone(), "127.0.0.1:1".parse().expect("addr"))], 3);
         assert_eq!(c.sources.len(), 3);
         assert_eq!(c.sources[2], IpAddr::V4(Ipv4Addr::new(127, 0, 0, 3)));
-        let c = Connector::new(&t, "10.0.0.1:1".parse().expect("addr"), 3);
+        let c = Connector::new(&[(t.clone(), "10.0.0.1:1".parse().expect("addr"))], 3);
         assert!(c.sources.is_empty());
+        // Several servers: the connections go round them.
+        let two = [(t.clone(), "127.0.0.1:1".parse().expect("addr")), (t, "127.0.0.1:2".parse().expect("addr"))];
+        let c = Connector::new(&two, 3);
+        assert_eq!(c.servers(), 2);
+        assert_eq!(c.servers[1].0.port(), 2);
     }
 }

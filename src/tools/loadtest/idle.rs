@@ -76,7 +76,7 @@ pub async fn run(args: &IdleArgs, connector: &Connector, stats: Arc<Stats>, file
         .await;
     IdleReport {
         scenario: "idle",
-        url: args.common.url.url.clone(),
+        url: args.common.url(),
         server_pid: pid,
         connections: Connections { planned, opened: Stats::get(&stats.open), failed: Stats::get(&stats.failed) },
         file_limit,

@@ -6,6 +6,7 @@
 //! One multi-threaded tokio runtime carries every client as a task; see docs/performance.md.
 
 mod client;
+mod failover;
 mod fanout;
 mod games;
 mod idle;
@@ -52,14 +53,18 @@ pub enum Scenario {
     Games(GamesArgs),
     /// C idle connections: the server's resident memory per connection
     Idle(IdleArgs),
+    /// A cluster loses a node: G games played through the first --url, whose process is killed;
+    /// the time from the kill to each game's first move accepted after it
+    Failover(failover::FailoverArgs),
 }
 
 /// What every scenario takes.
 #[derive(Args, Debug, Clone)]
 pub struct CommonArgs {
-    /// The server's WebSocket endpoint
-    #[arg(long, default_value = "ws://127.0.0.1:8080/ws", value_parser = Target::parse)]
-    pub url: Target,
+    /// The server's WebSocket endpoint; repeat it for the nodes of a cluster, and connections
+    /// are spread over them in turn (a game's two players on different nodes)
+    #[arg(long = "url", value_name = "URL", default_value = "ws://127.0.0.1:8080/ws", value_parser = Target::parse)]
+    pub urls: Vec<Target>,
     /// Also write the figures to this file as JSON
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
@@ -80,6 +85,13 @@ pub struct RunArgs {
     pub seed: u64,
 }
 
+impl CommonArgs {
+    /// The servers, as the report names them.
+    pub fn url(&self) -> String {
+        self.urls.iter().map(|t| t.url.as_str()).collect::<Vec<_>>().join(" ")
+    }
+}
+
 impl RunArgs {
     pub fn duration(&self) -> Duration {
         Duration::from_secs(self.duration)
@@ -92,6 +104,7 @@ impl Scenario {
             Scenario::Fanout(a) => &a.common,
             Scenario::Games(a) => &a.common,
             Scenario::Idle(a) => &a.common,
+            Scenario::Failover(a) => &a.common,
         }
     }
 
@@ -101,6 +114,7 @@ impl Scenario {
             Scenario::Fanout(a) => u64::from(a.spectators) + 2,
             Scenario::Games(a) => u64::from(a.games) * (2 + u64::from(a.spectators)),
             Scenario::Idle(a) => u64::from(a.connections),
+            Scenario::Failover(a) => u64::from(a.games) * 3,
         }
     }
 }
@@ -108,6 +122,8 @@ impl Scenario {
 /// Why a run could not be made.
 #[derive(Debug, Error)]
 pub enum LoadtestError {
+    #[error("{0}")]
+    Failover(String),
     #[error("cannot reach the server at {url}: {reason}")]
     Unreachable { url: String, reason: String },
     #[error("cannot read the memory of process {pid} (/proc/{pid}/status): {source}")]
@@ -153,13 +169,18 @@ pub async fn execute(scenario: &Scenario) -> Result<Report, LoadtestError> {
             file_limit.limit, file_limit.needed
         );
     }
-    let unreachable = |reason: String| LoadtestError::Unreachable { url: common.url.url.clone(), reason };
-    let addr = common.url.resolve().await.map_err(|e| unreachable(e.to_string()))?;
-    let connector = Connector::new(&common.url, addr, common.sources);
-    // One connection first, so that a server that is not there is one clear error.
-    let mut probe = connector.connect(0).await.map_err(|e| unreachable(e.to_string()))?;
-    let _ = probe.close(None).await;
-    drop(probe);
+    let mut servers = Vec::new();
+    for target in &common.urls {
+        let unreachable = |reason: String| LoadtestError::Unreachable { url: target.url.clone(), reason };
+        servers.push((target.clone(), target.resolve().await.map_err(|e| unreachable(e.to_string()))?));
+    }
+    let connector = Connector::new(&servers, common.sources);
+    // One connection to each server first, so that a server that is not there is one clear error.
+    for (i, (target, _)) in servers.iter().enumerate() {
+        let unreachable = |reason: String| LoadtestError::Unreachable { url: target.url.clone(), reason };
+        let mut probe = connector.connect_to(i, 0).await.map_err(|e| unreachable(e.to_string()))?;
+        let _ = probe.close(None).await;
+    }
 
     let stats = Arc::new(Stats::new());
     let report = match scenario {
@@ -174,6 +195,10 @@ pub async fn execute(scenario: &Scenario) -> Result<Report, LoadtestError> {
             let report = play_report("games", common, &args.plan(), &connector, &stats, file_limit).await;
             progress.finish();
             report
+        }
+        Scenario::Failover(args) => {
+            let report = failover::run(args, &connector).await.map_err(LoadtestError::Failover)?;
+            Report::Failover(report)
         }
         Scenario::Idle(args) => {
             let progress = Progress::start(stats.clone(), None);
@@ -198,7 +223,7 @@ async fn play_report(
     let moves = Stats::get(&stats.moves);
     Report::Play(PlayReport {
         scenario,
-        url: common.url.url.clone(),
+        url: common.url(),
         games: played.slots,
         spectators_per_game: plan.spectators,
         spectators: played.spectators,

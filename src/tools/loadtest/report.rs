@@ -90,6 +90,7 @@ pub struct IdleReport {
 pub enum Report {
     Play(PlayReport),
     Idle(IdleReport),
+    Failover(super::failover::FailoverReport),
 }
 
 impl Report {
@@ -166,6 +167,7 @@ impl Display for Report {
         match self {
             Report::Play(r) => r.fmt(f),
             Report::Idle(r) => r.fmt(f),
+            Report::Failover(r) => r.fmt(f),
         }
     }
 }

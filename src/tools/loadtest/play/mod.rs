@@ -121,8 +121,9 @@ struct Control {
 /// Opens `count` connections, a bounded number at a time, counting failures by kind.
 pub async fn open_all(connector: &Connector, count: usize, stats: &Stats) -> Vec<Ws> {
     let mut opened = Vec::with_capacity(count);
-    let mut attempts =
-        futures::stream::iter(0..count).map(|n| connector.connect(n)).buffer_unordered(PARALLEL_CONNECTS);
+    // In order (`buffered`), so connection n is on server n % servers: a game's white and
+    // black, consecutive connections, sit on different nodes of a cluster.
+    let mut attempts = futures::stream::iter(0..count).map(|n| connector.connect(n)).buffered(PARALLEL_CONNECTS);
     while let Some(result) = attempts.next().await {
         match result {
             Ok(ws) => {
