@@ -129,6 +129,11 @@ impl Cluster {
         for channel in [node_channel(&cluster.node), LOBBY_CHANNEL.to_string(), HANDOFF_CHANNEL.to_string()] {
             cluster.bus.subscribe(channel).await;
         }
+        // The lease runs before the first game is made: a game of a node with no heartbeat yet
+        // would look free to take.
+        if let Err(e) = cluster.store.heartbeat(0, 0).await {
+            tracing::warn!(error = %e, "cannot renew this node's lease yet");
+        }
         tasks::spawn(&cluster, parts);
         tracing::info!(node = %cluster.node, "joined the cluster");
         cluster

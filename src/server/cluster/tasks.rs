@@ -145,21 +145,24 @@ async fn leases(cluster: Arc<Cluster>) {
             _ = tick.tick() => {}
             () = cluster.wake.notified() => {}
         }
-        match cluster.store.renew().await {
-            Ok(lost) if !lost.is_empty() => {
-                tracing::warn!(games = lost.len(), "leases lost to other nodes");
-                cluster.lobby.drop_games(lost).await;
-            }
-            Ok(_) => {}
-            Err(e) => tracing::warn!(error = %e, "cannot renew leases"),
-        }
-        // A stopping node neither reports itself (it is leaving the list) nor takes games.
-        if !cluster.stopping.load(std::sync::atomic::Ordering::Acquire) {
+        // A stopping node no longer renews its lease (it is leaving) nor takes games.
+        let stopping = cluster.stopping.load(std::sync::atomic::Ordering::Acquire);
+        if !stopping {
             let games = usize::try_from(cluster.metrics.live_games.get()).unwrap_or(0);
             let connections = usize::try_from(cluster.metrics.connections.get()).unwrap_or(0);
             if let Err(e) = cluster.store.heartbeat(games, connections).await {
-                tracing::warn!(error = %e, "cannot report this node");
+                tracing::warn!(error = %e, "cannot renew this node's lease");
             }
+        }
+        match cluster.store.lost().await {
+            Ok(lost) if !lost.is_empty() => {
+                tracing::warn!(games = lost.len(), "games taken by other nodes while this one could not renew");
+                cluster.lobby.drop_games(lost).await;
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!(error = %e, "cannot check this node's games"),
+        }
+        if !stopping {
             take_orphans(&cluster).await;
         }
         if swept.elapsed() >= SWEEP_EVERY {

@@ -1,8 +1,12 @@
-//! Game leases of a cluster node, kept in PostgreSQL next to the games (DESIGN.md §4): a node
-//! owns a game while its lease runs, by the database's clock; taking a game raises its epoch,
-//! and every write the node makes checks, in the write's own transaction, that the game's owner
-//! and epoch are still its own ([`Fence::check`]). A node that was paused or cut off past its
-//! lease therefore cannot write a move to a game another node has taken since.
+//! Game leases of a cluster node, kept in PostgreSQL next to the games (DESIGN.md §4). A node
+//! owns the games whose `owner` it is while its lease runs: its heartbeat row in `nodes`,
+//! renewed each second, younger than [`LEASE`] by the database's clock. One row per node, so
+//! renewing never locks a game's row (per-game renewals deadlocked with the moves' writes under
+//! load). Taking a game raises its epoch, and every write the node makes checks, in the
+//! write's own transaction, that the game's owner and epoch are still its own
+//! ([`Fence::check`]). A node that was paused or cut off past its lease therefore cannot write
+//! a move to a game another node has taken since; it finds out at its next heartbeat
+//! ([`PostgresStore::lost`]) and drops the room.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -14,8 +18,9 @@ use super::postgres::{games, unavailable, PostgresStore};
 use super::{StoreError, StoredGame};
 use crate::protocol::GameId;
 
-/// How long a lease runs unless renewed. Nodes renew every [`RENEW_EVERY`], so a lease outlives
-/// a few missed renewals, and a dead node's games are taken within this time (plus a scan).
+/// How long a node's lease runs unless renewed. Nodes renew every [`RENEW_EVERY`], so a lease
+/// outlives a couple of missed renewals, and a dead node's games are taken within this time
+/// (plus a scan).
 pub const LEASE: Duration = Duration::from_secs(3);
 /// How often a node renews its leases and reports itself.
 pub const RENEW_EVERY: Duration = Duration::from_millis(1000);
@@ -78,13 +83,10 @@ impl Fence {
     /// Makes a game just inserted this node's, at epoch 1 (in the insert's transaction).
     pub(super) async fn own_new(&self, tx: &deadpool_postgres::Transaction<'_>, game: &str) -> Result<(), String> {
         let own = tx
-            .prepare_cached(
-                "UPDATE games SET owner = $2, epoch = 1, lease_until = now() + $3::bigint * interval '1 millisecond'
-                 WHERE id = $1",
-            )
+            .prepare_cached("UPDATE games SET owner = $2, epoch = 1 WHERE id = $1")
             .await
             .map_err(|e| e.to_string())?;
-        tx.execute(&own, &[&game, &self.node, &lease_ms()]).await.map(|_| ()).map_err(|e| e.to_string())
+        tx.execute(&own, &[&game, &self.node]).await.map(|_| ()).map_err(|e| e.to_string())
     }
 }
 
@@ -115,8 +117,11 @@ pub struct NodeInfo {
     pub started_ms: i64,
 }
 
-/// A node is listed as live while it reported within this time.
-const NODE_ALIVE: &str = "interval '10 seconds'";
+/// SQL: true when node `n`'s lease runs (its heartbeat is recent enough); `$lease` is the
+/// lease in milliseconds.
+fn alive(n: &str, lease: &str) -> String {
+    format!("({n}.heartbeat_at > now() - {lease}::bigint * interval '1 millisecond')")
+}
 
 impl PostgresStore {
     fn fence(&self) -> Result<&Fence, StoreError> {
@@ -137,8 +142,12 @@ impl PostgresStore {
         let client = self.client().await?;
         let row = client
             .query_opt(
-                "SELECT owner, coalesce(lease_until > now(), false), status = 'ended' FROM games WHERE id = $1",
-                &[&game],
+                &format!(
+                    "SELECT g.owner, coalesce({}, false), g.status = 'ended'
+                     FROM games g LEFT JOIN nodes n ON n.name = g.owner WHERE g.id = $1",
+                    alive("n", "$2")
+                ),
+                &[&game, &lease_ms()],
             )
             .await
             .map_err(|e| StoreError::Read(e.to_string()))?;
@@ -157,12 +166,18 @@ impl PostgresStore {
     pub async fn claim(&self, game: &str) -> Result<Option<StoredGame>, StoreError> {
         let fence = self.fence()?;
         let client = self.client().await?;
+        // This node may take a game on record as its own too: its room here is gone (the node
+        // restarted, or is stopping), and the new epoch fences any write of the old one.
         let row = client
             .query_opt(
-                "UPDATE games SET owner = $2, epoch = epoch + 1,
-                                  lease_until = now() + $3::bigint * interval '1 millisecond'
-                 WHERE id = $1 AND status <> 'ended' AND (owner IS NULL OR lease_until IS NULL OR lease_until < now())
-                 RETURNING epoch",
+                &format!(
+                    "UPDATE games g SET owner = $2, epoch = epoch + 1
+                     WHERE g.id = $1 AND g.status <> 'ended'
+                       AND (g.owner IS NULL OR g.owner = $2
+                            OR NOT EXISTS (SELECT 1 FROM nodes n WHERE n.name = g.owner AND {}))
+                     RETURNING epoch",
+                    alive("n", "$3")
+                ),
                 &[&game, &fence.node, &lease_ms()],
             )
             .await
@@ -173,7 +188,8 @@ impl PostgresStore {
         Ok(found.pop())
     }
 
-    /// Takes up to `limit` unfinished games nobody holds, and reads them back.
+    /// Takes up to `limit` unfinished games whose node's lease ran out (or that were let go),
+    /// and reads them back.
     pub async fn claim_orphans(&self, limit: usize) -> Result<Vec<StoredGame>, StoreError> {
         let fence = self.fence()?;
         let client = self.client().await?;
@@ -181,12 +197,15 @@ impl PostgresStore {
         // SKIP LOCKED: nodes scanning at once share the orphans instead of queueing on them.
         let rows = client
             .query(
-                "UPDATE games SET owner = $1, epoch = epoch + 1,
-                                  lease_until = now() + $2::bigint * interval '1 millisecond'
-                 WHERE id IN (SELECT id FROM games
-                              WHERE status <> 'ended' AND (owner IS NULL OR lease_until IS NULL OR lease_until < now())
-                              ORDER BY random() LIMIT $3 FOR UPDATE SKIP LOCKED)
-                 RETURNING id, epoch",
+                &format!(
+                    "UPDATE games SET owner = $1, epoch = epoch + 1
+                     WHERE id IN (SELECT g.id FROM games g LEFT JOIN nodes n ON n.name = g.owner
+                                  WHERE g.status <> 'ended' AND g.owner IS DISTINCT FROM $1
+                                    AND (g.owner IS NULL OR n.name IS NULL OR NOT {})
+                                  ORDER BY random() LIMIT $3 FOR UPDATE OF g SKIP LOCKED)
+                     RETURNING id, epoch",
+                    alive("n", "$2")
+                ),
                 &[&fence.node, &lease_ms(), &limit],
             )
             .await
@@ -219,9 +238,9 @@ impl PostgresStore {
         Ok(good)
     }
 
-    /// Renews this node's leases; returns the games it no longer holds (another node took
-    /// them while this one could not renew), which it must drop.
-    pub async fn renew(&self) -> Result<Vec<GameId>, StoreError> {
+    /// The games this node holds that another node has taken since (while this one could not
+    /// renew its lease): it must drop their rooms. A plain read: it locks nothing.
+    pub async fn lost(&self) -> Result<Vec<GameId>, StoreError> {
         let fence = self.fence()?;
         let held = fence.held();
         if held.is_empty() {
@@ -230,19 +249,38 @@ impl PostgresStore {
         let ids: Vec<&str> = held.iter().map(|(g, _)| g.as_str()).collect();
         let client = self.client().await?;
         let rows = client
-            .query(
-                "UPDATE games SET lease_until = now() + $3::bigint * interval '1 millisecond'
-                 WHERE owner = $1 AND id = ANY($2) RETURNING id, epoch",
-                &[&fence.node, &ids, &lease_ms()],
-            )
+            .query("SELECT id, owner, epoch FROM games WHERE id = ANY($1)", &[&ids])
             .await
-            .map_err(|e| StoreError::Write(e.to_string()))?;
-        let renewed: HashMap<String, i64> = rows.iter().map(|r| (r.get(0), r.get(1))).collect();
-        let lost: Vec<GameId> = held.into_iter().filter(|(g, e)| renewed.get(g) != Some(e)).map(|(g, _)| g).collect();
+            .map_err(|e| StoreError::Read(e.to_string()))?;
+        let now: HashMap<String, (Option<String>, i64)> =
+            rows.iter().map(|r| (r.get(0), (r.get(1), r.get(2)))).collect();
+        // A game no longer stored (discarded) is not lost to anyone: its room is closing.
+        let lost: Vec<GameId> = held
+            .into_iter()
+            .filter(|(g, e)| {
+                now.get(g).is_some_and(|(owner, epoch)| owner.as_deref() != Some(&fence.node) || epoch != e)
+            })
+            .map(|(g, _)| g)
+            .collect();
         for game in &lost {
             fence.forget(game);
         }
         Ok(lost)
+    }
+
+    /// A node starting under a name lets go of whatever a previous process of that name held:
+    /// those rooms are gone, and the games pass to whichever node takes them first.
+    pub(super) async fn forget_previous(&self) -> Result<(), StoreError> {
+        let fence = self.fence()?;
+        let client = self.client().await?;
+        let n = client
+            .execute("UPDATE games SET owner = NULL WHERE owner = $1", &[&fence.node])
+            .await
+            .map_err(|e| StoreError::Write(e.to_string()))?;
+        if n > 0 {
+            tracing::info!(games = n, "games held by this node's previous run let go");
+        }
+        Ok(())
     }
 
     /// Lets go of `games` once every change queued before is committed, so the next owner
@@ -262,8 +300,7 @@ impl PostgresStore {
                 for (game, epoch) in &epochs {
                     client
                         .execute(
-                            "UPDATE games SET owner = NULL, lease_until = NULL
-                             WHERE id = $1 AND owner = $2 AND epoch = $3",
+                            "UPDATE games SET owner = NULL WHERE id = $1 AND owner = $2 AND epoch = $3",
                             &[game, &node, epoch],
                         )
                         .await
@@ -283,7 +320,7 @@ impl PostgresStore {
         self.fence.as_ref().map(|f| f.held().into_iter().map(|(g, _)| g).collect()).unwrap_or_default()
     }
 
-    /// Reports this node alive, with what it holds.
+    /// Renews this node's lease (on all its games at once) and reports what it holds.
     pub async fn heartbeat(&self, games: usize, connections: usize) -> Result<(), StoreError> {
         let fence = self.fence()?;
         let client = self.client().await?;
@@ -315,9 +352,10 @@ impl PostgresStore {
                             (extract(epoch FROM heartbeat_at) * 1000)::bigint,
                             (extract(epoch FROM now() - heartbeat_at) * 1000)::bigint,
                             (extract(epoch FROM started_at) * 1000)::bigint
-                     FROM nodes WHERE heartbeat_at > now() - {NODE_ALIVE} ORDER BY name"
+                     FROM nodes n WHERE {} ORDER BY name",
+                    alive("n", "$1")
                 ),
-                &[],
+                &[&lease_ms()],
             )
             .await
             .map_err(|e| StoreError::Read(e.to_string()))?;

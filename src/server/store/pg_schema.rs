@@ -37,19 +37,19 @@ CREATE TABLE moves (
 );
 ";
 
-/// Version 2: a cluster's nodes, and which node owns each game. A node owns a game while its
-/// lease runs (`lease_until`, by the database's clock); `epoch` grows by one each time the game
-/// changes hands, and every write a node makes checks it, so a node that lost a game cannot
-/// write to it. A single server leaves these empty.
+/// Version 2: a cluster's nodes, and which node owns each game. A node is alive while its
+/// heartbeat is recent (by the database's clock): that is the lease on all its games, renewed
+/// with one row each second, so renewing never locks a game's row. `epoch` grows by one each
+/// time a game changes hands, and every write a node makes checks it, so a node that lost a
+/// game cannot write to it. A single server leaves these empty.
 const V2: &str = "
 ALTER TABLE games ADD COLUMN owner TEXT;
 ALTER TABLE games ADD COLUMN epoch BIGINT NOT NULL DEFAULT 0;
-ALTER TABLE games ADD COLUMN lease_until TIMESTAMPTZ;
-CREATE INDEX games_by_lease ON games (lease_until) WHERE status <> 'ended';
+CREATE INDEX games_by_owner ON games (owner) WHERE status <> 'ended';
 CREATE TABLE nodes (
     name         TEXT PRIMARY KEY,
     started_at   TIMESTAMPTZ NOT NULL,
-    heartbeat_at TIMESTAMPTZ NOT NULL,
+    heartbeat_at TIMESTAMPTZ NOT NULL,       -- the node's lease runs until this plus a few seconds
     games        INTEGER NOT NULL DEFAULT 0, -- rooms held
     connections  INTEGER NOT NULL DEFAULT 0  -- WebSocket connections open
 );

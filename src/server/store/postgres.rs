@@ -97,7 +97,11 @@ impl PostgresStore {
         let fence = node.map(|node| Arc::new(Fence::new(node.to_string())));
         let held = lock.as_ref().map_or_else(|| Arc::new(AtomicBool::new(true)), ServerLock::flag);
         tokio::spawn(run(pool.clone(), held, fence.clone(), queue));
-        Ok(PostgresStore { jobs, pool, lock, fence })
+        let store = PostgresStore { jobs, pool, lock, fence };
+        if store.fence.is_some() {
+            store.forget_previous().await.map_err(|e| failed(&e))?;
+        }
+        Ok(store)
     }
 
     /// Checks that `url` is a PostgreSQL URL this store can use, without connecting.
