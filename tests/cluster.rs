@@ -287,6 +287,17 @@ async fn a_killed_owner_loses_no_move_and_the_game_goes_on() {
     let new_owner = owner(cluster.node("n2"), &game).await;
     assert_ne!(new_owner, "n1");
     see_move(&mut spectator, "e7e6").await;
+    // The new room knows black is still there (on n2), and counts the spectator (on n3).
+    let deadline = Instant::now() + Duration::from_secs(3);
+    loop {
+        let (_, state) = get_json(cluster.node("n3"), &format!("/api/games/{game}")).await;
+        if state["seats"]["black"]["online"] == true && state["watchers"] == 1 {
+            assert_eq!(state["seats"]["white"]["online"], false, "white's connection died with n1");
+            break;
+        }
+        assert!(Instant::now() < deadline, "the seats after the move: {state}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 
     // White reconnects to another node and resumes by token: every acknowledged move is there.
     let (mut white, state) = resume(cluster.node("n3"), &game, &white_token).await;

@@ -24,6 +24,17 @@ struct Mirror {
     held: Option<Vec<Broadcast>>,
 }
 
+/// What became of an event from the bus.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Delivered {
+    /// Sent on (or dropped as already seen).
+    Passed,
+    /// A version is missing: fetch a fresh state and call [`Mirrors::repaired`].
+    Repair,
+    /// The game was rebuilt on another node (a state after a jump in versions), sent on.
+    Moved,
+}
+
 /// The mirrors of one node.
 #[derive(Default)]
 pub struct Mirrors {
@@ -83,30 +94,37 @@ impl Mirrors {
         }
     }
 
-    /// An event from the bus; true if a version was skipped and the game needs a fresh state
-    /// (the caller fetches it and calls [`Mirrors::repaired`]).
-    pub fn deliver(&self, game: &str, event: Broadcast) -> bool {
+    /// An event from the bus, passed on to the game's followers here unless a version was
+    /// skipped; what the caller is to do about it.
+    pub fn deliver(&self, game: &str, event: Broadcast) -> Delivered {
         let mut games = self.lock();
-        let Some(mirror) = games.get_mut(game) else { return false };
+        let Some(mirror) = games.get_mut(game) else { return Delivered::Passed };
         let Some(v) = event.v else {
             let _ = mirror.tx.send(event);
-            return false;
+            return Delivered::Passed;
         };
         if let Some(held) = &mut mirror.held {
             held.push(event);
-            return false;
+            return Delivered::Passed;
         }
         if v <= mirror.last {
-            return false;
+            return Delivered::Passed;
         }
-        // A `state` needs nothing before it (a game taken over starts with one).
-        if mirror.last != 0 && v > mirror.last + 1 && !event.text.starts_with(STATE_PREFIX) {
+        let skipped = mirror.last != 0 && v > mirror.last + 1;
+        let state = event.text.starts_with(STATE_PREFIX);
+        if skipped && !state {
             mirror.held = Some(vec![event]);
-            return true;
+            return Delivered::Repair;
         }
         mirror.last = v;
         let _ = mirror.tx.send(event);
-        false
+        // A `state` after a jump in versions is a game rebuilt on another node: it needs
+        // nothing before it, but the new room must hear who follows it from here.
+        if skipped {
+            Delivered::Moved
+        } else {
+            Delivered::Passed
+        }
     }
 
     /// The fresh state of a game under repair (None: it could not be had), then what was held.
@@ -192,11 +210,11 @@ mod tests {
         let mirrors = Mirrors::default();
         let mut rx = mirrors.receiver("g");
         mirrors.note("g", 3);
-        assert!(!mirrors.deliver("g", event(3)), "already seen: dropped");
-        assert!(!mirrors.deliver("g", event(4)));
+        assert_eq!(mirrors.deliver("g", event(3)), Delivered::Passed, "already seen: dropped");
+        assert_eq!(mirrors.deliver("g", event(4)), Delivered::Passed);
         assert_eq!(rx.try_recv().expect("4").v, Some(4));
-        assert!(mirrors.deliver("g", event(7)), "5 and 6 are missing");
-        assert!(!mirrors.deliver("g", event(8)), "held while repairing");
+        assert_eq!(mirrors.deliver("g", event(7)), Delivered::Repair, "5 and 6 are missing");
+        assert_eq!(mirrors.deliver("g", event(8)), Delivered::Passed, "held while repairing");
         assert!(rx.try_recv().is_err());
         mirrors.repaired("g", Some((7, Arc::from("state"))));
         let state = rx.try_recv().expect("state");
@@ -205,7 +223,7 @@ mod tests {
         assert!(rx.try_recv().is_err(), "7 is covered by the state");
         // A game taken over elsewhere starts with a state: it passes at once, whatever its version.
         let fresh = Broadcast { v: Some(200), text: Arc::from("{\"type\":\"state\",\"v\":200}") };
-        assert!(!mirrors.deliver("g", fresh));
+        assert_eq!(mirrors.deliver("g", fresh), Delivered::Moved);
         assert_eq!(rx.try_recv().expect("the state").v, Some(200));
         drop(rx);
         let mut gone = Vec::new();

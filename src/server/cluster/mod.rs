@@ -72,11 +72,22 @@ pub struct Cluster {
     /// such a node still holds is waited for (until the lease runs out and the game is taken)
     /// rather than asked of it again.
     silent: Mutex<HashMap<String, tokio::time::Instant>>,
+    /// Who this node's connections are in each game they follow (seat tokens, counted
+    /// spectators), told to the game's new room when it changes nodes.
+    attending: Mutex<HashMap<GameId, Attending>>,
     /// Wakes the lease task at once (another node handed its games over).
     wake: Notify,
     /// Set when this node stops: it takes no more games.
     stopping: AtomicBool,
     me: Weak<Cluster>,
+}
+
+/// The seats and counted spectators of one game held by this node's connections.
+#[derive(Default)]
+struct Attending {
+    /// One entry per connection holding a seat (a token may be held twice).
+    tokens: Vec<String>,
+    watchers: usize,
 }
 
 /// What a node needs to join a cluster, made before its lobby (which needs the relay and the
@@ -122,6 +133,7 @@ impl Cluster {
             next_request: AtomicU64::new(1),
             owners: Mutex::new(HashMap::new()),
             silent: Mutex::new(HashMap::new()),
+            attending: Mutex::new(HashMap::new()),
             wake: Notify::new(),
             stopping: AtomicBool::new(false),
             me: me.clone(),
@@ -319,12 +331,36 @@ impl Cluster {
         rx
     }
 
+    fn attending(&self) -> std::sync::MutexGuard<'_, HashMap<GameId, Attending>> {
+        self.attending.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Changes what this node's connections hold in `game`.
+    fn note_attending(&self, game: &str, change: impl FnOnce(&mut Attending)) {
+        let mut attending = self.attending();
+        let entry = attending.entry(game.to_string()).or_default();
+        change(entry);
+        if entry.tokens.is_empty() && entry.watchers == 0 {
+            attending.remove(game);
+        }
+    }
+
+    /// `game` was rebuilt on another node: tell its new room whom this node's connections hold
+    /// there, so their seats show online and the spectators are counted.
+    fn attend(&self, game: &str) {
+        let Some((tokens, watchers)) = self.attending().get(game).map(|a| (a.tokens.clone(), a.watchers)) else {
+            return;
+        };
+        self.tell(game, Call::Attend { tokens, watchers });
+    }
+
     /// A seat's subscription: the bus feed, started before the owner's answer.
     async fn seat(&self, game: &str, call: Call) -> Result<Seated, Refusal> {
         let rx = self.follow(game).await;
         match self.call(game, call).await? {
             Reply::Seated { color, token, initial, v } => {
                 self.mirrors.note(game, v);
+                self.note_attending(game, |a| a.tokens.push(token.clone()));
                 Ok(Seated { color, token, sub: Subscription { rx, initial: rpc::initial(initial), v } })
             }
             other => Err(rpc::unexpected(&other)),
@@ -351,7 +387,11 @@ impl Cluster {
     }
 
     pub async fn watch(&self, game: &str, v: Option<u64>, counted: bool) -> Result<Subscription, Refusal> {
-        self.subscribe(game, Call::Watch { v, counted }).await
+        let sub = self.subscribe(game, Call::Watch { v, counted }).await?;
+        if counted {
+            self.note_attending(game, |a| a.watchers += 1);
+        }
+        Ok(sub)
     }
 
     pub async fn observe(&self, game: &str, v: Option<u64>) -> Result<Subscription, Refusal> {
@@ -360,11 +400,17 @@ impl Cluster {
 
     /// Tells the game a counted spectator left, without waiting.
     pub fn unwatch(&self, game: &str) {
+        self.note_attending(game, |a| a.watchers = a.watchers.saturating_sub(1));
         self.tell(game, Call::Unwatch);
     }
 
     /// Tells the game a seat's connection closed, without waiting.
     pub fn leave(&self, game: &str, token: String) {
+        self.note_attending(game, |a| {
+            if let Some(i) = a.tokens.iter().position(|t| *t == token) {
+                a.tokens.swap_remove(i);
+            }
+        });
         self.tell(game, Call::Leave { token });
     }
 
@@ -413,6 +459,9 @@ impl Cluster {
         let mut initial = created.sub.initial;
         initial.extend(since.initial);
         self.mirrors.note(game, since.v);
+        if let Some((_, token)) = &created.seat {
+            self.note_attending(game, |a| a.tokens.push(token.clone()));
+        }
         Ok(Created {
             handle: RoomHandle::routed(self.arc(), game.to_string()),
             seat: created.seat,

@@ -18,6 +18,7 @@ pub enum Call {
     Watch { v: Option<u64>, counted: bool },
     Observe { v: Option<u64> },
     Unwatch,
+    Attend { tokens: Vec<String>, watchers: usize },
     Leave { token: String },
     Act { token: String, action: Action },
     Snapshot,
@@ -99,6 +100,10 @@ pub async fn execute(handle: &RoomHandle, call: Call) -> Reply {
         }),
         Call::Unwatch => {
             handle.unwatch().await;
+            Ok(Reply::Done)
+        }
+        Call::Attend { tokens, watchers } => {
+            handle.attend(tokens, watchers).await;
             Ok(Reply::Done)
         }
         Call::Leave { token } => {

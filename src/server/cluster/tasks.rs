@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
 use super::bus::Incoming;
-use super::mirror;
+use super::mirror::{self, Delivered};
 use super::rpc::Envelope;
 use super::{Cluster, HANDOFF_CHANNEL, LOBBY_CHANNEL};
 use crate::protocol::{GameId, GameSummary};
@@ -69,8 +69,12 @@ async fn dispatch(cluster: std::sync::Weak<Cluster>, mut incoming: mpsc::Unbound
             Incoming::Message { channel, payload } => {
                 if let Some(game) = channel.strip_prefix("gambit:game:") {
                     let Some(event) = mirror::decode(&payload) else { continue };
-                    if cluster.mirrors.deliver(game, event) {
-                        tokio::spawn(repair(cluster.clone(), game.to_string()));
+                    match cluster.mirrors.deliver(game, event) {
+                        Delivered::Passed => {}
+                        Delivered::Repair => {
+                            tokio::spawn(repair(cluster.clone(), game.to_string()));
+                        }
+                        Delivered::Moved => cluster.attend(game),
                     }
                 } else if channel == node_channel {
                     match serde_json::from_slice::<Envelope>(&payload) {

@@ -182,6 +182,18 @@ impl Room {
                 self.schedule_flush();
                 Answer::Nothing
             }
+            RoomCommand::Attend { tokens, watchers } => {
+                for token in tokens {
+                    // A token that holds no seat here is simply not counted.
+                    let _ = self.resume(&token, out);
+                }
+                if watchers > 0 {
+                    self.watchers += watchers;
+                    self.schedule_flush();
+                    self.wake(out);
+                }
+                Answer::Nothing
+            }
             RoomCommand::Leave { token } => {
                 self.leave(&token, out);
                 Answer::Nothing

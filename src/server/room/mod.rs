@@ -223,6 +223,12 @@ pub enum RoomCommand {
     },
     /// A counted spectator left.
     Unwatch,
+    /// In a cluster, after the game changed nodes: the seats (by token) and counted spectators
+    /// another node's connections still hold, so the new room counts them as present.
+    Attend {
+        tokens: Vec<String>,
+        watchers: usize,
+    },
     /// A connection holding this token closed.
     Leave {
         token: String,
@@ -336,6 +342,13 @@ impl RoomHandle {
                 let _ = tx.send(RoomCommand::Unwatch).await;
             }
             Route::Cluster(cluster, game) => cluster.unwatch(game),
+        }
+    }
+
+    /// Tells the room (of this node) whom another node's connections hold there.
+    pub async fn attend(&self, tokens: Vec<String>, watchers: usize) {
+        if let Route::Local(tx) = &self.route {
+            let _ = tx.send(RoomCommand::Attend { tokens, watchers }).await;
         }
     }
 
