@@ -72,3 +72,37 @@ async fn a_game_is_played_through_nginx_and_clients_are_counted_behind_it() {
     white.send(json!({"type":"move","game":game,"uci":"g1f3","id":3})).await;
     sees_move(&mut black, "g1f3").await;
 }
+
+/// deploy/compose.yaml cannot be run here (no Docker), so what it relies on is checked: its
+/// nginx starts from the shipped nginx.conf with the one upstream line replaced, and its nodes'
+/// command lines are ones `gambit serve` accepts (they fail only on the database, which is the
+/// compose's own PostgreSQL).
+#[test]
+fn the_compose_file_uses_the_tested_nginx_conf_and_valid_node_commands() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let compose = std::fs::read_to_string(root.join("deploy/compose.yaml")).expect("compose.yaml");
+    let conf = std::fs::read_to_string(root.join("deploy/nginx.conf")).expect("nginx.conf");
+    let sed = compose.split("sed 's/").nth(1).expect("the sed of the upstream line");
+    let replaced = sed.split('/').next().expect("its pattern");
+    assert_eq!(conf.matches(replaced).count(), 1, "nginx.conf has exactly one {replaced:?}");
+    assert!(root.join("deploy/Dockerfile").exists());
+    let commands: Vec<Vec<String>> = compose
+        .split("command: [")
+        .skip(1)
+        .map(|rest| serde_json::from_str(&format!("[{}]", rest.split(']').next().expect("list"))).expect("a JSON list"))
+        .filter(|args: &Vec<String>| args.first().is_some_and(|a| a == "serve"))
+        .collect();
+    assert_eq!(commands.len(), 3, "three nodes");
+    for args in commands {
+        // On a free local port, so nothing here is disturbed; the database cannot be reached.
+        let mut args = args.clone();
+        let listen = args.iter().position(|a| a == "--listen").expect("--listen") + 1;
+        args[listen] = "127.0.0.1:0".into();
+        let db = args.iter().position(|a| a == "--db").expect("--db") + 1;
+        args[db] = "postgres://gambit:gambit@127.0.0.1:1/gambit".into();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_gambit")).args(&args).output().expect("gambit");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("cannot open the database postgres://gambit:***@127.0.0.1:1/gambit"), "{args:?}: {err}");
+    }
+}
