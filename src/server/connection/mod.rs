@@ -1,9 +1,10 @@
 //! One WebSocket connection: reads frames, parses and routes them to rooms and the lobby,
 //! replies with errors, and forwards the broadcasts of the games it plays or watches.
 //!
-//! Everything the connection sends goes through its own bounded queue to a writer task. A
-//! forwarder that finds the queue full waits; its broadcast receiver then lags and the
-//! subscriber gets a fresh `state` later, so a slow socket never holds up a room.
+//! Everything the connection sends goes through one writer task: its replies through a bounded
+//! queue, and the games it follows straight from their broadcast receivers, which the writer
+//! reads itself. A writer stuck on a slow socket stops reading them; they lag and the subscriber
+//! gets a fresh `state` later, so a slow socket never holds up a room.
 //!
 //! Keep-alive: the connection pings its peer every `ping_interval`; any frame from the peer
 //! (a pong included) is a sign of life, and a peer silent for `connection_timeout` is closed,
@@ -26,7 +27,7 @@ mod inbound;
 mod outbound;
 
 use self::inbound::{close_code, drain, id_of, too_often};
-use self::outbound::{forward, forward_list, write_loop, Outbound};
+use self::outbound::{forward_list, write_loop, Outbound};
 use super::app::Shared;
 use super::limits::ConnectionSlot;
 use super::lobby::Creator;
@@ -35,7 +36,7 @@ use super::room::{Action, RoomHandle, Seated, Subscription};
 use crate::chess::Color;
 use crate::protocol::{parse_client, ClientMessage, ErrorCode, GameId, NewGame, Refusal, Request, ServerMessage};
 
-/// Messages waiting for a slow socket before forwarders hold back (and later catch up with a state).
+/// Replies waiting for a slow socket before the connection holds back.
 const OUTBOUND_CAPACITY: usize = 256;
 
 /// The close code of a cluster node that stops: "service restart", reconnect (to another node).
@@ -47,7 +48,6 @@ const FLUSH: Duration = Duration::from_secs(2);
 /// What the connection follows in one game.
 struct Follow {
     handle: RoomHandle,
-    forwarder: JoinHandle<()>,
     /// The seat this connection holds, with its token.
     seat: Option<(Color, String)>,
     /// Counted in the room's watcher count.
@@ -99,7 +99,7 @@ pub async fn serve(mut socket: WebSocket, shared: Arc<Shared>, peer: Peer) {
     }
     let (sink, stream) = socket.split();
     let (out, out_rx) = mpsc::channel(OUTBOUND_CAPACITY);
-    let mut writer = tokio::spawn(write_loop(sink, out_rx));
+    let mut writer = tokio::spawn(write_loop(sink, out_rx, shared.clone()));
     let limiter = RateLimiter::new(shared.config.rate_burst, shared.config.rate_per_sec);
     let mut conn = Connection {
         out,
@@ -349,7 +349,7 @@ impl Connection {
         };
         self.send_message(&ServerMessage::Created { game: game.clone(), color, token, id }).await;
         // A new game: nothing of it was followed before.
-        self.forward_to(game.clone(), created.handle.clone(), created.sub, created.seat, false);
+        self.forward_to(game.clone(), created.handle.clone(), created.sub, created.seat, false).await;
         if let Some(dir) = &self.shared.config.log_dir {
             super::observers::textlog::start(dir.clone(), game, log_handle);
         }
@@ -388,7 +388,7 @@ impl Connection {
         let (seat, counted) = self.retire(&game, Some((seated.color, seated.token.clone())), false).await;
         let message = ServerMessage::Joined { game: game.clone(), color: seated.color, token: seated.token, id };
         self.send_message(&message).await;
-        self.forward_to(game, handle, seated.sub, seat, counted);
+        self.forward_to(game, handle, seated.sub, seat, counted).await;
         Ok(())
     }
 
@@ -401,7 +401,7 @@ impl Connection {
         let count = !already_counted && !has_seat;
         let sub = handle.watch(v, count).await?;
         let (seat, counted) = self.retire(&game, None, already_counted || count).await;
-        self.forward_to(game, handle, sub, seat, counted);
+        self.forward_to(game, handle, sub, seat, counted).await;
         self.ack(id).await;
         Ok(())
     }
@@ -412,6 +412,7 @@ impl Connection {
             self.room(&game).await?;
             return Err(Refusal::bad_request("you are not watching this game"));
         };
+        let _ = self.out.send(Outbound::Unfollow(game)).await;
         drop_follow(follow).await;
         self.ack(id).await;
         Ok(())
@@ -451,8 +452,8 @@ impl Connection {
         mut seat: Option<(Color, String)>,
         mut counted: bool,
     ) -> (Option<(Color, String)>, bool) {
+        // The writer's feed of the game is replaced by the new follow's.
         if let Some(old) = self.follows.remove(game) {
-            old.forwarder.abort();
             match (&seat, old.seat) {
                 (None, kept) => seat = kept,
                 // The room counted the new seat (a `resume` of the same one too): the old one
@@ -470,8 +471,8 @@ impl Connection {
         (seat, counted)
     }
 
-    /// Forwards `sub` to this connection as its follow of `game`.
-    fn forward_to(
+    /// Forwards `sub` to this connection as its follow of `game` (the writer follows it).
+    async fn forward_to(
         &mut self,
         game: GameId,
         handle: RoomHandle,
@@ -479,8 +480,8 @@ impl Connection {
         seat: Option<(Color, String)>,
         counted: bool,
     ) {
-        let forwarder = tokio::spawn(forward(sub, handle.clone(), self.shared.clone(), self.out.clone()));
-        self.follows.insert(game, Follow { handle, forwarder, seat, counted });
+        let _ = self.out.send(Outbound::Follow { game: game.clone(), sub, handle: handle.clone() }).await;
+        self.follows.insert(game, Follow { handle, seat, counted });
     }
 
     /// Stops every forwarder and tells the rooms this connection is gone.
@@ -491,12 +492,12 @@ impl Connection {
         for (_, follow) in self.follows.drain() {
             drop_follow(follow).await;
         }
+        // The writer ends with the queue; it need not be told which games it stops following.
     }
 }
 
 /// Stops following a game: the seat goes offline (on this connection), the watcher count drops.
 async fn drop_follow(follow: Follow) {
-    follow.forwarder.abort();
     if let Some((_, token)) = follow.seat {
         follow.handle.leave(token).await;
     }

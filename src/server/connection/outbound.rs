@@ -1,81 +1,126 @@
-//! The outbound side of a connection: the writer task that owns the socket's sink, and the
-//! forwarders that carry a room's broadcasts (or the games list) into the connection's bounded
-//! queue, replacing what a lagging subscriber missed with a fresh `state`.
+//! The outbound side of a connection: the writer task that owns the socket's sink and follows
+//! the connection's games itself, and the forwarder of the games list. One task per socket
+//! carries both the replies (through the connection's bounded queue) and the games' broadcasts
+//! (from their receivers), so an event reaches a spectator's socket with one task woken, not
+//! two. A socket that does not keep up stops reading its receivers meanwhile; they lag, and the
+//! subscriber later gets a fresh `state` instead of what it missed.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
-use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
-use futures::stream::SplitSink;
-use futures::SinkExt;
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
+use futures::{Sink, SinkExt};
 use tokio::sync::{broadcast, mpsc};
+use tokio_stream::wrappers::errors::BroadcastStreamRecvError;
+use tokio_stream::wrappers::BroadcastStream;
+use tokio_stream::{StreamExt, StreamMap};
 
-use crate::protocol::ServerMessage;
+use crate::protocol::{GameId, ServerMessage};
 use crate::server::app::Shared;
-use crate::server::room::{RoomHandle, Subscription};
+use crate::server::room::{Broadcast, RoomHandle, Subscription};
 
 /// An item of the outbound queue.
 pub(super) enum Outbound {
     Text(Arc<str>),
     Ping,
     Close(u16, &'static str),
+    /// Follow a game: send the subscription's first messages, then its broadcasts (replacing
+    /// what the connection followed of that game before).
+    Follow {
+        game: GameId,
+        sub: Subscription,
+        handle: RoomHandle,
+    },
+    /// Stop following a game.
+    Unfollow(GameId),
 }
 
-/// Writes what is queued to the socket, in order, until the queue ends or a close is sent.
-pub(super) async fn write_loop(mut sink: SplitSink<WebSocket, Message>, mut rx: mpsc::Receiver<Outbound>) {
-    while let Some(item) = rx.recv().await {
-        let result = match item {
-            Outbound::Text(text) => sink.send(Message::Text(Utf8Bytes::from(&*text))).await,
-            Outbound::Ping => sink.send(Message::Ping(Default::default())).await,
-            Outbound::Close(code, reason) => {
-                let _ = sink.send(Message::Close(Some(CloseFrame { code, reason: Utf8Bytes::from(reason) }))).await;
-                break;
+/// What the writer keeps of one followed game besides its receiver.
+struct Followed {
+    /// The last version sent: older or repeated events are skipped.
+    seen: u64,
+    /// Where to ask for a fresh state after lagging.
+    handle: RoomHandle,
+}
+
+/// Writes what is queued and what the followed games broadcast to the socket, in order, until
+/// the queue ends or a close is sent.
+pub(super) async fn write_loop<S>(mut sink: S, mut rx: mpsc::Receiver<Outbound>, shared: Arc<Shared>)
+where
+    S: Sink<Message> + Unpin,
+{
+    let mut feeds: StreamMap<GameId, BroadcastStream<Broadcast>> = StreamMap::new();
+    let mut followed: HashMap<GameId, Followed> = HashMap::new();
+    loop {
+        let sent = tokio::select! {
+            item = rx.recv() => match item {
+                None => break,
+                Some(Outbound::Text(text)) => send(&mut sink, &text).await,
+                Some(Outbound::Ping) => sink.send(Message::Ping(Default::default())).await,
+                Some(Outbound::Close(code, reason)) => {
+                    let _ = sink.send(Message::Close(Some(CloseFrame { code, reason: Utf8Bytes::from(reason) }))).await;
+                    break;
+                }
+                Some(Outbound::Follow { game, sub, handle }) => {
+                    let Subscription { rx, initial, v } = sub;
+                    feeds.insert(game.clone(), BroadcastStream::new(rx));
+                    followed.insert(game, Followed { seen: v, handle });
+                    let mut sent = Ok(());
+                    for text in initial {
+                        sent = send(&mut sink, &text).await;
+                        if sent.is_err() {
+                            break;
+                        }
+                        shared.metrics.events_sent.inc();
+                    }
+                    sent
+                }
+                Some(Outbound::Unfollow(game)) => {
+                    feeds.remove(&game);
+                    followed.remove(&game);
+                    Ok(())
+                }
+            },
+            Some((game, event)) = feeds.next() => {
+                let Some(follow) = followed.get_mut(&game) else { continue };
+                let text = match event {
+                    Ok(event) => {
+                        if let Some(v) = event.v {
+                            if v <= follow.seen {
+                                continue;
+                            }
+                            follow.seen = v;
+                        }
+                        event.text
+                    }
+                    Err(BroadcastStreamRecvError::Lagged(missed)) => {
+                        shared.metrics.lagged.inc();
+                        tracing::debug!(missed, "subscriber lagged; sending a fresh state");
+                        let Ok((v, text)) = follow.handle.snapshot().await else {
+                            // The game is gone: stop following it.
+                            feeds.remove(&game);
+                            followed.remove(&game);
+                            continue;
+                        };
+                        follow.seen = v;
+                        text
+                    }
+                };
+                let sent = send(&mut sink, &text).await;
+                shared.metrics.events_sent.inc();
+                sent
             }
         };
-        if result.is_err() {
+        if sent.is_err() {
             break;
         }
     }
     let _ = sink.close().await;
 }
 
-/// Sends a room's events to the connection in order, skipping what the subscriber has seen
-/// and replacing what it missed by lagging with a fresh `state`.
-pub(super) async fn forward(sub: Subscription, handle: RoomHandle, shared: Arc<Shared>, out: mpsc::Sender<Outbound>) {
-    let Subscription { mut rx, initial, v } = sub;
-    let mut seen = v;
-    for text in initial {
-        if out.send(Outbound::Text(text)).await.is_err() {
-            return;
-        }
-        shared.metrics.events_sent.inc();
-    }
-    loop {
-        match rx.recv().await {
-            Ok(event) => {
-                if let Some(v) = event.v {
-                    if v <= seen {
-                        continue;
-                    }
-                    seen = v;
-                }
-                if out.send(Outbound::Text(event.text)).await.is_err() {
-                    return;
-                }
-                shared.metrics.events_sent.inc();
-            }
-            Err(broadcast::error::RecvError::Lagged(missed)) => {
-                shared.metrics.lagged.inc();
-                tracing::debug!(missed, "subscriber lagged; sending a fresh state");
-                let Ok((v, text)) = handle.snapshot().await else { return };
-                seen = v;
-                if out.send(Outbound::Text(text)).await.is_err() {
-                    return;
-                }
-                shared.metrics.events_sent.inc();
-            }
-            Err(broadcast::error::RecvError::Closed) => return,
-        }
-    }
+/// One text frame.
+async fn send<S: Sink<Message> + Unpin>(sink: &mut S, text: &str) -> Result<(), S::Error> {
+    sink.send(Message::Text(Utf8Bytes::from(text))).await
 }
 
 /// Sends the games list as it changes; a lagging subscriber gets the list as it is now.
@@ -137,18 +182,24 @@ mod tests {
         let created = room::spawn("lagtest1".into(), spec, ctx).expect("room").created;
         let white = created.seat.clone().expect("seat").1;
         let black = created.handle.join(Some(Color::Black)).await.expect("join").token;
-        // 2 × 200 events: far more than the broadcast channel holds for a reader that waits.
+        // 2 × 200 events, made before the writer reads any: far more than the broadcast channel
+        // holds for a reader that waits.
         for _ in 0..200 {
             created.handle.act(white.clone(), Action::Draw).await.expect("offer");
             created.handle.act(black.clone(), Action::Decline).await.expect("decline");
         }
-        let (out, mut rx) = mpsc::channel(1024);
-        let task = tokio::spawn(forward(created.sub, created.handle.clone(), shared, out));
+        // The writer, whose "socket" is a channel read only after all the events are out.
+        let (sink, mut socket) = futures::channel::mpsc::unbounded::<Message>();
+        let (out, queue) = mpsc::channel(16);
+        let task = tokio::spawn(write_loop(sink, queue, shared));
+        out.send(Outbound::Follow { game: "lagtest1".into(), sub: created.sub, handle: created.handle.clone() })
+            .await
+            .expect("follow");
         let mut texts = Vec::new();
-        while let Ok(Some(Outbound::Text(text))) =
-            tokio::time::timeout(std::time::Duration::from_millis(300), rx.recv()).await
+        while let Ok(Some(Message::Text(text))) =
+            tokio::time::timeout(std::time::Duration::from_millis(300), futures::StreamExt::next(&mut socket)).await
         {
-            texts.push(text);
+            texts.push(text.to_string());
         }
         task.abort();
         let messages: Vec<ServerMessage> = texts.iter().map(|t| serde_json::from_str(t).expect("json")).collect();
