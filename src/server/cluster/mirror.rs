@@ -85,11 +85,14 @@ impl Mirrors {
         mirror.tx.subscribe()
     }
 
-    /// A subscriber starts at version `v`: later events follow on from it.
+    /// The first subscriber of a fresh mirror starts at version `v`: events follow on from it.
+    /// A later subscriber does not move the mirror on: events up to its `v` may still be on
+    /// their way to the others (the owner's answer can overtake them), and each subscriber
+    /// skips what its own start covers.
     pub fn note(&self, game: &str, v: u64) {
         if let Some(mirror) = self.lock().get_mut(game) {
-            if mirror.held.is_none() {
-                mirror.last = mirror.last.max(v);
+            if mirror.held.is_none() && mirror.last == 0 {
+                mirror.last = v;
             }
         }
     }
@@ -221,6 +224,16 @@ mod tests {
         assert_eq!((state.v, &*state.text), (Some(7), "state"));
         assert_eq!(rx.try_recv().expect("8 after it").v, Some(8));
         assert!(rx.try_recv().is_err(), "7 is covered by the state");
+        // A later subscriber that starts ahead (its answer overtook events 9 and 10) does not
+        // make the mirror drop them: the others still need them.
+        let mut late = mirrors.receiver("g");
+        mirrors.note("g", 10);
+        assert_eq!(mirrors.deliver("g", event(9)), Delivered::Passed);
+        assert_eq!(rx.try_recv().expect("9 for the first").v, Some(9));
+        assert_eq!(late.try_recv().expect("9 reaches the late one too (its writer skips it)").v, Some(9));
+        assert_eq!(mirrors.deliver("g", event(10)), Delivered::Passed);
+        assert_eq!(rx.try_recv().expect("10").v, Some(10));
+        drop(late);
         // A game taken over elsewhere starts with a state: it passes at once, whatever its version.
         let fresh = Broadcast { v: Some(200), text: Arc::from("{\"type\":\"state\",\"v\":200}") };
         assert_eq!(mirrors.deliver("g", fresh), Delivered::Moved);
