@@ -144,6 +144,11 @@ async fn get_json(node: &Node, path: &str) -> (u16, Value) {
     (status, serde_json::from_str(&body).unwrap_or(Value::Null))
 }
 
+/// The names of the live nodes in an `/api/cluster` answer.
+fn node_names(cluster: &Value) -> Vec<&str> {
+    cluster["nodes"].as_array().expect("nodes").iter().filter_map(|n| n["name"].as_str()).collect()
+}
+
 /// The node `/api/games/{id}` says holds `game`, asked of `node`.
 async fn owner(node: &Node, game: &str) -> String {
     let (status, body) = get_json(node, &format!("/api/games/{game}")).await;
@@ -253,8 +258,7 @@ async fn players_and_a_spectator_on_three_nodes_play_one_game() {
         let (status, nodes) = get_json(cluster.node("n2"), "/api/cluster").await;
         assert_eq!(status, 200);
         let list = nodes["nodes"].as_array().expect("nodes");
-        let names: Vec<&str> = list.iter().filter_map(|n| n["name"].as_str()).collect();
-        assert_eq!(names, ["n1", "n2", "n3"], "{nodes}");
+        assert_eq!(node_names(&nodes), ["n1", "n2", "n3"], "{nodes}");
         assert_eq!(nodes["node"], "n2");
         let n1 = list.iter().find(|n| n["name"] == "n1").expect("n1");
         assert!(n1["heartbeat_age_ms"].as_i64().expect("age") < 5000, "{n1}");
@@ -433,9 +437,7 @@ async fn a_stopped_node_hands_its_games_over_and_tells_clients_to_reconnect() {
     white.play(&game, "g1f3").await;
     see_move(&mut spectator, "g1f3").await;
     let (_, nodes) = get_json(cluster.node("n2"), "/api/cluster").await;
-    let names: Vec<&str> =
-        nodes["nodes"].as_array().expect("nodes").iter().filter_map(|n| n["name"].as_str()).collect();
-    assert_eq!(names, ["n2", "n3"], "a stopped node leaves the list at once");
+    assert_eq!(node_names(&nodes), ["n2", "n3"], "a stopped node leaves the list at once");
 }
 
 #[tokio::test]

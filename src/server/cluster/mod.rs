@@ -16,7 +16,7 @@ mod tasks;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot, Notify};
@@ -79,7 +79,6 @@ pub struct Cluster {
     wake: Notify,
     /// Set when this node stops: it takes no more games.
     stopping: AtomicBool,
-    me: Weak<Cluster>,
 }
 
 /// The seats and counted spectators of one game held by this node's connections.
@@ -122,7 +121,7 @@ impl Cluster {
     /// run (bus, leases, list sharing) for as long as the server does.
     pub async fn start(joining: Joining, lobby: Lobby, metrics: Arc<Metrics>) -> Arc<Cluster> {
         let Joining { node, store, bus, parts, .. } = joining;
-        let cluster = Arc::new_cyclic(|me| Cluster {
+        let cluster = Arc::new(Cluster {
             node,
             store,
             bus,
@@ -136,7 +135,6 @@ impl Cluster {
             attending: Mutex::new(HashMap::new()),
             wake: Notify::new(),
             stopping: AtomicBool::new(false),
-            me: me.clone(),
         });
         for channel in [node_channel(&cluster.node), LOBBY_CHANNEL.to_string(), HANDOFF_CHANNEL.to_string()] {
             cluster.bus.subscribe(channel).await;
@@ -154,11 +152,6 @@ impl Cluster {
     /// This node's name.
     pub fn node(&self) -> &str {
         &self.node
-    }
-
-    fn arc(&self) -> Arc<Cluster> {
-        // `self` is always reached through the Arc made in `start`.
-        self.me.upgrade().expect("the cluster outlives its own calls")
     }
 
     fn owners(&self) -> std::sync::MutexGuard<'_, HashMap<GameId, String>> {
@@ -188,9 +181,9 @@ impl Cluster {
 
     /// A handle on `game` wherever it is held; refused if there is no such live game. An
     /// unfinished game nobody holds is taken by this node on the way.
-    pub async fn handle(&self, game: &str) -> Result<RoomHandle, Refusal> {
+    pub async fn handle(self: &Arc<Self>, game: &str) -> Result<RoomHandle, Refusal> {
         self.locate(game).await?;
-        Ok(RoomHandle::routed(self.arc(), game.to_string()))
+        Ok(RoomHandle::routed(self.clone(), game.to_string()))
     }
 
     /// The node that holds `game` now, if any node does.
@@ -347,7 +340,7 @@ impl Cluster {
 
     /// `game` was rebuilt on another node: tell its new room whom this node's connections hold
     /// there, so their seats show online and the spectators are counted.
-    fn attend(&self, game: &str) {
+    fn attend(self: &Arc<Self>, game: &str) {
         let Some((tokens, watchers)) = self.attending().get(game).map(|a| (a.tokens.clone(), a.watchers)) else {
             return;
         };
@@ -399,13 +392,13 @@ impl Cluster {
     }
 
     /// Tells the game a counted spectator left, without waiting.
-    pub fn unwatch(&self, game: &str) {
+    pub fn unwatch(self: &Arc<Self>, game: &str) {
         self.note_attending(game, |a| a.watchers = a.watchers.saturating_sub(1));
         self.tell(game, Call::Unwatch);
     }
 
     /// Tells the game a seat's connection closed, without waiting.
-    pub fn leave(&self, game: &str, token: String) {
+    pub fn leave(self: &Arc<Self>, game: &str, token: String) {
         self.note_attending(game, |a| {
             if let Some(i) = a.tokens.iter().position(|t| *t == token) {
                 a.tokens.swap_remove(i);
@@ -414,8 +407,8 @@ impl Cluster {
         self.tell(game, Call::Leave { token });
     }
 
-    fn tell(&self, game: &str, call: Call) {
-        let cluster = self.arc();
+    fn tell(self: &Arc<Self>, game: &str, call: Call) {
+        let cluster = self.clone();
         let game = game.to_string();
         tokio::spawn(async move {
             let _ = cluster.call(&game, call).await;
@@ -452,7 +445,7 @@ impl Cluster {
 
     /// A game this node just created, as its creator follows it in a cluster: a routed handle,
     /// and a subscription fed from the bus that starts where the room's own left off.
-    pub async fn created(&self, game: &str, created: Created) -> Result<Created, Refusal> {
+    pub async fn created(self: &Arc<Self>, game: &str, created: Created) -> Result<Created, Refusal> {
         let rx = self.follow(game).await;
         // Events the room published before the bus subscription was confirmed come as a replay.
         let since = created.handle.watch(Some(created.sub.v), false).await?;
@@ -463,7 +456,7 @@ impl Cluster {
             self.note_attending(game, |a| a.tokens.push(token.clone()));
         }
         Ok(Created {
-            handle: RoomHandle::routed(self.arc(), game.to_string()),
+            handle: RoomHandle::routed(self.clone(), game.to_string()),
             seat: created.seat,
             sub: Subscription { rx, initial, v: since.v },
             summary: created.summary,

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::chess::Color;
 use crate::protocol::{ErrorCode, GameId, GameState, Refusal};
-use crate::server::room::{Action, RoomHandle, Subscription};
+use crate::server::room::{Action, RoomHandle, Seated, Subscription};
 
 /// What one node asks of a game another holds: what a [`RoomHandle`] offers.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -78,26 +78,24 @@ fn texts(sub: Subscription) -> (Vec<String>, u64) {
     (sub.initial.iter().map(|t| t.to_string()).collect(), sub.v)
 }
 
+fn seated(s: Seated) -> Reply {
+    let (initial, v) = texts(s.sub);
+    Reply::Seated { color: s.color, token: s.token, initial, v }
+}
+
+fn subscribed(sub: Subscription) -> Reply {
+    let (initial, v) = texts(sub);
+    Reply::Subscribed { initial, v }
+}
+
 /// Carries out `call` on a room of this node. A room that has ended meanwhile answers
 /// [`Reply::NotHere`], so the asker looks for the game's owner again.
 pub async fn execute(handle: &RoomHandle, call: Call) -> Reply {
     let answer = match call {
-        Call::Join { color } => handle.join(color).await.map(|s| {
-            let (initial, v) = texts(s.sub);
-            Reply::Seated { color: s.color, token: s.token, initial, v }
-        }),
-        Call::Resume { token, v } => handle.resume(token, v).await.map(|s| {
-            let (initial, v) = texts(s.sub);
-            Reply::Seated { color: s.color, token: s.token, initial, v }
-        }),
-        Call::Watch { v, counted } => handle.watch(v, counted).await.map(|sub| {
-            let (initial, v) = texts(sub);
-            Reply::Subscribed { initial, v }
-        }),
-        Call::Observe { v } => handle.observe(v).await.map(|sub| {
-            let (initial, v) = texts(sub);
-            Reply::Subscribed { initial, v }
-        }),
+        Call::Join { color } => handle.join(color).await.map(seated),
+        Call::Resume { token, v } => handle.resume(token, v).await.map(seated),
+        Call::Watch { v, counted } => handle.watch(v, counted).await.map(subscribed),
+        Call::Observe { v } => handle.observe(v).await.map(subscribed),
         Call::Unwatch => {
             handle.unwatch().await;
             Ok(Reply::Done)

@@ -338,9 +338,10 @@ impl Connection {
         let (game, created) = self.shared.lobby.create(spec, Some(creator)).await?;
         // In a cluster the creator follows the game through the bus, like everyone else, so
         // the game may change hands without the creator noticing.
-        let (log_handle, created) = match &self.shared.cluster {
-            Some(cluster) => (created.handle.clone(), cluster.created(&game, created).await?),
-            None => (created.handle.clone(), created),
+        let log_handle = created.handle.clone();
+        let created = match &self.shared.cluster {
+            Some(cluster) => cluster.created(&game, created).await?,
+            None => created,
         };
         tracing::info!(game = %game, "game created");
         let (color, token) = match &created.seat {

@@ -16,7 +16,7 @@ use serde_json::Value;
 use tokio_tungstenite::tungstenite::Message;
 
 use super::client::{Connector, Ws};
-use super::stats::Latency;
+use super::stats::{Latency, Stats};
 use super::wire;
 use super::CommonArgs;
 
@@ -57,7 +57,7 @@ pub struct FailoverReport {
     /// From the kill to each game's first move accepted after it.
     pub kill_to_first_move: Latency,
     /// What went wrong, by kind (a few expected while the game changes hands).
-    pub errors: Vec<(String, u64)>,
+    pub errors: std::collections::BTreeMap<String, u64>,
 }
 
 impl std::fmt::Display for FailoverReport {
@@ -91,12 +91,11 @@ enum Outcome {
 }
 
 /// Runs the scenario.
-pub async fn run(args: &FailoverArgs, connector: &Connector) -> Result<FailoverReport, String> {
+pub async fn run(args: &FailoverArgs, connector: &Connector, stats: Arc<Stats>) -> Result<FailoverReport, String> {
     if connector.servers() < 2 {
         return Err("failover needs at least two --url: the node to kill first, then the survivors".into());
     }
     let killed_at: Arc<OnceLock<Instant>> = Arc::new(OnceLock::new());
-    let errors = Arc::new(std::sync::Mutex::new(std::collections::BTreeMap::<String, u64>::new()));
     let deadline = Instant::now() + Duration::from_secs(args.warmup + args.wait);
     let connector = Arc::new(connector.clone());
     let mut tasks = Vec::new();
@@ -107,7 +106,7 @@ pub async fn run(args: &FailoverArgs, connector: &Connector) -> Result<FailoverR
             killed_at: killed_at.clone(),
             deadline,
             interval: Duration::from_millis(args.interval_ms),
-            errors: errors.clone(),
+            stats: stats.clone(),
             rng: rand::rngs::SmallRng::seed_from_u64(i as u64),
         };
         tasks.push(tokio::spawn(game.run()));
@@ -126,29 +125,19 @@ pub async fn run(args: &FailoverArgs, connector: &Connector) -> Result<FailoverR
     let (mut stuck, mut left_out) = (0, 0);
     for task in tasks {
         match task.await {
-            Ok(Outcome::Recovered(t)) => times.push(t.as_secs_f64() * 1000.0),
+            Ok(Outcome::Recovered(t)) => times.push(t),
             Ok(Outcome::Stuck) => stuck += 1,
             Ok(Outcome::LeftOut) | Err(_) => left_out += 1,
         }
     }
-    times.sort_by(f64::total_cmp);
-    let at = |q: f64| times.get(((times.len() as f64 * q).ceil() as usize).saturating_sub(1)).copied().unwrap_or(0.0);
-    let kill_to_first_move = Latency {
-        count: times.len() as u64,
-        p50_ms: at(0.5),
-        p99_ms: at(0.99),
-        max_ms: times.last().copied().unwrap_or(0.0),
-        mean_ms: if times.is_empty() { 0.0 } else { times.iter().sum::<f64>() / times.len() as f64 },
-    };
-    let errors = errors.lock().unwrap_or_else(|e| e.into_inner()).clone().into_iter().collect();
     Ok(FailoverReport {
         url: args.common.url(),
         games: args.games as usize,
         recovered: times.len(),
         stuck,
         left_out,
-        kill_to_first_move,
-        errors,
+        kill_to_first_move: Latency::of_durations(&times),
+        errors: stats.errors(),
     })
 }
 
@@ -159,7 +148,7 @@ struct GameRun {
     killed_at: Arc<OnceLock<Instant>>,
     deadline: Instant,
     interval: Duration,
-    errors: Arc<std::sync::Mutex<std::collections::BTreeMap<String, u64>>>,
+    stats: Arc<Stats>,
     rng: rand::rngs::SmallRng,
 }
 
@@ -209,10 +198,6 @@ async fn next(ws: &mut Ws, wait: Duration) -> Option<Value> {
 }
 
 impl GameRun {
-    fn error(&self, kind: &str) {
-        *self.errors.lock().unwrap_or_else(|e| e.into_inner()).entry(kind.to_string()).or_default() += 1;
-    }
-
     async fn run(mut self) -> Outcome {
         let Some((game, mut white, mut black, mut view)) = self.start().await else { return Outcome::LeftOut };
         let mut id = 10;
@@ -293,7 +278,7 @@ impl GameRun {
             match m["type"].as_str() {
                 Some("ack") if m["id"] == id => acked = true,
                 Some("error") if m["id"] == id => {
-                    self.error(m["code"].as_str().unwrap_or("error"));
+                    self.stats.error(m["code"].as_str().unwrap_or("error"));
                     return Some(false);
                 }
                 Some("move") if m["uci"] == uci => seen = true,
@@ -310,7 +295,7 @@ impl GameRun {
         while Instant::now() < self.deadline {
             player.server = (player.server + 1) % servers;
             let Ok(mut ws) = self.connector.connect_to(player.server, self.i).await else {
-                self.error("reconnect");
+                self.stats.error("reconnect");
                 tokio::time::sleep(Duration::from_millis(100)).await;
                 continue;
             };
@@ -321,7 +306,7 @@ impl GameRun {
                 let Some(m) = next(&mut ws, Duration::from_secs(15)).await else { break };
                 view.update(&m);
                 if m["type"] == "error" {
-                    self.error(m["code"].as_str().unwrap_or("error"));
+                    self.stats.error(m["code"].as_str().unwrap_or("error"));
                     break;
                 }
                 if m["type"] == "state" {

@@ -197,7 +197,7 @@ pub async fn execute(scenario: &Scenario) -> Result<Report, LoadtestError> {
             report
         }
         Scenario::Failover(args) => {
-            let report = failover::run(args, &connector).await.map_err(LoadtestError::Failover)?;
+            let report = failover::run(args, &connector, stats.clone()).await.map_err(LoadtestError::Failover)?;
             Report::Failover(report)
         }
         Scenario::Idle(args) => {

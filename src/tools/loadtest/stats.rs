@@ -168,6 +168,15 @@ pub struct Latency {
 }
 
 impl Latency {
+    /// The distribution of `times`.
+    pub fn of_durations(times: &[std::time::Duration]) -> Latency {
+        let mut h = histogram();
+        for t in times {
+            h.saturating_record(u64::try_from(t.as_micros()).unwrap_or(u64::MAX).max(1));
+        }
+        Latency::of(&h)
+    }
+
     fn of(h: &Histogram<u64>) -> Latency {
         if h.is_empty() {
             return Latency::default();
