@@ -250,6 +250,18 @@ async fn a_friend_joins_offers_are_answered_and_a_draw_is_agreed() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn a_game_started_by_mistake_is_aborted() {
+    let server = start().await;
+    let url = ws_url(server.addr);
+    let mut term = Term::spawn(&["play", &url, "--vs-bot", "2", "--color", "black"], true);
+    term.until("Level 2 played 1. ").await;
+    term.type_line("abort").await;
+    term.until("Game aborted (*)").await;
+    let (status, out, stderr) = term.finish().await;
+    assert!(status.success(), "{status}: {stderr}\n{out}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn a_spectator_follows_a_game_to_checkmate() {
     let server = start().await;
     let mut white = Client::connect(server.addr).await;

@@ -18,6 +18,8 @@ pub enum Command {
     /// Refuse the opponent's pending offer.
     Decline,
     Resign,
+    /// Call the game off (only before both sides have moved).
+    Abort,
     /// Claim the game (`true`: the win, `false`: a draw) of an opponent who has left.
     Claim {
         win: bool,
@@ -40,6 +42,7 @@ pub fn parse(line: &str) -> Command {
         "draw" | "offer draw" | "accept" => Command::Draw,
         "decline" | "refuse" => Command::Decline,
         "resign" => Command::Resign,
+        "abort" => Command::Abort,
         "claim" | "claim win" => Command::Claim { win: true },
         "claim draw" => Command::Claim { win: false },
         "flip" => Command::Flip,
@@ -62,6 +65,7 @@ pub fn help(spectator: bool) -> String {
          \x20 draw      offer a draw, or accept your opponent's offer\n\
          \x20 decline   refuse your opponent's offer\n\
          \x20 resign    give up the game\n\
+         \x20 abort     call the game off, with no result, before both sides have moved\n\
          \x20 claim     once your opponent has been away for the grace period: take the win\n\
          \x20           (claim draw: call it a draw)\n\
          \x20 flip      turn the board around\n\
@@ -165,6 +169,7 @@ mod tests {
         assert_eq!(parse("draw"), Command::Draw);
         assert_eq!(parse("decline"), Command::Decline);
         assert_eq!(parse("resign"), Command::Resign);
+        assert_eq!(parse(" Abort "), Command::Abort);
         assert_eq!(parse("Claim"), Command::Claim { win: true });
         assert_eq!(parse("claim draw"), Command::Claim { win: false });
         assert_eq!(parse("flip"), Command::Flip);

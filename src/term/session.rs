@@ -343,6 +343,7 @@ impl Session {
             Command::Draw => self.act(ClientMessage::Draw { game: self.view.game().into() }).await,
             Command::Decline => self.act(ClientMessage::Decline { game: self.view.game().into() }).await,
             Command::Resign => self.act(ClientMessage::Resign { game: self.view.game().into() }).await,
+            Command::Abort => self.act(ClientMessage::Abort { game: self.view.game().into() }).await,
             Command::Claim { win } => {
                 let result = if win { ClaimKind::Win } else { ClaimKind::Draw };
                 self.act(ClientMessage::Claim { game: self.view.game().into(), result }).await
