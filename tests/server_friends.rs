@@ -183,3 +183,42 @@ async fn a_waiting_game_and_a_bot_game_can_be_aborted() {
     assert_eq!((end["result"].as_str(), end["reason"].as_str()), (Some("*"), Some("aborted")));
     assert_eq!(lobby(&server).await, json!([]));
 }
+
+#[tokio::test]
+async fn takebacks_wait_for_both_moves_and_a_declined_one_waits_longer_each_time() {
+    let mut config = test_config();
+    config.room.takeback_cooldown = std::time::Duration::from_millis(300);
+    let server = start_with(config).await;
+    let (mut alice, game) = create_as(&server, "Alice").await;
+    let mut bob = server.client().await;
+    bob.send(json!({"type":"join","game":game,"name":"Bob"})).await;
+    bob.recv_type("state").await;
+    alice.play(&game, "e2e4").await;
+    let early = alice.answer(json!({"type":"undo","game":game})).await;
+    assert_eq!(early["code"], "bad_request", "{early}");
+    assert!(early["message"].as_str().is_some_and(|m| m.contains("once both sides have moved")), "{early}");
+    bob.play(&game, "e7e5").await;
+
+    // Asked and declined: at once again is refused, saying how long to wait.
+    assert_eq!(alice.answer(json!({"type":"undo","game":game})).await["type"], "ack");
+    assert_eq!(bob.answer(json!({"type":"decline","game":game})).await["type"], "ack");
+    let again = alice.answer(json!({"type":"undo","game":game})).await;
+    assert_eq!(again["code"], "rate_limited", "{again}");
+    assert!(again["message"].as_str().is_some_and(|m| m.contains("ask again in")), "{again}");
+    // Bob's own requests are not held back by Alice's.
+    assert_eq!(bob.answer(json!({"type":"undo","game":game})).await["type"], "ack");
+    assert_eq!(alice.answer(json!({"type":"decline","game":game})).await["type"], "ack");
+
+    // After 1² × 300 ms Alice may ask again; declined a second time, she waits 2² × 300 ms.
+    tokio::time::sleep(std::time::Duration::from_millis(350)).await;
+    assert_eq!(alice.answer(json!({"type":"undo","game":game})).await["type"], "ack");
+    assert_eq!(bob.answer(json!({"type":"decline","game":game})).await["type"], "ack");
+    tokio::time::sleep(std::time::Duration::from_millis(350)).await;
+    assert_eq!(alice.answer(json!({"type":"undo","game":game})).await["code"], "rate_limited");
+    tokio::time::sleep(std::time::Duration::from_millis(900)).await;
+    assert_eq!(alice.answer(json!({"type":"undo","game":game})).await["type"], "ack");
+    // Accepted, it takes back Bob's reply and Alice's move.
+    bob.send(json!({"type":"undo","game":game})).await;
+    let state = alice.recv_type("state").await;
+    assert_eq!(state["moves"], json!([]), "{state}");
+}

@@ -145,8 +145,11 @@ async fn undo_offers_between_people() {
     black.send(json!({"type":"decline","game":game})).await;
     let declined = white.recv_type("declined").await;
     assert_eq!((declined["kind"].as_str(), declined["by"].as_str()), (Some("undo"), Some("white")));
-    // Withdrawn by a move: white offers, then plays; black's undo is then an offer of its own.
+    // Not asked again at once (the courtesy wait; tests/server_friends.rs times it).
     white.send(json!({"type":"undo","game":game})).await;
+    white.expect_error("rate_limited").await;
+    // Withdrawn by a move: black offers, then white plays; black's undo is then a new offer.
+    black.send(json!({"type":"undo","game":game})).await;
     black.recv_type("offer").await;
     white.recv_type("offer").await;
     white.send(json!({"type":"move","game":game,"uci":"g1f3"})).await;
@@ -154,7 +157,7 @@ async fn undo_offers_between_people() {
     black.send(json!({"type":"undo","game":game})).await;
     let offer = white.recv_type("offer").await;
     assert_eq!(offer["by"], "black");
-    // Accepted: white takes back black's last move (e7e5) as a fresh state.
+    // Accepted: black's last move (e7e5) and white's reply go, as a fresh state.
     white.send(json!({"type":"undo","game":game})).await;
     for client in [&mut white, &mut black] {
         let state = client.recv_type("state").await;

@@ -10,6 +10,7 @@ use super::bot::PendingBot;
 use super::clock::Clock;
 use super::events::{Batch, EventLog};
 use super::idle::IdleTracker;
+use super::offers::Takebacks;
 use super::seat::Seat;
 use super::{Action, RoomCommand, RoomContext, Seated, Subscription};
 use crate::chess::{ByColor, Color, EndReason, Game, Move, MoveError, Outcome, UciMove};
@@ -41,6 +42,8 @@ pub(super) struct Room {
     /// Whether the opponent of an absent player has been told they may now claim, by side of
     /// the absent player.
     pub(super) claim_told: ByColor<bool>,
+    /// How soon each side may ask to take back again after being declined.
+    pub(super) takebacks: Takebacks,
     /// When the game was created (Unix milliseconds), for the PGN's date.
     pub(super) created_ms: i64,
     /// A bot-vs-bot game nobody watches is paused: no bot thinks and the clock stands still

@@ -10,6 +10,7 @@ use super::actor::Room;
 use super::clock::Clock;
 use super::events::EventLog;
 use super::idle::IdleTracker;
+use super::offers::Takebacks;
 use super::seat::Seat;
 use super::{RoomCommand, RoomContext, RESTART_GAP};
 use crate::bots::Level;
@@ -160,6 +161,7 @@ impl Room {
             observers: 0,
             idle: IdleTracker::default(),
             claim_told: ByColor::default(),
+            takebacks: Takebacks::default(),
             created_ms,
             paused: false,
             ctx,

@@ -80,6 +80,9 @@ pub struct RoomConfig {
     pub engine_tables: crate::bots::search::TablePool,
     /// How long a player may be away before the opponent may claim the game.
     pub claim_grace: ClaimGrace,
+    /// After a player's takeback request is declined for the n-th time, they may ask again
+    /// only after n² times this (lichess's courtesy: no pestering).
+    pub takeback_cooldown: Duration,
 }
 
 /// The grace period of an absent player: longer for longer time controls, as on lichess. A
@@ -134,6 +137,7 @@ impl Default for RoomConfig {
             bot_searches: RoomConfig::bot_search_permits(cpus),
             engine_tables: bot::table_pool(cpus),
             claim_grace: ClaimGrace::default(),
+            takeback_cooldown: Duration::from_secs(10),
         }
     }
 }

@@ -1,11 +1,15 @@
 //! Offers between the players: takebacks (at once against a bot) and draws, and declining them.
+//! Between people, takebacks follow lichess's courtesy: none before both sides have moved, and
+//! a declined request waits longer each time before it may be made again.
+
+use std::time::Duration;
 
 use tokio::time::Instant;
 
 use super::actor::Room;
 use super::build::bad;
 use super::events::Batch;
-use crate::chess::{Color, EndReason, Outcome};
+use crate::chess::{ByColor, Color, EndReason, Outcome};
 use crate::protocol::{OfferKind, OfferView, Refusal, ServerMessage};
 use crate::server::store::StoreEvent;
 
@@ -28,10 +32,10 @@ impl Room {
             }
             Some(OfferView { kind: OfferKind::Undo, .. }) => Err(bad("you have already offered to take back")),
             _ => {
-                let plies = if self.game.turn() == side { 2 } else { 1 };
-                if self.game.ply() < plies {
-                    return Err(bad("there is no move of yours to take back"));
+                if self.game.ply() < 2 {
+                    return Err(bad("you can ask to take back once both sides have moved"));
                 }
+                self.takebacks.may_ask(side, Instant::now())?;
                 self.offer = Some(OfferView { kind: OfferKind::Undo, by: side });
                 out.push(move |game, v| ServerMessage::Offer { game, v, kind: OfferKind::Undo, by: side });
                 Ok(())
@@ -81,10 +85,66 @@ impl Room {
         match self.offer {
             Some(OfferView { kind, by }) if by != side => {
                 self.offer = None;
+                if kind == OfferKind::Undo {
+                    self.takebacks.declined(by, Instant::now(), self.ctx.config.takeback_cooldown);
+                }
                 out.push(move |game, v| ServerMessage::Declined { game, v, kind, by });
                 Ok(())
             }
             _ => Err(bad("there is no offer to decline")),
         }
+    }
+}
+
+/// The takeback courtesy of both sides: how often each has been declined, and until when it
+/// must wait before asking again.
+#[derive(Default, Debug)]
+pub(super) struct Takebacks {
+    declines: ByColor<u32>,
+    wait_until: ByColor<Option<Instant>>,
+}
+
+impl Takebacks {
+    /// Whether `side` may ask to take back `now`; a refusal says how long to wait.
+    pub(super) fn may_ask(&self, side: Color, now: Instant) -> Result<(), Refusal> {
+        match self.wait_until[side] {
+            Some(until) if now < until => {
+                let seconds = until.duration_since(now).as_secs_f64().ceil().max(1.0);
+                Err(Refusal::rate_limited(format!(
+                    "your opponent declined your last request to take back; you can ask again in {seconds} s"
+                )))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// `side`'s request was declined: the n-th time, it waits n² times `base`.
+    pub(super) fn declined(&mut self, side: Color, now: Instant, base: Duration) {
+        self.declines[side] = self.declines[side].saturating_add(1);
+        let n = self.declines[side];
+        self.wait_until[side] = Some(now + base.saturating_mul(n.saturating_mul(n)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_decline_waits_longer() {
+        let (base, start) = (Duration::from_secs(10), Instant::now());
+        let mut t = Takebacks::default();
+        assert!(t.may_ask(Color::White, start).is_ok());
+        t.declined(Color::White, start, base);
+        let refused = t.may_ask(Color::White, start + Duration::from_secs(9)).unwrap_err();
+        assert!(refused.message.contains("in 1 s"), "{refused}");
+        assert!(t.may_ask(Color::White, start + base).is_ok());
+        assert!(t.may_ask(Color::Black, start).is_ok(), "each side has its own count");
+        let again = start + base;
+        t.declined(Color::White, again, base);
+        assert!(t.may_ask(Color::White, again + Duration::from_secs(39)).is_err());
+        assert!(t.may_ask(Color::White, again + Duration::from_secs(40)).is_ok());
+        t.declined(Color::White, again, base);
+        assert!(t.may_ask(Color::White, again + Duration::from_secs(89)).is_err(), "3²: 90 s");
     }
 }
