@@ -201,20 +201,26 @@ class Lobby {
       this.dom.games.innerHTML = '<li class="none">No games yet — start one above.</li>';
       return;
     }
-    this.dom.games.innerHTML = sorted.map((g) => {
-      const status = g.status === 'ended' ? (g.result || 'ended') : g.status === 'waiting' ? 'waiting for a player' : 'playing';
-      const moves = Math.ceil(g.plies / 2);
-      const time = timeControlName(g.clock);
-      const label = `${VARIANTS[g.variant] || g.variant}, ${time}: ${seatName(g.white)} against ${seatName(g.black)}, ${status}, ${moves} moves, ${g.watchers} watching`;
-      return `<li><a href="/g/${encodeURIComponent(g.game)}" class="game-row status-${escapeHtml(g.status)}" data-game="${escapeHtml(g.game)}" aria-label="${escapeHtml(label)}">
+    this.dom.games.innerHTML = sorted.map(gameRow).join('');
+  }
+}
+
+/**
+ * The list item of one game summary (of `games`). Everything from the server — the players'
+ * names above all, which people choose — goes in as escaped text.
+ */
+export function gameRow(g) {
+  const status = g.status === 'ended' ? (g.result || 'ended') : g.status === 'waiting' ? 'waiting for a player' : 'playing';
+  const moves = Math.ceil(g.plies / 2);
+  const time = timeControlName(g.clock);
+  const label = `${VARIANTS[g.variant] || g.variant}, ${time}: ${seatName(g.white)} against ${seatName(g.black)}, ${status}, ${moves} moves, ${g.watchers} watching`;
+  return `<li><a href="/g/${encodeURIComponent(g.game)}" class="game-row status-${escapeHtml(g.status)}" data-game="${escapeHtml(g.game)}" aria-label="${escapeHtml(label)}">
         <span class="variant">${escapeHtml(VARIANTS[g.variant] || g.variant)} <span class="time-control">${escapeHtml(time)}</span></span>
-        <span class="players"><span class="swatch white" aria-hidden="true"></span>${escapeHtml(seatName(g.white))} <span class="vs">vs</span> <span class="swatch black" aria-hidden="true"></span>${escapeHtml(seatName(g.black))}</span>
+        <span class="players"><span class="swatch white" aria-hidden="true"></span><span class="name">${escapeHtml(seatName(g.white))}</span> <span class="vs">vs</span> <span class="swatch black" aria-hidden="true"></span><span class="name">${escapeHtml(seatName(g.black))}</span></span>
         <span class="plies">${moves} ${moves === 1 ? 'move' : 'moves'}</span>
         <span class="state">${escapeHtml(status)}</span>
         <span class="watchers">${g.watchers} watching</span>
       </a></li>`;
-    }).join('');
-  }
 }
 
 /** Starts the lobby inside `root`. */
