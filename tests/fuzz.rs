@@ -79,7 +79,7 @@ proptest! {
 fn message_for(game: String, token: String) -> impl Strategy<Value = Value> {
     let ty = prop::sample::select(vec![
         "move", "move", "move", "undo", "draw", "decline", "join", "resume", "watch", "unwatch", "claim", "list",
-        "create", "teleport",
+        "abort", "create", "teleport",
     ]);
     let game_field = prop_oneof![
         3 => Just(json!(game)),
@@ -93,8 +93,10 @@ fn message_for(game: String, token: String) -> impl Strategy<Value = Value> {
     ];
     let token_field = prop_oneof![Just(json!(token)), "[0-9a-f]{0,32}".prop_map(Value::String), any_json()];
     let extra = prop::collection::vec(("[a-z_]{1,8}", any_json()), 0..3);
-    (ty, game_field, uci, token_field, extra, any_json(), any_json()).prop_map(
-        move |(ty, game, uci, token, extra, result, seat)| {
+    let name =
+        prop_oneof!["[A-Za-z0-9 _.-]{0,26}".prop_map(Value::String), "\\PC{0,30}".prop_map(Value::String), any_json()];
+    (ty, game_field, uci, token_field, extra, any_json(), any_json(), name).prop_map(
+        move |(ty, game, uci, token, extra, result, seat, name)| {
             let mut m = Map::new();
             m.insert("type".into(), json!(ty));
             m.insert("game".into(), game);
@@ -102,6 +104,7 @@ fn message_for(game: String, token: String) -> impl Strategy<Value = Value> {
             m.insert("token".into(), token);
             m.insert("result".into(), result);
             m.insert("white".into(), seat);
+            m.insert("name".into(), name);
             for (k, v) in extra {
                 if k != "id" && k != "type" {
                     m.insert(k, v);

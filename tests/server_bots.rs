@@ -20,7 +20,7 @@ async fn a_person_plays_each_level() {
         let mut me = server.client().await;
         let (game, _) = me.create(human(), bot(level), Some("white")).await;
         let state = me.recv_type("state").await;
-        assert_eq!(state["seats"]["black"], json!({"kind":"bot","level":level}));
+        assert_eq!(state["seats"]["black"], json!({"kind":"bot","level":level,"name":format!("Level {level}")}));
         let mut legal = state["legal"].clone();
         for ply in 0..3 {
             let uci = legal[0].as_str().expect("a legal move").to_string();

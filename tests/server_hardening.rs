@@ -150,12 +150,12 @@ async fn finished_games_stay_in_the_archive_after_leaving_memory() {
     let entry = &finished[0];
     assert_eq!((entry["game"].as_str(), entry["plies"].as_u64()), (Some(game.as_str()), Some(2)), "{finished}");
     assert_eq!((entry["result"].as_str(), entry["reason"].as_str()), (Some("0-1"), Some("resignation")));
-    assert_eq!(entry["black"], json!({"kind":"bot","level":1}));
+    assert_eq!(entry["black"], json!({"kind":"bot","level":1,"name":"Level 1"}));
     let (status, state) = get_json(&server, &format!("/api/games/{game}")).await;
     assert_eq!((status, state["status"].as_str(), state["moves"][0].as_str()), (200, Some("ended"), Some("f2f3")));
     let (status, pgn) = server.get(&format!("/api/games/{game}/pgn")).await;
     assert_eq!(status, 200);
-    assert!(pgn.contains("[Result \"0-1\"]") && pgn.contains("1. f3") && pgn.contains("gambit level 1"), "{pgn}");
+    assert!(pgn.contains("[Result \"0-1\"]") && pgn.contains("1. f3") && pgn.contains("[Black \"Level 1\"]"), "{pgn}");
     // Watching it over the WebSocket says where to look.
     let mut fan = server.client().await;
     fan.send(json!({"type":"watch","game":game})).await;

@@ -6,7 +6,7 @@ mod server_support;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use server_support::{human_game, start, start_with, test_config, Client};
+use server_support::{human_game, read_when_it_has, start, start_with, test_config, Client};
 
 /// The next `n` versioned events (skipping acks, watcher counts and lists).
 async fn events(client: &mut Client, n: usize) -> Vec<Value> {
@@ -101,7 +101,7 @@ async fn a_player_drops_and_resumes_with_its_token() {
     assert_eq!(mv["v"], 2);
     black.close().await;
     let seats = white.recv_type("seats").await;
-    assert_eq!(seats["seats"]["black"], json!({"kind":"human","online":false}));
+    assert_eq!(seats["seats"]["black"], json!({"kind":"human","online":false,"name":"Anonymous"}));
 
     // White plays on? No: it is black's turn. Black comes back, from version 1 (it missed the move).
     let mut black = server.client().await;
@@ -259,16 +259,9 @@ async fn text_log_has_a_line_per_event() {
     }
     white.recv_type("end").await;
     let path = dir.join(format!("{game}.log"));
-    let mut text = String::new();
-    for _ in 0..100 {
-        text = std::fs::read_to_string(&path).unwrap_or_default();
-        if text.contains("end 0-1") {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let text = read_when_it_has(&path, "end 0-1").await;
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(text.contains("v1 seats: white human (online), black human (online)"), "{text}");
+    assert!(text.contains("v1 seats: white human Anonymous (online), black human Anonymous (online)"), "{text}");
     assert!(text.contains("v2 white 1. f3 (f2f3)"), "{text}");
     assert!(text.contains("v5 black 2... Qh4# (d8h4)"), "{text}");
     assert!(text.contains("v6 end 0-1: Checkmate — Black wins"), "{text}");

@@ -101,13 +101,14 @@ async fn killed_and_started_again(db: &str) {
     // C: two people on a 5+0 clock, some time used.
     let mut c_white = s.client().await;
     c_white
-        .send(json!({"type":"create","white":human(),"black":human(),"as":"white",
+        .send(json!({"type":"create","white":human(),"black":human(),"as":"white","name":"Carol",
                         "clock":{"initial_ms":300_000,"increment_ms":0}}))
         .await;
     let created = c_white.recv_type("created").await;
     let (c, c_wt) = (created["game"].as_str().unwrap().to_string(), created["token"].as_str().unwrap().to_string());
     let mut c_black = s.client().await;
-    let c_bt = c_black.join(&c, "black").await;
+    c_black.send(json!({"type":"join","game":c,"name":"Dave"})).await;
+    let c_bt = c_black.recv_type("joined").await["token"].as_str().expect("token").to_string();
     c_white.play(&c, "d2d4").await;
     tokio::time::sleep(Duration::from_millis(700)).await;
     c_black.play(&c, "d7d5").await;
@@ -142,6 +143,9 @@ async fn killed_and_started_again(db: &str) {
     // C: the clock goes on from the times stored, with black's time running from the restart.
     let (mut c_black, state) = resume(s, &c, &c_bt, 0).await;
     assert_eq!(moves(&state), ["d2d4", "d7d5", "c2c4"]);
+    // The names the players gave are stored with their seats.
+    assert_eq!(state["seats"]["white"], json!({"kind":"human","online":false,"name":"Carol"}));
+    assert_eq!(state["seats"]["black"], json!({"kind":"human","online":true,"name":"Dave"}));
     let clock = &state["clock"];
     assert_eq!(clock["running"], "black", "{clock}");
     assert_eq!(clock["white_ms"].as_u64(), Some(c_white_ms), "{clock}");

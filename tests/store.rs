@@ -28,7 +28,7 @@ fn new_game(id: &str) -> StoredGame {
         variant: Variant::Standard,
         initial_fen: Variant::Standard.initial_fen().into(),
         rules: Rules::default(),
-        white: StoredSeat::Human { token: Some(TokenHash::of("white-token")) },
+        white: StoredSeat::Human { token: Some(TokenHash::of("white-token")), name: Some("Zoë W.".into()) },
         black: StoredSeat::Bot { level: 3 },
         clock: Some(StoredClock { initial_ms: 60_000, increment_ms: 1000 }),
         times: None,
@@ -63,7 +63,7 @@ async fn a_game_and_its_changes_read_back() {
         assert_eq!(g.moves, ["e2e4", "e7e5"]);
         assert_eq!(g.v, 7);
         assert_eq!(g.times, times(57_000, 58_000));
-        assert_eq!((g.white, g.black, g.clock), (new_game("g1").white, new_game("g1").black, new_game("g1").clock));
+        assert_eq!((&g.white, &g.black, g.clock), (&new_game("g1").white, &new_game("g1").black, new_game("g1").clock));
         assert!(store.finished(10).await.expect("finished").is_empty());
 
         let outcome = Outcome::win(gambit::chess::Color::Black, gambit::chess::EndReason::Resignation);
@@ -90,7 +90,7 @@ async fn refused_changes_leave_the_rest_of_the_batch_alone() {
         let orphan = store.record("g2", StoreEvent::Move { ply: 1, uci: "e2e4".into(), times: None, v: 1 });
         let twice = store.record("g1", StoreEvent::Move { ply: 1, uci: "e2e4".into(), times: None, v: 1 });
         let clash = store.record("g1", StoreEvent::Move { ply: 1, uci: "d2d4".into(), times: None, v: 1 });
-        let seat = store.record("g9", StoreEvent::Seat { side: Color::Black, token: TokenHash::of("t") });
+        let seat = store.record("g9", StoreEvent::Seat { side: Color::Black, token: TokenHash::of("t"), name: None });
         created.await.expect("created");
         assert!(again.await.unwrap_err().to_string().contains("already stored"));
         assert!(orphan.await.is_err(), "a move of a game that is not stored");
@@ -109,12 +109,13 @@ async fn seats_discards_and_closing() {
         eprintln!("store: {name}");
         let store = &*store;
         let mut open = new_game("g1");
-        open.black = StoredSeat::Human { token: None };
+        open.black = StoredSeat::Human { token: None, name: None };
         store.record("g1", StoreEvent::Created(Box::new(open))).await.expect("created");
         let token = TokenHash::of("black-token");
-        store.record("g1", StoreEvent::Seat { side: Color::Black, token }).await.expect("seat");
+        let name = Some("Bob".to_string());
+        store.record("g1", StoreEvent::Seat { side: Color::Black, token, name: name.clone() }).await.expect("seat");
         let g = store.load("g1").await.expect("load").expect("found");
-        assert_eq!(g.black, StoredSeat::Human { token: Some(token) });
+        assert_eq!(g.black, StoredSeat::Human { token: Some(token), name });
         store.record("g1", StoreEvent::Discarded).await.expect("discarded");
         assert_eq!(store.load("g1").await.expect("load"), None);
         store.close().await;
@@ -131,7 +132,7 @@ async fn every_field_reads_back_as_written() {
         game.variant = Variant::Minichess7;
         game.initial_fen = Variant::Minichess7.initial_fen().into();
         game.rules = Rules { castling: false, en_passant: false, repetition: gambit::chess::Repetition::EightMove };
-        game.white = StoredSeat::Human { token: None };
+        game.white = StoredSeat::Human { token: None, name: None };
         game.times = times(1_234, 5_678);
         game.v = 42;
         store.record("full", StoreEvent::Created(Box::new(game.clone()))).await.expect("created");

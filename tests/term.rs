@@ -204,7 +204,7 @@ async fn plays_minichess_as_black_and_leaves_at_end_of_input() {
 async fn a_friend_joins_offers_are_answered_and_a_draw_is_agreed() {
     let server = start().await;
     let url = ws_url(server.addr);
-    let mut term = Term::spawn(&["play", &url], true);
+    let mut term = Term::spawn(&["play", &url, "--name", "Alice"], true);
     let invite = term.until("A friend joins with:").await;
     let game = invite.rsplit(' ').next().expect("game id").to_string();
     assert!(invite.ends_with(&format!("gambit play {url} --game {game}")), "{invite}");
@@ -214,6 +214,7 @@ async fn a_friend_joins_offers_are_answered_and_a_draw_is_agreed() {
 
     let mut black = Client::connect(server.addr).await;
     black.join(&game, "black").await;
+    assert_eq!(black.recv_type("state").await["seats"]["white"]["name"], "Alice", "--name is sent");
     term.until("Black joined — the game begins.").await;
     term.until("White to move — your move.").await;
     term.type_line("decline").await;
@@ -371,6 +372,8 @@ async fn bad_arguments_unreachable_servers_and_unknown_games_are_one_line_errors
         (vec!["play", &url, "--vs-bot", "1", "--game", "abc"], "cannot be used with"),
         (vec!["play", &url, "--color", "green"], "green"),
         (vec!["play", &url, "--variant", "chess960"], "chess960"),
+        (vec!["play", &url, "--name", "<b>x</b>"], "'<' cannot be in a name"),
+        (vec!["play", &url, "--name", "  "], "at least one character"),
         (vec!["play", "wss://example.org/ws"], "not supported"),
         (vec!["watch"], "which game?"),
         (vec!["watch", &url], "which game?"),

@@ -17,6 +17,7 @@ const DESCRIPTIONS = {
   adjudication: 'adjudication',
   rules_infraction: 'rules infraction',
   abandoned: 'abandonment',
+  aborted: 'abort',
 };
 
 const DRAWS = {
@@ -33,6 +34,7 @@ const DRAWS = {
 /** "Checkmate — Black wins", "White resigned — Black wins", "Draw by threefold repetition". */
 export function headline(result, reason) {
   const described = DESCRIPTIONS[reason] || String(reason || '').replaceAll('_', ' ');
+  if (result === '*') return 'Game aborted';
   if (result !== '1-0' && result !== '0-1') return DRAWS[reason] || `Draw by ${described}`;
   const [winner, loser] = result === '1-0' ? ['White', 'Black'] : ['Black', 'White'];
   switch (reason) {

@@ -37,11 +37,13 @@ pub enum EndReason {
     RulesInfraction,
     /// Lost by leaving the game.
     Abandoned,
+    /// Called off by a player before both sides had moved: no result (`*`), nobody won.
+    Aborted,
 }
 
 impl EndReason {
     /// Every reason, for lookups by name.
-    pub const ALL: [EndReason; 14] = [
+    pub const ALL: [EndReason; 15] = [
         EndReason::Checkmate,
         EndReason::Stalemate,
         EndReason::OutOfMoves,
@@ -56,6 +58,7 @@ impl EndReason {
         EndReason::Adjudication,
         EndReason::RulesInfraction,
         EndReason::Abandoned,
+        EndReason::Aborted,
     ];
 
     /// The reason of this [`EndReason::name`], if it is one.
@@ -80,6 +83,7 @@ impl EndReason {
             EndReason::Adjudication => "adjudication",
             EndReason::RulesInfraction => "rules_infraction",
             EndReason::Abandoned => "abandoned",
+            EndReason::Aborted => "aborted",
         }
     }
 
@@ -100,6 +104,7 @@ impl EndReason {
             EndReason::Adjudication => "adjudication",
             EndReason::RulesInfraction => "rules infraction",
             EndReason::Abandoned => "abandonment",
+            EndReason::Aborted => "abort",
         }
     }
 }
@@ -120,13 +125,24 @@ impl Outcome {
         Outcome { winner: None, reason }
     }
 
-    /// The outcome written as `result` (`"1-0"`, `"0-1"`, `"1/2-1/2"`) for `reason` (a name).
+    /// A game called off before it got going: no result.
+    pub const ABORTED: Outcome = Outcome { winner: None, reason: EndReason::Aborted };
+
+    /// True for a game called off, which has no result (`*`) rather than a draw.
+    pub const fn is_aborted(self) -> bool {
+        matches!(self.reason, EndReason::Aborted)
+    }
+
+    /// The outcome written as `result` (`"1-0"`, `"0-1"`, `"1/2-1/2"`, `"*"` for an aborted
+    /// game) for `reason` (a name).
     pub fn from_result(result: &str, reason: &str) -> Option<Outcome> {
         let reason = EndReason::from_name(reason)?;
-        match result {
-            "1-0" => Some(Outcome::win(Color::White, reason)),
-            "0-1" => Some(Outcome::win(Color::Black, reason)),
-            "1/2-1/2" => Some(Outcome::draw(reason)),
+        match (result, reason) {
+            ("*", EndReason::Aborted) => Some(Outcome::ABORTED),
+            (_, EndReason::Aborted) => None,
+            ("1-0", _) => Some(Outcome::win(Color::White, reason)),
+            ("0-1", _) => Some(Outcome::win(Color::Black, reason)),
+            ("1/2-1/2", _) => Some(Outcome::draw(reason)),
             _ => None,
         }
     }
@@ -150,6 +166,7 @@ impl Outcome {
                 }
             }
             None => match self.reason {
+                EndReason::Aborted => "Game aborted".into(),
                 EndReason::Stalemate => "Stalemate — draw".into(),
                 EndReason::Agreement => "Draw agreed".into(),
                 EndReason::ThreefoldRepetition => "Draw by threefold repetition".into(),
@@ -163,11 +180,12 @@ impl Outcome {
         }
     }
 
-    /// `"1-0"`, `"0-1"` or `"1/2-1/2"`.
+    /// `"1-0"`, `"0-1"`, `"1/2-1/2"`, or `"*"` for an aborted game.
     pub const fn result(self) -> &'static str {
         match self.winner {
             Some(Color::White) => "1-0",
             Some(Color::Black) => "0-1",
+            None if self.is_aborted() => "*",
             None => "1/2-1/2",
         }
     }
@@ -178,6 +196,7 @@ impl fmt::Display for Outcome {
         match self.winner {
             Some(Color::White) => write!(f, "White wins by {}", self.reason.description()),
             Some(Color::Black) => write!(f, "Black wins by {}", self.reason.description()),
+            None if self.is_aborted() => f.write_str("Game aborted"),
             None => write!(f, "Draw by {}", self.reason.description()),
         }
     }
@@ -445,6 +464,9 @@ mod tests {
     fn outcomes_read_back_from_their_names() {
         for reason in EndReason::ALL {
             assert_eq!(EndReason::from_name(reason.name()), Some(reason));
+            if reason == EndReason::Aborted {
+                continue;
+            }
             for outcome in
                 [Outcome::win(Color::White, reason), Outcome::win(Color::Black, reason), Outcome::draw(reason)]
             {
@@ -453,6 +475,12 @@ mod tests {
         }
         assert_eq!(EndReason::from_name("boredom"), None);
         assert_eq!(Outcome::from_result("2-0", "checkmate"), None);
+        // An aborted game has no result, and only an aborted game has none.
+        assert_eq!(Outcome::ABORTED.result(), "*");
+        assert_eq!(Outcome::from_result("*", "aborted"), Some(Outcome::ABORTED));
+        assert_eq!(Outcome::from_result("1-0", "aborted"), None);
+        assert_eq!(Outcome::from_result("*", "resignation"), None);
+        assert_eq!(Outcome::ABORTED.headline(), "Game aborted");
     }
 
     /// Captures, promotions and pawn moves cannot really recur in two identical cycles, but the

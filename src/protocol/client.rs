@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use super::server::{Refusal, ServerMessage};
-use super::values::{ClaimKind, ClockSpec, GameId, RulesSpec, SeatSpec, VariantName};
+use super::values::{ClaimKind, ClockSpec, GameId, PlayerName, RulesSpec, SeatSpec, VariantName};
 use crate::chess::Color;
 
 /// One frame from a client: the message and the request `id` it may carry, which the server
@@ -54,6 +54,9 @@ pub struct NewGame {
     /// The human seat the creator takes (None: the first one).
     #[serde(rename = "as")]
     pub as_side: Option<Color>,
+    /// The creator's display name (None: "Anonymous").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<PlayerName>,
 }
 
 /// A message from a client, without its request id (see [`Request`]).
@@ -69,6 +72,9 @@ pub enum ClientMessage {
         game: GameId,
         #[serde(default)]
         color: Option<Color>,
+        /// The joiner's display name (None: "Anonymous").
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<PlayerName>,
     },
     /// Takes one's seat back on a new connection, with the token from `created`/`joined`.
     Resume {
@@ -95,6 +101,8 @@ pub enum ClientMessage {
     Decline { game: GameId },
     /// Gives up the game.
     Resign { game: GameId },
+    /// Calls the game off, with no result: only before both sides have moved.
+    Abort { game: GameId },
     /// Claims the game (`"win"`) or a draw (`"draw"`) after the opponent has been away for the
     /// grace period.
     Claim { game: GameId, result: ClaimKind },

@@ -161,7 +161,7 @@ fn apply_event(state: &mut GameState, message: &ServerMessage) -> bool {
         ServerMessage::Offer { kind, by, .. } => state.offer = Some(OfferView { kind: *kind, by: *by }),
         ServerMessage::Declined { .. } => state.offer = None,
         ServerMessage::Seats { seats, claim, .. } => {
-            state.seats = *seats;
+            state.seats = seats.clone();
             state.claim = *claim;
             let open = |seat: &super::values::SeatView| matches!(seat, super::values::SeatView::Open);
             if state.status == Status::Waiting && !seats.any(open) {

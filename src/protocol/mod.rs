@@ -18,8 +18,8 @@ pub use client::{parse_client, ClientMessage, NewGame, ProtocolError, Request};
 pub use follow::{Applied, Follower, Sequence};
 pub use server::{ErrorCode, Refusal, ServerMessage};
 pub use values::{
-    ClaimKind, ClaimView, ClockSpec, ClockView, GameId, GameResult, GameState, GameSummary, OfferKind, OfferView,
-    RepetitionName, RulesSpec, SeatSpec, SeatView, Seats, Status, VariantName,
+    ClaimKind, ClaimView, ClockSpec, ClockView, GameId, GameResult, GameState, GameSummary, NameError, OfferKind,
+    OfferView, PlayerName, RepetitionName, RulesSpec, SeatSpec, SeatView, Seats, Status, VariantName, NAME_MAX,
 };
 
 #[cfg(test)]
@@ -33,6 +33,7 @@ mod tests {
             r#"{"type":"list"}"#,
             r#"{"type":"create","variant":"minichess7","fen":null,"rules":{"castling":false,"en_passant":true,"repetition":"eight_move"},"white":{"kind":"human"},"black":{"kind":"bot","level":3},"clock":null,"as":"white","id":1}"#,
             r#"{"type":"join","game":"abcd2345","color":"black"}"#,
+            r#"{"type":"join","game":"abcd2345","color":null,"name":"Zoë van Dijk"}"#,
             r#"{"type":"resume","game":"abcd2345","token":"00ff","v":12}"#,
             r#"{"type":"watch","game":"abcd2345","v":3}"#,
             r#"{"type":"unwatch","game":"abcd2345"}"#,
@@ -58,7 +59,7 @@ mod tests {
 
     #[test]
     fn server_messages_round_trip() {
-        let seats = Seats { white: SeatView::Human { online: true }, black: SeatView::Bot { level: 3 } };
+        let seats = Seats { white: SeatView::human(true, None), black: SeatView::bot(3) };
         let end = ServerMessage::End {
             game: "g".into(),
             v: 9,
@@ -89,7 +90,7 @@ mod tests {
             ServerMessage::Seats {
                 game: "g".into(),
                 v: 1,
-                seats,
+                seats: seats.clone(),
                 claim: Some(ClaimView { by: Color::White, in_ms: 1500 }),
             },
             ServerMessage::Offer { game: "g".into(), v: 2, kind: OfferKind::Undo, by: Color::Black },
@@ -102,8 +103,8 @@ mod tests {
             assert_eq!(back, m, "{text}");
         }
         let json = ServerMessage::Seats { game: "g".into(), v: 1, seats, claim: None }.to_json();
-        assert!(json.contains(r#""white":{"kind":"human","online":true}"#), "{json}");
-        assert!(json.contains(r#""black":{"kind":"bot","level":3}"#), "{json}");
+        assert!(json.contains(r#""white":{"kind":"human","online":true,"name":"Anonymous"}"#), "{json}");
+        assert!(json.contains(r#""black":{"kind":"bot","level":3,"name":"Level 3"}"#), "{json}");
         let open = serde_json::to_string(&SeatView::Open).unwrap();
         assert_eq!(open, r#"{"kind":"open"}"#);
         let err = ServerMessage::error(ErrorCode::TooLarge, "big", None).to_json();
@@ -131,5 +132,31 @@ mod tests {
         let err = parse_client(r#"{"type":"move","game":"g","id":12}"#).unwrap_err();
         assert_eq!(err.id, Some(12));
         assert!(parse_client(r#"{"type":"list","id":"x"}"#).is_err());
+    }
+
+    #[test]
+    fn names_are_checked_as_they_are_read() {
+        let name = |text: &str| PlayerName::parse(text).map(String::from);
+        assert_eq!(name("  Alice  "), Ok("Alice".into()));
+        assert_eq!(name("Zoë_o-k.2"), Ok("Zoë_o-k.2".into()));
+        assert_eq!(name(&"x".repeat(NAME_MAX)).map(|n| n.len()), Ok(NAME_MAX));
+        assert_eq!(name(&"é".repeat(NAME_MAX)).map(|n| n.chars().count()), Ok(NAME_MAX));
+        assert_eq!(name(""), Err(NameError::Empty));
+        assert_eq!(name("   "), Err(NameError::Empty));
+        assert_eq!(name(&"x".repeat(NAME_MAX + 1)), Err(NameError::TooLong(NAME_MAX + 1)));
+        assert_eq!(name("<b>x</b>"), Err(NameError::BadCharacter('<')));
+        assert_eq!(name("tab\there"), Err(NameError::BadCharacter('\t')));
+        assert_eq!(name("a\u{202e}b"), Err(NameError::BadCharacter('\u{202e}')));
+        // On the wire: a bad name refuses the whole message, saying why.
+        for (text, says) in [
+            (r#"{"type":"create","name":"<script>","id":3}"#, "'<' cannot be in a name"),
+            (r#"{"type":"join","game":"g","name":""}"#, "at least one character"),
+            (r#"{"type":"join","game":"g","name":7}"#, "expected a string"),
+        ] {
+            let e = parse_client(text).unwrap_err();
+            assert!(e.message.contains(says), "{text}: {}", e.message);
+        }
+        let create = parse_client(r#"{"type":"create","name":" Bob "}"#).unwrap().message;
+        assert!(matches!(create, ClientMessage::Create(NewGame { name: Some(n), .. }) if n.as_str() == "Bob"));
     }
 }

@@ -96,17 +96,110 @@ pub enum SeatSpec {
     Bot { level: u8 },
 }
 
+/// A player's display name: 1 to 24 characters once trimmed, each a letter or digit (of any
+/// script), a space, `_`, `-` or `.`. Made only by [`PlayerName::parse`], so every name the
+/// server holds is valid; on the wire a bad one is refused while the message is read.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct PlayerName(String);
+
+/// The longest display name, in characters.
+pub const NAME_MAX: usize = 24;
+
+/// Why a display name is refused.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum NameError {
+    #[error("a name needs at least one character besides spaces")]
+    Empty,
+    #[error("a name has at most {NAME_MAX} characters; this one has {0}")]
+    TooLong(usize),
+    #[error("{0:?} cannot be in a name: use letters, digits, spaces, '_', '-' and '.'")]
+    BadCharacter(char),
+}
+
+impl PlayerName {
+    /// The name a person shows when they gave none.
+    pub const ANONYMOUS: &'static str = "Anonymous";
+
+    /// `text` trimmed, if it is a valid name.
+    pub fn parse(text: &str) -> Result<PlayerName, NameError> {
+        let name = text.trim();
+        if let Some(bad) = name.chars().find(|&c| !(c.is_alphanumeric() || matches!(c, ' ' | '_' | '-' | '.'))) {
+            return Err(NameError::BadCharacter(bad));
+        }
+        match name.chars().count() {
+            0 => Err(NameError::Empty),
+            n if n > NAME_MAX => Err(NameError::TooLong(n)),
+            _ => Ok(PlayerName(name.to_string())),
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// What a human seat shows for a name given or not.
+    pub fn shown(name: Option<&PlayerName>) -> String {
+        name.map_or(PlayerName::ANONYMOUS, PlayerName::as_str).to_string()
+    }
+
+    /// The name a bot of `level` plays under.
+    pub fn of_bot(level: u8) -> String {
+        format!("Level {level}")
+    }
+}
+
+impl TryFrom<String> for PlayerName {
+    type Error = NameError;
+    fn try_from(text: String) -> Result<PlayerName, NameError> {
+        PlayerName::parse(&text)
+    }
+}
+
+impl From<PlayerName> for String {
+    fn from(name: PlayerName) -> String {
+        name.0
+    }
+}
+
+impl std::fmt::Display for PlayerName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
 /// SEATVIEW: who sits on a side, as everyone may see it. Tokens are never shown.
 ///
-/// `{"kind":"human","online":true}` — a person holds the seat (online: at least one of their
-/// connections is open); `{"kind":"bot","level":3}`; `{"kind":"open"}` — a human seat nobody
-/// has taken yet (`join` takes it).
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+/// `{"kind":"human","online":true,"name":"Alice"}` — a person holds the seat (online: at least
+/// one of their connections is open; `"Anonymous"` if they gave no name);
+/// `{"kind":"bot","level":3,"name":"Level 3"}`; `{"kind":"open"}` — a human seat nobody has
+/// taken yet (`join` takes it).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum SeatView {
-    Human { online: bool },
-    Bot { level: u8 },
+    Human { online: bool, name: String },
+    Bot { level: u8, name: String },
     Open,
+}
+
+impl SeatView {
+    /// A person's seat.
+    pub fn human(online: bool, name: Option<&PlayerName>) -> SeatView {
+        SeatView::Human { online, name: PlayerName::shown(name) }
+    }
+
+    /// A bot's seat.
+    pub fn bot(level: u8) -> SeatView {
+        SeatView::Bot { level, name: PlayerName::of_bot(level) }
+    }
+
+    /// Who sits there, as the board and PGN name them; None for an open seat.
+    pub fn name(&self) -> Option<&str> {
+        match self {
+            SeatView::Human { name, .. } | SeatView::Bot { name, .. } => Some(name),
+            SeatView::Open => None,
+        }
+    }
 }
 
 /// Both seats of a game: `{"white": SEATVIEW, "black": SEATVIEW}`.
@@ -224,7 +317,8 @@ pub struct GameState {
     pub claim: Option<ClaimView>,
 }
 
-/// How a game ended, as PGN writes it: `"1-0"`, `"0-1"` or `"1/2-1/2"`.
+/// How a game ended, as PGN writes it: `"1-0"`, `"0-1"`, `"1/2-1/2"`, or `"*"` for an aborted
+/// game.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub enum GameResult {
     #[serde(rename = "1-0")]
@@ -233,6 +327,9 @@ pub enum GameResult {
     BlackWins,
     #[serde(rename = "1/2-1/2")]
     Draw,
+    /// An aborted game: no result.
+    #[serde(rename = "*")]
+    NoResult,
 }
 
 impl GameResult {
@@ -250,23 +347,28 @@ impl GameResult {
         match self {
             GameResult::WhiteWins => Some(Color::White),
             GameResult::BlackWins => Some(Color::Black),
-            GameResult::Draw => None,
+            GameResult::Draw | GameResult::NoResult => None,
         }
     }
 
-    /// `"1-0"`, `"0-1"` or `"1/2-1/2"`.
+    /// `"1-0"`, `"0-1"`, `"1/2-1/2"` or `"*"`.
     pub fn as_str(self) -> &'static str {
         match self {
             GameResult::WhiteWins => "1-0",
             GameResult::BlackWins => "0-1",
             GameResult::Draw => "1/2-1/2",
+            GameResult::NoResult => "*",
         }
     }
 }
 
 impl From<Outcome> for GameResult {
     fn from(outcome: Outcome) -> GameResult {
-        GameResult::of(outcome.winner)
+        if outcome.is_aborted() {
+            GameResult::NoResult
+        } else {
+            GameResult::of(outcome.winner)
+        }
     }
 }
 

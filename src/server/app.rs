@@ -27,7 +27,7 @@ use super::room::{self, RoomContext};
 use super::store::{self, GameStore, NoStore, PostgresStore, StoreError, StoredGame, StoredSeat};
 use super::web;
 use crate::chess::EndReason;
-use crate::protocol::{ClockSpec, ErrorCode, GameId, GameResult, SeatView, ServerMessage, VariantName};
+use crate::protocol::{ClockSpec, ErrorCode, GameId, GameResult, PlayerName, SeatView, ServerMessage, VariantName};
 
 /// What every connection and handler shares.
 pub struct Shared {
@@ -399,9 +399,11 @@ struct FinishedGame {
 impl From<StoredGame> for FinishedGame {
     fn from(g: StoredGame) -> FinishedGame {
         let view = |seat: StoredSeat| match seat {
-            StoredSeat::Human { token: Some(_) } => SeatView::Human { online: false },
-            StoredSeat::Human { token: None } => SeatView::Open,
-            StoredSeat::Bot { level } => SeatView::Bot { level },
+            StoredSeat::Human { token: Some(_), name } => {
+                SeatView::human(false, name.and_then(|n| PlayerName::parse(&n).ok()).as_ref())
+            }
+            StoredSeat::Human { token: None, .. } => SeatView::Open,
+            StoredSeat::Bot { level } => SeatView::bot(level),
         };
         FinishedGame {
             plies: g.moves.len(),

@@ -13,7 +13,7 @@ use tokio::time::Instant;
 
 use super::room::{self, Created, RoomContext, RoomHandle};
 use super::store::StoredGame;
-use crate::protocol::{GameId, GameSummary, NewGame, Refusal, ServerMessage, Status};
+use crate::protocol::{GameId, GameResult, GameSummary, NewGame, Refusal, ServerMessage, Status};
 
 /// Letters of game ids: lowercase base32 without the look-alikes 0/o and 1/l.
 const ID_ALPHABET: &[u8; 32] = b"abcdefghijkmnpqrstuvwxyz23456789";
@@ -514,6 +514,8 @@ impl LobbyTask {
         for (games, _) in self.remote.values() {
             list.extend(games.iter().filter(|g| seen.insert(g.game.clone())).cloned());
         }
+        // An aborted game leaves the lobby at once: there is nothing in it to look at.
+        list.retain(|g| g.result != Some(GameResult::NoResult));
         list.sort_by(|a, b| a.game.cmp(&b.game));
         list
     }

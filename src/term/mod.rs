@@ -31,7 +31,7 @@ use thiserror::Error;
 
 use crate::chess::Color;
 use crate::chess::Variant;
-use crate::protocol::{ClientMessage, ClockSpec, NewGame, Request, SeatSpec};
+use crate::protocol::{ClientMessage, ClockSpec, NewGame, PlayerName, Request, SeatSpec};
 
 /// Where `play` and `watch` connect when no address is given (`gambit serve`'s default).
 pub const DEFAULT_URL: &str = "ws://127.0.0.1:8080/ws";
@@ -96,6 +96,19 @@ pub struct PlayArgs {
     /// For a new game: a time control, MINUTES+INCREMENT_SECONDS such as 5+3 [default: untimed]
     #[arg(long, value_name = "MIN+INC", value_parser = clock::parse_time_control, conflicts_with = "game")]
     pub time: Option<ClockSpec>,
+    /// Your name on the board, 1-24 letters, digits, spaces, '_', '-', '.' [default: your login name]
+    #[arg(long, value_name = "NAME", value_parser = parse_name)]
+    pub name: Option<PlayerName>,
+}
+
+fn parse_name(text: &str) -> Result<PlayerName, String> {
+    PlayerName::parse(text).map_err(|e| e.to_string())
+}
+
+/// The login name, when it makes a valid display name (a login such as `ci@host` does not, and
+/// then the player is "Anonymous" unless they give `--name`).
+fn login_name() -> Option<PlayerName> {
+    ["USER", "LOGNAME", "USERNAME"].into_iter().find_map(|var| PlayerName::parse(&std::env::var(var).ok()?).ok())
 }
 
 impl PlayArgs {
@@ -104,10 +117,15 @@ impl PlayArgs {
         Request::new(self.message(), Some(session::SETUP_ID))
     }
 
+    /// The name to play under: `--name`, or the login name.
+    fn player_name(&self) -> Option<PlayerName> {
+        self.name.clone().or_else(login_name)
+    }
+
     fn message(&self) -> ClientMessage {
         let color = self.color.map(Color::from);
         if let Some(game) = &self.game {
-            return ClientMessage::Join { game: game.clone(), color };
+            return ClientMessage::Join { game: game.clone(), color, name: self.player_name() };
         }
         let mine = color.unwrap_or(Color::White);
         let other = match self.vs_bot {
@@ -124,6 +142,7 @@ impl PlayArgs {
             black,
             clock: self.time,
             as_side: Some(mine),
+            name: self.player_name(),
             ..NewGame::default()
         })
     }
@@ -243,7 +262,8 @@ mod tests {
 
     #[test]
     fn play_requests() {
-        let base = PlayArgs { urls: Vec::new(), game: None, color: None, vs_bot: None, variant: None, time: None };
+        let base =
+            PlayArgs { urls: Vec::new(), game: None, color: None, vs_bot: None, variant: None, time: None, name: None };
         let create = base.request();
         assert!(matches!(
             create.message,
@@ -271,8 +291,9 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        let join = PlayArgs { game: Some("abcd2345".into()), ..base };
-        let expected = ClientMessage::Join { game: "abcd2345".into(), color: None };
+        let alice = PlayerName::parse("Alice").ok();
+        let join = PlayArgs { game: Some("abcd2345".into()), name: alice.clone(), ..base };
+        let expected = ClientMessage::Join { game: "abcd2345".into(), color: None, name: alice };
         assert_eq!(join.request(), Request::new(expected, Some(session::SETUP_ID)));
     }
 }

@@ -97,6 +97,20 @@ impl Server {
     }
 }
 
+/// The text of the file at `path` once it contains `needle` (written by another task, such as
+/// the text log), or as it is after 5 s.
+pub async fn read_when_it_has(path: &std::path::Path, needle: &str) -> String {
+    let mut text = String::new();
+    for _ in 0..100 {
+        text = std::fs::read_to_string(path).unwrap_or_default();
+        if text.contains(needle) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    text
+}
+
 /// A fresh, empty directory for one test's files (a database, logs).
 pub fn scratch(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("gambit-{name}-{}", std::process::id()));

@@ -28,7 +28,7 @@ use super::metrics::Metrics;
 use super::room::{Action, Created, Relay, RoomHandle, Seated, Subscription};
 use super::store::{NodeInfo, Owner, PostgresStore, StoreError};
 use crate::chess::Color;
-use crate::protocol::{GameId, GameState, Refusal};
+use crate::protocol::{GameId, GameState, PlayerName, Refusal};
 
 pub use bus::{Bus, BusError};
 
@@ -371,8 +371,8 @@ impl Cluster {
         }
     }
 
-    pub async fn join(&self, game: &str, color: Option<Color>) -> Result<Seated, Refusal> {
-        self.seat(game, Call::Join { color }).await
+    pub async fn join(&self, game: &str, color: Option<Color>, name: Option<PlayerName>) -> Result<Seated, Refusal> {
+        self.seat(game, Call::Join { color, name }).await
     }
 
     pub async fn resume(&self, game: &str, token: String, v: Option<u64>) -> Result<Seated, Refusal> {

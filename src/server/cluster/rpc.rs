@@ -6,14 +6,14 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::chess::Color;
-use crate::protocol::{ErrorCode, GameId, GameState, Refusal};
+use crate::protocol::{ErrorCode, GameId, GameState, PlayerName, Refusal};
 use crate::server::room::{Action, RoomHandle, Seated, Subscription};
 
 /// What one node asks of a game another holds: what a [`RoomHandle`] offers.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "call", rename_all = "snake_case")]
 pub enum Call {
-    Join { color: Option<Color> },
+    Join { color: Option<Color>, name: Option<PlayerName> },
     Resume { token: String, v: Option<u64> },
     Watch { v: Option<u64>, counted: bool },
     Observe { v: Option<u64> },
@@ -92,7 +92,7 @@ fn subscribed(sub: Subscription) -> Reply {
 /// [`Reply::NotHere`], so the asker looks for the game's owner again.
 pub async fn execute(handle: &RoomHandle, call: Call) -> Reply {
     let answer = match call {
-        Call::Join { color } => handle.join(color).await.map(seated),
+        Call::Join { color, name } => handle.join(color, name).await.map(seated),
         Call::Resume { token, v } => handle.resume(token, v).await.map(seated),
         Call::Watch { v, counted } => handle.watch(v, counted).await.map(subscribed),
         Call::Observe { v } => handle.observe(v).await.map(subscribed),

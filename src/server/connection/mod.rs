@@ -34,7 +34,9 @@ use super::lobby::Creator;
 use super::ratelimit::{RateLimiter, Verdict};
 use super::room::{Action, RoomHandle, Seated, Subscription};
 use crate::chess::Color;
-use crate::protocol::{parse_client, ClientMessage, ErrorCode, GameId, NewGame, Refusal, Request, ServerMessage};
+use crate::protocol::{
+    parse_client, ClientMessage, ErrorCode, GameId, NewGame, PlayerName, Refusal, Request, ServerMessage,
+};
 
 /// Replies waiting for a slow socket before the connection holds back.
 const OUTBOUND_CAPACITY: usize = 256;
@@ -302,7 +304,7 @@ impl Connection {
         match message {
             ClientMessage::List => self.list(id).await,
             ClientMessage::Create(game) => self.create(game, id).await,
-            ClientMessage::Join { game, color } => self.join(game, color, id).await,
+            ClientMessage::Join { game, color, name } => self.join(game, color, name, id).await,
             ClientMessage::Resume { game, token, v } => self.resume(game, token, v, id).await,
             ClientMessage::Watch { game, v } => self.watch(game, v, id).await,
             ClientMessage::Unwatch { game } => self.unwatch(game, id).await,
@@ -311,6 +313,7 @@ impl Connection {
             ClientMessage::Draw { game } => self.act(game, Action::Draw, id).await,
             ClientMessage::Decline { game } => self.act(game, Action::Decline, id).await,
             ClientMessage::Resign { game } => self.act(game, Action::Resign, id).await,
+            ClientMessage::Abort { game } => self.act(game, Action::Abort, id).await,
             ClientMessage::Claim { game, result } => self.act(game, Action::Claim(result), id).await,
         }
     }
@@ -358,11 +361,17 @@ impl Connection {
     }
 
     /// `join`: an open seat of the game.
-    async fn join(&mut self, game: GameId, color: Option<Color>, id: Option<u64>) -> Result<(), Refusal> {
+    async fn join(
+        &mut self,
+        game: GameId,
+        color: Option<Color>,
+        name: Option<PlayerName>,
+        id: Option<u64>,
+    ) -> Result<(), Refusal> {
         if self.follows.get(&game).is_some_and(|f| f.seat.is_some()) {
             return Err(Refusal::seat_taken("you already hold a seat in this game"));
         }
-        self.take_seat(game, id, |room| async move { room.join(color).await }).await
+        self.take_seat(game, id, |room| async move { room.join(color, name).await }).await
     }
 
     /// `resume`: one's seat back, by its token, with the events after version `v`.

@@ -181,7 +181,7 @@ mod tests {
         let spec = NewGame { as_side: Some(Color::White), ..NewGame::default() };
         let created = room::spawn("lagtest1".into(), spec, ctx).expect("room").created;
         let white = created.seat.clone().expect("seat").1;
-        let black = created.handle.join(Some(Color::Black)).await.expect("join").token;
+        let black = created.handle.join(Some(Color::Black), None).await.expect("join").token;
         // 2 × 200 events, made before the writer reads any: far more than the broadcast channel
         // holds for a reader that waits.
         for _ in 0..200 {

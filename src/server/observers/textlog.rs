@@ -89,11 +89,11 @@ impl Log {
     }
 }
 
-fn seat(view: SeatView) -> String {
+fn seat(view: &SeatView) -> String {
     match view {
-        SeatView::Human { online: true } => "human (online)".into(),
-        SeatView::Human { online: false } => "human (offline)".into(),
-        SeatView::Bot { level } => format!("bot level {level}"),
+        SeatView::Human { online: true, name } => format!("human {name} (online)"),
+        SeatView::Human { online: false, name } => format!("human {name} (offline)"),
+        SeatView::Bot { level, .. } => format!("bot level {level}"),
         SeatView::Open => "open".into(),
     }
 }
@@ -114,8 +114,8 @@ fn describe(message: &ServerMessage, numbers: MoveNumbers) -> Option<String> {
             s.moves.len(),
             s.san.join(" "),
             s.fen,
-            seat(s.seats.white),
-            seat(s.seats.black),
+            seat(&s.seats.white),
+            seat(&s.seats.black),
             s.result.map(|r| format!(", result {r}")).unwrap_or_default()
         ),
         ServerMessage::Move { v, uci, san, turn, ply, .. } => {
@@ -130,7 +130,7 @@ fn describe(message: &ServerMessage, numbers: MoveNumbers) -> Option<String> {
             format!("v{v} {} declines {}'s offer of {}", by.other().name(), by.name(), kind(*k))
         }
         ServerMessage::Seats { v, seats, .. } => {
-            format!("v{v} seats: white {}, black {}", seat(seats.white), seat(seats.black))
+            format!("v{v} seats: white {}, black {}", seat(&seats.white), seat(&seats.black))
         }
         ServerMessage::Watchers { count, .. } => format!("watchers: {count}"),
         _ => return None,

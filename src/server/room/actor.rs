@@ -158,8 +158,8 @@ impl Room {
     /// to be sent once they are published.
     pub(super) async fn handle(&mut self, command: RoomCommand, out: &mut Batch) -> Answer {
         match command {
-            RoomCommand::Join { color, reply } => {
-                Answer::Seated { reply, seat: self.join(color, out).await, since: None }
+            RoomCommand::Join { color, name, reply } => {
+                Answer::Seated { reply, seat: self.join(color, name, out).await, since: None }
             }
             RoomCommand::Resume { token, v, reply } => {
                 let seat = self.resume(&token, out).map(|side| (side, token));
@@ -235,7 +235,8 @@ impl Room {
         if self.game.is_over() {
             return Err(Refusal::game_over("the game is over"));
         }
-        if self.status() == Status::Waiting && !matches!(action, Action::Move(_)) {
+        // Waiting for an opponent, the creator may still call the game off.
+        if self.status() == Status::Waiting && !matches!(action, Action::Move(_) | Action::Abort) {
             return Err(Refusal::not_your_turn("the game has not started: a seat is still open"));
         }
         match action {
@@ -248,7 +249,20 @@ impl Room {
                 Ok(())
             }
             Action::Claim(kind) => self.claim(side, kind, out).await,
+            Action::Abort => self.abort(out).await,
         }
+    }
+
+    /// Calls the game off with no result, as lichess allows until both sides have moved: a
+    /// game started by mistake need not be resigned (and, later, count against anyone).
+    pub(super) async fn abort(&mut self, out: &mut Batch) -> Result<(), Refusal> {
+        if self.game.ply() >= 2 {
+            return Err(Refusal::bad_request(
+                "a game can be aborted only before both sides have moved; you can offer a draw or resign",
+            ));
+        }
+        self.finish(Outcome::ABORTED, out).await;
+        Ok(())
     }
 
     pub(super) async fn human_move(&mut self, side: Color, uci: &str, out: &mut Batch) -> Result<(), Refusal> {
@@ -328,8 +342,8 @@ impl Room {
         let clock = self.clock_view();
         let (result, reason) = (GameResult::from(outcome), outcome.reason);
         let times = self.times(Instant::now());
-        let event = if self.game.ply() == 0 {
-            // Ended before a move was made (resigned, aborted, abandoned): nothing worth
+        let event = if self.game.ply() == 0 || outcome.is_aborted() {
+            // Ended before a move was made (resigned, abandoned), or called off: nothing worth
             // keeping in the archive. The room still shows the end while it is held.
             StoreEvent::Discarded
         } else {

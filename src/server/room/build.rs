@@ -14,7 +14,7 @@ use super::seat::Seat;
 use super::{RoomCommand, RoomContext, RESTART_GAP};
 use crate::bots::Level;
 use crate::chess::{ByColor, Color, Game, UciMove, Variant};
-use crate::protocol::{GameId, NewGame, Refusal, SeatSpec};
+use crate::protocol::{GameId, NewGame, PlayerName, Refusal, SeatSpec};
 use crate::server::store::{now_ms, StoredGame, StoredSeat, StoredTimes};
 use crate::server::token::new_token;
 
@@ -72,7 +72,7 @@ impl Room {
         };
         let seat = creator.map(|side| {
             let token = new_token();
-            seats[side] = Seat::taken(&token);
+            seats[side] = Seat::taken(&token, spec.name.clone());
             (side, token)
         });
         let setup = Setup { id, game, seats, clock, created_ms: now_ms() };
@@ -108,7 +108,13 @@ impl Room {
         }
         let now = Instant::now();
         let seat = |s: StoredSeat| match s {
-            StoredSeat::Human { token } => Ok(Seat::Human { token, online: 0, away_since: token.map(|_| now) }),
+            StoredSeat::Human { token, name } => Ok(Seat::Human {
+                token,
+                online: 0,
+                away_since: token.map(|_| now),
+                // Stored names were checked when given; one that no longer passes is dropped.
+                name: name.and_then(|n| PlayerName::parse(&n).ok()),
+            }),
             StoredSeat::Bot { level } => seat_from(SeatSpec::Bot { level }),
         };
         let seats = ByColor { white: seat(stored.white)?, black: seat(stored.black)? };
@@ -163,7 +169,9 @@ impl Room {
     /// The game as the store is to hold it now.
     pub(super) fn stored(&self) -> StoredGame {
         let seat = |side: Color| match self.seat(side) {
-            Seat::Human { token, .. } => StoredSeat::Human { token: *token },
+            Seat::Human { token, name, .. } => {
+                StoredSeat::Human { token: *token, name: name.as_ref().map(|n| n.as_str().to_string()) }
+            }
             Seat::Bot { level, .. } => StoredSeat::Bot { level: level.get() },
         };
         let outcome = self.game.outcome();

@@ -28,7 +28,7 @@ use super::store::{GameStore, StoreError, StoredGame};
 use crate::bots::Bot;
 use crate::chess::Color;
 use crate::chess::Move;
-use crate::protocol::{ClockSpec, ErrorCode, GameId, GameState, GameSummary, NewGame, Refusal};
+use crate::protocol::{ClockSpec, ErrorCode, GameId, GameState, GameSummary, NewGame, PlayerName, Refusal};
 
 pub use crate::protocol::ClaimKind;
 
@@ -194,6 +194,8 @@ pub enum Action {
     Draw,
     Decline,
     Resign,
+    /// Calls the game off before both sides have moved.
+    Abort,
     /// Claims the game of an opponent away for longer than the grace period.
     Claim(ClaimKind),
 }
@@ -202,6 +204,7 @@ pub enum Action {
 pub enum RoomCommand {
     Join {
         color: Option<Color>,
+        name: Option<PlayerName>,
         reply: oneshot::Sender<Result<Seated, Refusal>>,
     },
     Resume {
@@ -303,11 +306,11 @@ impl RoomHandle {
         answer.await.map_err(|_| gone())
     }
 
-    /// Takes an open human seat.
-    pub async fn join(&self, color: Option<Color>) -> Result<Seated, Refusal> {
+    /// Takes an open human seat under `name`.
+    pub async fn join(&self, color: Option<Color>, name: Option<PlayerName>) -> Result<Seated, Refusal> {
         match &self.route {
-            Route::Local(_) => self.ask(|reply| RoomCommand::Join { color, reply }).await?,
-            Route::Cluster(cluster, game) => Box::pin(cluster.join(game, color)).await,
+            Route::Local(_) => self.ask(|reply| RoomCommand::Join { color, name, reply }).await?,
+            Route::Cluster(cluster, game) => Box::pin(cluster.join(game, color, name)).await,
         }
     }
 

@@ -13,7 +13,7 @@ use super::idle;
 use super::seat::Seat;
 use super::ClaimKind;
 use crate::chess::{Color, EndReason, Outcome};
-use crate::protocol::{ClaimView, Refusal, Status};
+use crate::protocol::{ClaimView, PlayerName, Refusal, Status};
 use crate::server::store::StoreEvent;
 use crate::server::token::{new_token, TokenHash};
 
@@ -21,7 +21,16 @@ impl Room {
     // ---- seats ----------------------------------------------------------------------------
 
     /// Seats a new player: their side and token.
-    pub(super) async fn join(&mut self, color: Option<Color>, out: &mut Batch) -> Result<(Color, String), Refusal> {
+    pub(super) async fn join(
+        &mut self,
+        color: Option<Color>,
+        name: Option<PlayerName>,
+        out: &mut Batch,
+    ) -> Result<(Color, String), Refusal> {
+        if self.game.is_over() {
+            // An open seat of a game called off: nothing to sit down to.
+            return Err(Refusal::game_over("the game is over; you can watch it"));
+        }
         let side = match color {
             Some(side) => side,
             None => [Color::White, Color::Black]
@@ -35,8 +44,9 @@ impl Room {
         }
         let token = new_token();
         // The seat is the player's once the store has it: a restart must know their token.
-        self.store(StoreEvent::Seat { side, token: TokenHash::of(&token) }).await?;
-        *self.seat_mut(side) = Seat::taken(&token);
+        let stored_name = name.as_ref().map(|n| n.as_str().to_string());
+        self.store(StoreEvent::Seat { side, token: TokenHash::of(&token), name: stored_name }).await?;
+        *self.seat_mut(side) = Seat::taken(&token, name);
         self.push_seats(out);
         if self.sync_clock() {
             // The seats event carries no clock: a fresh state tells everyone it is running.

@@ -3,7 +3,7 @@
 use tokio::time::Instant;
 
 use crate::bots::{Bot, Level};
-use crate::protocol::SeatView;
+use crate::protocol::{PlayerName, SeatView};
 use crate::server::token::TokenHash;
 
 /// Who sits on one side of a room.
@@ -11,7 +11,8 @@ pub(super) enum Seat {
     /// A person. `token` is the hash of the seat's token, None while nobody has taken the seat;
     /// `online` counts the open connections holding it, and `away_since` says since when it
     /// has had none (a player who never came back after a restart counts from the restart).
-    Human { token: Option<TokenHash>, online: usize, away_since: Option<Instant> },
+    /// `name` is the one they gave on taking the seat.
+    Human { token: Option<TokenHash>, online: usize, away_since: Option<Instant>, name: Option<PlayerName> },
     /// A computer player. The bot itself is lent to the thinking task while it searches.
     Bot { level: Level, bot: Option<Box<dyn Bot>> },
 }
@@ -19,20 +20,20 @@ pub(super) enum Seat {
 impl Seat {
     /// An open human seat.
     pub(super) fn open() -> Seat {
-        Seat::Human { token: None, online: 0, away_since: None }
+        Seat::Human { token: None, online: 0, away_since: None, name: None }
     }
 
-    /// A human seat taken by the holder of `token`, who is connected.
-    pub(super) fn taken(token: &str) -> Seat {
-        Seat::Human { token: Some(TokenHash::of(token)), online: 1, away_since: None }
+    /// A human seat taken by the holder of `token`, who is connected, under `name`.
+    pub(super) fn taken(token: &str, name: Option<PlayerName>) -> Seat {
+        Seat::Human { token: Some(TokenHash::of(token)), online: 1, away_since: None, name }
     }
 
     /// What everyone may see of the seat.
     pub(super) fn view(&self) -> SeatView {
         match self {
             Seat::Human { token: None, .. } => SeatView::Open,
-            Seat::Human { online, .. } => SeatView::Human { online: *online > 0 },
-            Seat::Bot { level, .. } => SeatView::Bot { level: level.get() },
+            Seat::Human { online, name, .. } => SeatView::human(*online > 0, name.as_ref()),
+            Seat::Bot { level, .. } => SeatView::bot(level.get()),
         }
     }
 
@@ -57,7 +58,7 @@ impl Seat {
     /// Since when a taken human seat has had no connection, if it has none.
     pub(super) fn away_since(&self) -> Option<Instant> {
         match self {
-            Seat::Human { token: Some(_), online: 0, away_since } => *away_since,
+            Seat::Human { token: Some(_), online: 0, away_since, .. } => *away_since,
             _ => None,
         }
     }
@@ -71,11 +72,12 @@ mod tests {
     #[test]
     fn seats_are_held_by_their_token() {
         let a = new_token();
-        let seat = Seat::taken(&a);
+        let seat = Seat::taken(&a, PlayerName::parse("Ann").ok());
         assert!(seat.held_by(&TokenHash::of(&a)));
         assert!(!seat.held_by(&TokenHash::of(&new_token())));
         assert!(!seat.held_by(&TokenHash::of("")));
-        assert_eq!(seat.view(), SeatView::Human { online: true });
+        assert_eq!(seat.view(), SeatView::Human { online: true, name: "Ann".into() });
+        assert_eq!(Seat::taken(&a, None).view(), SeatView::Human { online: true, name: "Anonymous".into() });
         assert_eq!(Seat::open().view(), SeatView::Open);
         assert!(!Seat::open().held_by(&TokenHash::of("")));
     }

@@ -9,7 +9,7 @@ use super::actor::Room;
 use super::seat::Seat;
 use super::Subscription;
 use crate::chess::{write_pgn, Color, Move, PgnTags};
-use crate::protocol::{GameResult, GameState, GameSummary, SeatView, Seats, ServerMessage, Status};
+use crate::protocol::{GameResult, GameState, GameSummary, Seats, ServerMessage, Status};
 
 impl Room {
     // ---- snapshots -------------------------------------------------------------------------
@@ -93,10 +93,8 @@ impl Room {
     }
 
     pub(super) fn pgn(&self) -> String {
-        let name = |side: Color| match self.seat(side).view() {
-            SeatView::Bot { level } => format!("gambit level {level}"),
-            _ => format!("{} player", side.name()),
-        };
+        // PGN's "?" is an unknown player: a seat nobody took.
+        let name = |side: Color| self.seat(side).view().name().unwrap_or("?").to_string();
         let tags = PgnTags {
             event: format!("gambit game {}", self.id),
             site: "gambit".into(),

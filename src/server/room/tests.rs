@@ -43,7 +43,7 @@ async fn a_flag_falls_with_no_message_under_paused_time() {
     let mut rx = created.sub.rx;
     tokio::time::sleep(Duration::from_secs(3600)).await; // waiting: nothing runs
     let start = tokio::time::Instant::now();
-    created.handle.join(Some(Color::Black)).await.expect("join");
+    created.handle.join(Some(Color::Black), None).await.expect("join");
     assert_eq!(next_event(&mut rx).await["type"], "seats");
     let state = next_event(&mut rx).await;
     assert_eq!(state["clock"]["white_ms"], 60_000, "{state}");
@@ -62,7 +62,7 @@ async fn a_flag_against_a_lone_knight_draws() {
     let spec = timed(5_000, Some("4k1n1/8/8/8/8/8/8/R3K3 w - - 0 1"));
     let created = spawn("paused02".into(), spec, context()).expect("room").created;
     let mut rx = created.sub.rx;
-    created.handle.join(Some(Color::Black)).await.expect("join");
+    created.handle.join(Some(Color::Black), None).await.expect("join");
     let end = loop {
         let e = next_event(&mut rx).await;
         if e["type"] == "end" {
@@ -78,7 +78,7 @@ async fn undo_keeps_the_time_used_and_runs_the_side_to_move() {
     let created = spawn("paused03".into(), timed(60_000, None), context()).expect("room").created;
     let white = created.seat.clone().expect("seat").1;
     let mut rx = created.sub.rx;
-    let black = created.handle.join(Some(Color::Black)).await.expect("join").token;
+    let black = created.handle.join(Some(Color::Black), None).await.expect("join").token;
     tokio::time::sleep(Duration::from_secs(10)).await;
     created.handle.act(white.clone(), Action::Move("e2e4".into())).await.expect("move");
     tokio::time::sleep(Duration::from_secs(5)).await;
@@ -134,7 +134,7 @@ async fn a_reconnect_within_the_grace_keeps_the_game() {
     let created = spawn("claim001".into(), untimed(), context()).expect("room").created;
     let white = created.seat.clone().expect("seat").1;
     let mut rx = created.sub.rx;
-    let black = created.handle.join(Some(Color::Black)).await.expect("join").token;
+    let black = created.handle.join(Some(Color::Black), None).await.expect("join").token;
     next_seats(&mut rx).await;
     created.handle.leave(black.clone()).await;
     let away = next_seats(&mut rx).await;
@@ -164,7 +164,7 @@ async fn a_claim_after_the_grace_ends_the_game() {
         let created = spawn("claim002".into(), timed(180_000, None), context()).expect("room").created;
         let white = created.seat.clone().expect("seat").1;
         let mut rx = created.sub.rx;
-        let black = created.handle.join(Some(Color::Black)).await.expect("join").token;
+        let black = created.handle.join(Some(Color::Black), None).await.expect("join").token;
         next_seats(&mut rx).await;
         created.handle.act(white.clone(), Action::Move("e2e4".into())).await.expect("move");
         let start = tokio::time::Instant::now();
@@ -233,7 +233,7 @@ async fn a_move_the_store_refuses_is_not_played() {
     let created = spawn("refused1".into(), untimed(), ctx).expect("room").created;
     let white = created.seat.clone().expect("seat").1;
     let mut rx = created.sub.rx;
-    created.handle.join(Some(Color::Black)).await.expect("join");
+    created.handle.join(Some(Color::Black), None).await.expect("join");
     next_seats(&mut rx).await;
     let before = created.handle.state().await.expect("state");
     let e = created.handle.act(white, Action::Move("e2e4".into())).await.unwrap_err();

@@ -26,10 +26,11 @@ pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
 
 /// One seat of a stored game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StoredSeat {
-    /// A person's seat; `token` is the hash of its token, None while nobody has taken it.
-    Human { token: Option<TokenHash> },
+    /// A person's seat; `token` is the hash of its token, None while nobody has taken it;
+    /// `name`, the display name they gave (None: none given).
+    Human { token: Option<TokenHash>, name: Option<String> },
     /// A computer player of this level.
     Bot { level: u8 },
 }
@@ -89,10 +90,10 @@ pub struct StoredGame {
 
 impl StoredGame {
     /// The seat on `side`.
-    pub fn seat(&self, side: Color) -> StoredSeat {
+    pub fn seat(&self, side: Color) -> &StoredSeat {
         match side {
-            Color::White => self.white,
-            Color::Black => self.black,
+            Color::White => &self.white,
+            Color::Black => &self.black,
         }
     }
 }
@@ -102,8 +103,8 @@ impl StoredGame {
 pub enum StoreEvent {
     /// A new game (with no moves; with a result if its start position is already over).
     Created(Box<StoredGame>),
-    /// A person took the open seat on `side`.
-    Seat { side: Color, token: TokenHash },
+    /// A person took the open seat on `side`, under `name` if they gave one.
+    Seat { side: Color, token: TokenHash, name: Option<String> },
     /// Move number `ply` (1-based) was played; the clock's times after it; `v`, the version of
     /// the event that will report it (so one write keeps both).
     Move { ply: usize, uci: String, times: Option<StoredTimes>, v: u64 },

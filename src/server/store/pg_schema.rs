@@ -55,8 +55,14 @@ CREATE TABLE nodes (
 );
 ";
 
+/// Version 3: the display names players gave on taking their seats (NULL: none given, or a bot).
+const V3: &str = "
+ALTER TABLE games ADD COLUMN white_name TEXT;
+ALTER TABLE games ADD COLUMN black_name TEXT;
+";
+
 /// Every migration's SQL, oldest first: version n is `STEPS[n - 1]`.
-const STEPS: [&str; 2] = [V1, V2];
+const STEPS: [&str; 3] = [V1, V2, V3];
 
 /// The schema version this server writes.
 pub const LATEST: usize = STEPS.len();

@@ -284,8 +284,9 @@ async fn apply(
             let insert = tx
                 .prepare_cached(
                     "INSERT INTO games (id, variant, initial_fen, rules, white, black, white_token, black_token,
-                                        clock, status, result, reason, created_ms, ended_ms, v, white_ms, black_ms)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
+                                        clock, status, result, reason, created_ms, ended_ms, v, white_ms, black_ms,
+                                        white_name, black_name)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)",
                 )
                 .await
                 .map_err(sql)?;
@@ -309,6 +310,8 @@ async fn apply(
                     &row.v,
                     &row.white_ms,
                     &row.black_ms,
+                    &row.white_name,
+                    &row.black_name,
                 ],
             )
             .await
@@ -320,13 +323,17 @@ async fn apply(
                 fence.own_new(tx, game).await?;
             }
         }
-        StoreEvent::Seat { side, token } => {
+        StoreEvent::Seat { side, token, name } => {
             let update = match side {
-                Color::White => "UPDATE games SET white_token = $2 WHERE id = $1 AND status <> 'ended'",
-                Color::Black => "UPDATE games SET black_token = $2 WHERE id = $1 AND status <> 'ended'",
+                Color::White => {
+                    "UPDATE games SET white_token = $2, white_name = $3 WHERE id = $1 AND status <> 'ended'"
+                }
+                Color::Black => {
+                    "UPDATE games SET black_token = $2, black_name = $3 WHERE id = $1 AND status <> 'ended'"
+                }
             };
             let update = tx.prepare_cached(update).await.map_err(sql)?;
-            must_change(tx.execute(&update, &[&game, &&token.0[..]]).await.map_err(sql)?)?;
+            must_change(tx.execute(&update, &[&game, &&token.0[..], name]).await.map_err(sql)?)?;
         }
         StoreEvent::Move { ply, uci, times, v } => {
             let insert = tx
@@ -436,6 +443,8 @@ fn game_row(row: &Row) -> Result<StoredGame, String> {
         v: row.try_get(13).map_err(|e| column("v", e))?,
         white_ms: row.try_get(14).map_err(|e| column("white_ms", e))?,
         black_ms: row.try_get(15).map_err(|e| column("black_ms", e))?,
+        white_name: row.try_get(16).map_err(|e| column("white_name", e))?,
+        black_name: row.try_get(17).map_err(|e| column("black_name", e))?,
         id,
     };
     record.into_game()

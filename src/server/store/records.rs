@@ -25,6 +25,8 @@ pub(super) struct GameRow {
     pub(super) v: i64,
     pub(super) white_ms: Option<i64>,
     pub(super) black_ms: Option<i64>,
+    pub(super) white_name: Option<String>,
+    pub(super) black_name: Option<String>,
 }
 
 impl GameRow {
@@ -35,10 +37,12 @@ impl GameRow {
             variant: variant_name(g.variant).to_string(),
             initial_fen: g.initial_fen.clone(),
             rules: json(&RulesRecord::from(g.rules)),
-            white: json(&SeatRecord::from(g.white)),
-            black: json(&SeatRecord::from(g.black)),
-            white_token: token(g.white),
-            black_token: token(g.black),
+            white: json(&SeatRecord::from(&g.white)),
+            black: json(&SeatRecord::from(&g.black)),
+            white_token: token(&g.white),
+            black_token: token(&g.black),
+            white_name: name(&g.white),
+            black_name: name(&g.black),
             clock: g.clock.map(|c| json(&ClockRecord { initial_ms: c.initial_ms, increment_ms: c.increment_ms })),
             result: g.outcome.map(|o| o.result().to_string()),
             reason: g.outcome.map(|o| o.reason.name().to_string()),
@@ -66,13 +70,16 @@ impl GameRow {
         let variant = variant_of(&self.variant).ok_or_else(|| bad("variant", &self.variant))?;
         let rules: RulesRecord = serde_json::from_str(&self.rules).map_err(|e| bad("rules", &e))?;
         let rules = Rules::try_from(rules).map_err(|e| bad("rules", &e))?;
-        let seat = |spec: &str, token: Option<Vec<u8>>, what: &str| -> Result<StoredSeat, String> {
-            let spec: SeatRecord = serde_json::from_str(spec).map_err(|e| bad(what, &e))?;
-            Ok(match spec {
-                SeatRecord::Bot { level } => StoredSeat::Bot { level },
-                SeatRecord::Human => StoredSeat::Human { token: token.as_deref().and_then(TokenHash::from_slice) },
-            })
-        };
+        let seat =
+            |spec: &str, token: Option<Vec<u8>>, name: Option<String>, what: &str| -> Result<StoredSeat, String> {
+                let spec: SeatRecord = serde_json::from_str(spec).map_err(|e| bad(what, &e))?;
+                Ok(match spec {
+                    SeatRecord::Bot { level } => StoredSeat::Bot { level },
+                    SeatRecord::Human => {
+                        StoredSeat::Human { token: token.as_deref().and_then(TokenHash::from_slice), name }
+                    }
+                })
+            };
         let clock: Option<ClockRecord> =
             self.clock.map(|c| serde_json::from_str(&c)).transpose().map_err(|e| bad("clock", &e))?;
         let clock = clock.map(|c| StoredClock { initial_ms: c.initial_ms, increment_ms: c.increment_ms });
@@ -91,8 +98,8 @@ impl GameRow {
             variant,
             initial_fen: self.initial_fen,
             rules,
-            white: seat(&self.white, self.white_token, "white seat")?,
-            black: seat(&self.black, self.black_token, "black seat")?,
+            white: seat(&self.white, self.white_token, self.white_name, "white seat")?,
+            black: seat(&self.black, self.black_token, self.black_name, "black seat")?,
             clock,
             times,
             moves: Vec::new(),
@@ -107,7 +114,7 @@ impl GameRow {
 
 /// The `games` columns in [`GameRow`]'s order, for both stores' SELECTs.
 pub(super) const COLUMNS: &str = "id, variant, initial_fen, rules, white, black, white_token, black_token, clock,
-                                  result, reason, created_ms, ended_ms, v, white_ms, black_ms";
+                                  result, reason, created_ms, ended_ms, v, white_ms, black_ms, white_name, black_name";
 
 /// The games that could be read; the others are logged and left out.
 pub(super) fn readable(games: Vec<Result<StoredGame, String>>) -> Result<Vec<StoredGame>, StoreError> {
@@ -142,10 +149,17 @@ fn json<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_default()
 }
 
-fn token(seat: StoredSeat) -> Option<Vec<u8>> {
+fn token(seat: &StoredSeat) -> Option<Vec<u8>> {
     match seat {
-        StoredSeat::Human { token: Some(hash) } => Some(hash.0.to_vec()),
+        StoredSeat::Human { token: Some(hash), .. } => Some(hash.0.to_vec()),
         _ => None,
+    }
+}
+
+fn name(seat: &StoredSeat) -> Option<String> {
+    match seat {
+        StoredSeat::Human { name, .. } => name.clone(),
+        StoredSeat::Bot { .. } => None,
     }
 }
 
@@ -208,9 +222,9 @@ enum SeatRecord {
     Bot { level: u8 },
 }
 
-impl From<StoredSeat> for SeatRecord {
-    fn from(seat: StoredSeat) -> SeatRecord {
-        match seat {
+impl From<&StoredSeat> for SeatRecord {
+    fn from(seat: &StoredSeat) -> SeatRecord {
+        match *seat {
             StoredSeat::Human { .. } => SeatRecord::Human,
             StoredSeat::Bot { level } => SeatRecord::Bot { level },
         }

@@ -176,8 +176,9 @@ fn apply(conn: &Connection, game: &str, event: &StoreEvent) -> Result<(), String
             let row = GameRow::of(g);
             conn.prepare_cached(
                 "INSERT INTO games (id, variant, initial_fen, rules, white, black, white_token, black_token, clock,
-                                    status, result, reason, created_ms, ended_ms, v, white_ms, black_ms)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+                                    status, result, reason, created_ms, ended_ms, v, white_ms, black_ms,
+                                    white_name, black_name)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
             )
             .and_then(|mut insert| {
                 insert.execute(params![
@@ -198,6 +199,8 @@ fn apply(conn: &Connection, game: &str, event: &StoreEvent) -> Result<(), String
                     row.v,
                     row.white_ms,
                     row.black_ms,
+                    row.white_name,
+                    row.black_name,
                 ])
             })
             .map_err(|e| match e {
@@ -207,13 +210,19 @@ fn apply(conn: &Connection, game: &str, event: &StoreEvent) -> Result<(), String
                 e => e.to_string(),
             })?;
         }
-        StoreEvent::Seat { side, token } => {
+        StoreEvent::Seat { side, token, name } => {
             let column = match side {
-                Color::White => "UPDATE games SET white_token = ?2 WHERE id = ?1 AND status <> 'ended'",
-                Color::Black => "UPDATE games SET black_token = ?2 WHERE id = ?1 AND status <> 'ended'",
+                Color::White => {
+                    "UPDATE games SET white_token = ?2, white_name = ?3 WHERE id = ?1 AND status <> 'ended'"
+                }
+                Color::Black => {
+                    "UPDATE games SET black_token = ?2, black_name = ?3 WHERE id = ?1 AND status <> 'ended'"
+                }
             };
             must_change(
-                conn.prepare_cached(column).and_then(|mut s| s.execute(params![game, &token.0[..]])).map_err(sql)?,
+                conn.prepare_cached(column)
+                    .and_then(|mut s| s.execute(params![game, &token.0[..], name]))
+                    .map_err(sql)?,
             )?;
         }
         StoreEvent::Move { ply, uci, times, v } => {
@@ -308,6 +317,8 @@ fn game_row(row: &Row<'_>) -> Result<StoredGame, String> {
         v: row.get(13).map_err(|e| column("v", e))?,
         white_ms: row.get(14).map_err(|e| column("white_ms", e))?,
         black_ms: row.get(15).map_err(|e| column("black_ms", e))?,
+        white_name: row.get(16).map_err(|e| column("white_name", e))?,
+        black_name: row.get(17).map_err(|e| column("black_name", e))?,
         id,
     };
     record.into_game()

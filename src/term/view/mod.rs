@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use crate::chess::{Color, EndReason, MoveNumbers, Outcome, Position, UciMove, Variant};
 use crate::protocol::{
-    Applied, ClockView, Follower, GameResult, GameState, OfferKind, SeatView, ServerMessage, Status,
+    Applied, ClockView, Follower, GameResult, GameState, OfferKind, PlayerName, SeatView, ServerMessage, Status,
 };
 
 use super::board::{self, Marks};
@@ -160,7 +160,7 @@ impl GameView {
     /// the protocol's [`Follower`]'s rule: events already seen change nothing (a replay after a
     /// reconnect is harmless), and one that does not follow on asks for a fresh `state`.
     pub fn apply(&mut self, message: &ServerMessage) -> Update {
-        let (plies_before, seats_before) = (self.g().moves.len(), self.g().seats);
+        let (plies_before, seats_before) = (self.g().moves.len(), self.g().seats.clone());
         match self.follower.apply(message) {
             Applied::Applied => {}
             Applied::Ignored => return Update::default(),
@@ -203,7 +203,7 @@ impl GameView {
                     if Some(side) == self.me {
                         continue;
                     }
-                    if let Some(note) = self.seat_note(side, seats_before[side], seats[side]) {
+                    if let Some(note) = seat_note(side, &seats_before[side], &seats[side]) {
                         notes.push(note);
                     }
                 }
@@ -217,22 +217,20 @@ impl GameView {
 
     // ---- words ----------------------------------------------------------------------------
 
-    /// Who sits on `side`, for sentences: "you", "Level 3", "White".
+    /// Who sits on `side`, for sentences: "you", "Level 3", "Alice", "White" (an open seat).
     fn who(&self, side: Color) -> String {
         if self.me == Some(side) {
             return "you".into();
         }
-        match self.g().seats[side] {
-            SeatView::Bot { level } => format!("Level {level}"),
-            _ => colour_name(side).into(),
-        }
+        label(&self.g().seats[side], side)
     }
 
     fn waiting_for(&self, side: Color) -> String {
-        match self.g().seats[side] {
-            SeatView::Bot { level } => format!("Level {level} is thinking…"),
-            SeatView::Human { online: false } => format!("waiting for {} (offline)", colour_name(side)),
-            _ => format!("waiting for {}", colour_name(side)),
+        let who = label(&self.g().seats[side], side);
+        match &self.g().seats[side] {
+            SeatView::Bot { .. } => format!("{who} is thinking…"),
+            SeatView::Human { online: false, .. } => format!("waiting for {who} (offline)"),
+            _ => format!("waiting for {who}"),
         }
     }
 
@@ -279,20 +277,6 @@ impl GameView {
         }
     }
 
-    fn seat_note(&self, side: Color, before: SeatView, after: SeatView) -> Option<String> {
-        let name = colour_name(side);
-        match (before, after) {
-            (SeatView::Open, SeatView::Human { .. }) => Some(format!("{name} joined — the game begins.")),
-            (SeatView::Human { online: true }, SeatView::Human { online: false }) => {
-                Some(format!("{name} went offline."))
-            }
-            (SeatView::Human { online: false }, SeatView::Human { online: true }) => {
-                Some(format!("{name} is back online."))
-            }
-            _ => None,
-        }
-    }
-
     /// The `i`-th move (from 0) with its number: "1. e4", "1... e5".
     fn numbered(&self, i: usize) -> String {
         format!("{} {}", self.numbers().prefix(i), self.g().san.get(i).map_or("?", String::as_str))
@@ -330,10 +314,9 @@ impl GameView {
             if self.me == Some(side) {
                 return "you".into();
             }
-            match self.g().seats[side] {
-                SeatView::Bot { level } => format!("Level {level}"),
-                SeatView::Human { online: true } => "human".into(),
-                SeatView::Human { online: false } => "human (offline)".into(),
+            match &self.g().seats[side] {
+                SeatView::Bot { name, .. } | SeatView::Human { online: true, name } => name.clone(),
+                SeatView::Human { online: false, name } => format!("{name} (offline)"),
                 SeatView::Open => "open seat".into(),
             }
         };
@@ -463,6 +446,30 @@ fn end_sentence(text: &str) -> String {
         text.to_string()
     } else {
         format!("{text}.")
+    }
+}
+
+/// Who sits on `side` in sentences and the header: their name ("Alice", "Level 3"), or the
+/// side ("Black") for a person who gave none, since two "Anonymous" players tell nothing apart.
+fn label(seat: &SeatView, side: Color) -> String {
+    match seat.name() {
+        Some(name) if !(matches!(seat, SeatView::Human { .. }) && name == PlayerName::ANONYMOUS) => name.to_string(),
+        _ => colour_name(side).to_string(),
+    }
+}
+
+/// What a change of the opponent's seat is worth saying: "Alice joined — the game begins.".
+fn seat_note(side: Color, before: &SeatView, after: &SeatView) -> Option<String> {
+    let who = label(after, side);
+    match (before, after) {
+        (SeatView::Open, SeatView::Human { .. }) => Some(format!("{who} joined — the game begins.")),
+        (SeatView::Human { online: true, .. }, SeatView::Human { online: false, .. }) => {
+            Some(format!("{who} went offline."))
+        }
+        (SeatView::Human { online: false, .. }, SeatView::Human { online: true, .. }) => {
+            Some(format!("{who} is back online."))
+        }
+        _ => None,
     }
 }
 

@@ -47,7 +47,7 @@ pub fn create(id: u64) -> String {
 
 /// Takes black in `game`.
 pub fn join(game: &str, id: u64) -> String {
-    encode(ClientMessage::Join { game: game.to_string(), color: Some(Color::Black) }, Some(id))
+    encode(ClientMessage::Join { game: game.to_string(), color: Some(Color::Black), name: None }, Some(id))
 }
 
 /// Follows `game` from its current state.
