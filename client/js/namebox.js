@@ -27,7 +27,7 @@ class NameBox {
         <p id="name-why" class="hint"></p>
         <label for="name-input">Name</label>
         <input id="name-input" name="name" autocomplete="nickname" spellcheck="false" aria-describedby="name-rule name-error">
-        <p id="name-rule" class="hint">Up to ${NAME_MAX} characters: letters, digits, spaces, _, - and .</p>
+        <p id="name-rule" class="hint">Up to ${NAME_MAX} characters: letters, digits, spaces, “_”, “-” and “.”</p>
         <p id="name-error" class="error" role="alert"></p>
         <div class="row">
           <button type="submit" class="primary" id="name-save">Save</button>

@@ -19,7 +19,7 @@ export function checkName(text) {
   const name = String(text ?? '').normalize('NFC').trim();
   const chars = [...name];
   const bad = chars.find((c) => !ALLOWED.test(c));
-  if (bad !== undefined) return { error: `${shown(bad)} cannot be in a name: use letters, digits, spaces, _, - and .` };
+  if (bad !== undefined) return { error: `${shown(bad)} cannot be in a name: use letters, digits, spaces, “_”, “-” and “.”` };
   if (chars.length === 0) return { error: 'A name needs at least one character besides spaces.' };
   if (chars.length > NAME_MAX) return { error: `A name has at most ${NAME_MAX} characters; this one has ${chars.length}.` };
   return { name };
@@ -31,7 +31,11 @@ function shown(c) {
   return `“${c}”`;
 }
 
-/** Whether `msg` is the server refusing the `name` of a `create` or `join`. */
+/**
+ * Whether `msg` is the server refusing the `name` of a `create` or `join`: a `bad_request`
+ * whose words are about the name ("bad message: '<' cannot be in a name: …", "… a name has at
+ * most 24 characters …").
+ */
 export function isNameRefusal(msg) {
-  return msg?.type === 'error' && msg.code === 'bad_request' && /\bname: /.test(msg.message || '');
+  return msg?.type === 'error' && msg.code === 'bad_request' && /\bname\b/i.test(msg.message || '');
 }

@@ -37,7 +37,7 @@ test('names the server refuses, with what is wrong', () => {
   assert.match(checkName(null).error, /at least one character/);
   assert.equal(checkName('a'.repeat(NAME_MAX + 1)).error, `A name has at most ${NAME_MAX} characters; this one has ${NAME_MAX + 1}.`);
   assert.match(checkName(' '.repeat(3) + 'b'.repeat(30)).error, /this one has 30\./);
-  assert.equal(checkName('<b>x</b>').error, '“<” cannot be in a name: use letters, digits, spaces, _, - and .');
+  assert.equal(checkName('<b>x</b>').error, '“<” cannot be in a name: use letters, digits, spaces, “_”, “-” and “.”');
   for (const bad of ['a@b', 'semi;colon', 'quote"', "it's", 'emoji 😀', 'slash/', 'new\nline', 'tab\there']) {
     assert.ok(checkName(bad).error, JSON.stringify(bad));
   }
@@ -51,8 +51,14 @@ test('names the server refuses, with what is wrong', () => {
 });
 
 test('the server refusing a name is told apart from other refusals', () => {
-  const refusal = { type: 'error', code: 'bad_request', message: "bad message: name: '<' cannot be in a name: use letters, digits, spaces, '_', '-' and '.'", id: 3 };
-  assert.ok(isNameRefusal(refusal));
+  // The server's words for each of its refusals (protocol::NameError).
+  for (const message of [
+    "bad message: '<' cannot be in a name: use letters, digits, spaces, '_', '-' and '.'",
+    'bad message: a name needs at least one character besides spaces',
+    'bad message: a name has at most 24 characters; this one has 30',
+  ]) {
+    assert.ok(isNameRefusal({ type: 'error', code: 'bad_request', message, id: 3 }), message);
+  }
   assert.ok(!isNameRefusal({ type: 'error', code: 'bad_request', message: 'bad FEN: no white king', id: 3 }));
   assert.ok(!isNameRefusal({ type: 'error', code: 'seat_taken', message: 'that seat is taken', id: 3 }));
   assert.ok(!isNameRefusal(undefined));
