@@ -653,3 +653,114 @@ async fn opponent_leaves_and_white_claims_the_win() {
     assert_eq!(state["claim"], Value::Null, "{state}");
     let _ = a.close().await;
 }
+
+/// Display names: Alice chooses hers from the top bar and creates a friend game; Bob opens the
+/// invite and is asked for a name as he takes the seat (a name with markup is refused in the
+/// dialog, and by the server when sent anyway); each then sees both names at the board, and the
+/// lobby's list names them. A name is shown as text, whatever it holds.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_choose_names_and_see_each_other() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver().await else { return };
+    let server = start().await;
+    let a = driver.browser(1100, 850).await;
+    let b = driver.browser(1100, 850).await;
+
+    // Alice has no name yet; she chooses one from the top bar. It is kept across a reload.
+    open_lobby(&a, &server).await;
+    assert_eq!(
+        a.find(Locator::Id("change-name")).await.expect("control").text().await.ok().as_deref(),
+        Some("Choose a name")
+    );
+    click_css(&a, "#change-name").await;
+    choose_name(&a, "  Alice ").await;
+    let named = "return !document.getElementById('name-dialog').open && document.getElementById('my-name')?.textContent === 'Alice'";
+    wait_js(&a, "her name in the top bar", named).await;
+    a.refresh().await.expect("reload");
+    wait_js(&a, "her name after a reload", named).await;
+
+    // With a name stored, creating asks nothing more.
+    click_css(&a, "#play-friend").await;
+    let invite = invite_link(&a).await;
+    wait_js(
+        &a,
+        "Alice at the board, and the open seat",
+        "const q = (s) => document.querySelector(s)?.textContent;
+         return q('#player-bottom .name') === 'Alice (you)' && q('#player-top .name') === 'Open seat'",
+    )
+    .await;
+
+    // Bob takes black: with no name stored, the dialog asks first. A name with markup in it is
+    // refused there, with the reason; cancelling takes no seat.
+    b.goto(&invite).await.expect("open invite");
+    click_css(&b, "#join-black").await;
+    choose_name(&b, "<b>x</b>").await;
+    let error =
+        wait_js(&b, "the refusal in the dialog", "return document.getElementById('name-error').textContent").await;
+    assert_eq!(error, json!("“<” cannot be in a name: use letters, digits, spaces, “_”, “-” and “.”"));
+    assert_eq!(
+        b.execute("return document.getElementById('name-input').getAttribute('aria-invalid')", vec![]).await.ok(),
+        Some(json!("true"))
+    );
+    screenshot(&b, "name-dialog.png").await;
+    click_css(&b, "#name-cancel").await;
+    wait_js(&b, "the dialog closed", "return !document.getElementById('name-dialog').open").await;
+    assert_eq!(
+        b.execute("return document.getElementById('app').dataset.seat", vec![]).await.ok(),
+        Some(json!("spectator"))
+    );
+    assert!(b.find(Locator::Css("#join-black")).await.is_ok(), "the seat is still open");
+
+    // The server is the authority: a `join` carrying that name anyway is refused with its words,
+    // which the page shows in the notice and in the dialog, which asks again; Bob's name goes.
+    b.execute(&on_page("page.join('black', '<b>x</b>');"), vec![]).await.expect("join");
+    let refusal = wait_js(
+        &b,
+        "the server's refusal in the dialog",
+        "return document.getElementById('name-dialog').open && document.getElementById('name-error').textContent",
+    )
+    .await;
+    let refusal = refusal.as_str().expect("text").to_string();
+    assert!(refusal.starts_with("bad message: '<' cannot be in a name"), "{refusal}");
+    assert_eq!(b.find(Locator::Id("notice")).await.expect("notice").text().await.ok(), Some(refusal.clone()));
+    choose_name(&b, "Bob").await;
+    wait_js(&b, "black's seat", "return document.getElementById('app').dataset.seat === 'black'").await;
+    wait_js(&b, "his name in the top bar", "return document.getElementById('my-name')?.textContent === 'Bob'").await;
+
+    // Each sees both names, their own marked.
+    for (p, mine, theirs) in [(&a, "Alice", "Bob"), (&b, "Bob", "Alice")] {
+        let script = format!(
+            "const q = (s) => document.querySelector(s)?.textContent;
+             return q('#player-bottom .name') === '{mine} (you)' && q('#player-top .name') === '{theirs}'"
+        );
+        wait_js(p, &format!("{mine} and {theirs} at the board"), &script).await;
+    }
+    screenshot(&b, "game-names.png").await;
+
+    // The lobby's list names the players.
+    open(&b, &server, "/").await;
+    wait_js(
+        &b,
+        "the names in the games list",
+        "return [...document.querySelectorAll('#games .players')].some((p) => p.textContent.replace(/\\s+/g, ' ').trim() === 'Alice vs Bob')",
+    )
+    .await;
+
+    // Whatever a seat's name holds, it shows as text: markup (which no server should send)
+    // stays visible characters, not elements.
+    let markup = on_page(
+        "const g = page.game;
+         page.handle({ type: 'seats', game: page.id, v: g.v + 1, claim: null,
+           seats: { white: g.seats.white, black: { kind: 'human', online: true, name: '<b>x</b>' } } });",
+    );
+    a.execute(&markup, vec![]).await.expect("a seat named with markup");
+    wait_js(
+        &a,
+        "the markup shown as text",
+        "const n = document.querySelector('#player-top .name'); return n.textContent === '<b>x</b>' && !n.querySelector('b')",
+    )
+    .await;
+    for p in [a, b] {
+        let _ = p.close().await;
+    }
+}
