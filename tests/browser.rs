@@ -270,8 +270,29 @@ async fn open(c: &Client, server: &Server, path: &str) {
     c.goto(&server.url(path)).await.expect("open page");
 }
 
+/// Opens the lobby and waits until it shows the list of games.
+async fn open_lobby(c: &Client, server: &Server) {
+    open(c, server, "/").await;
+    wait_js(c, "the lobby", "return document.querySelector('#games .none, #games a') !== null").await;
+}
+
+/// The invite link a seated creator is shown, once it shows.
+async fn invite_link(c: &Client) -> String {
+    let script = "const i = document.getElementById('invite'); return i && !i.hidden && document.getElementById('invite-link').value";
+    wait_js(c, "the invite link", script).await.as_str().expect("link").to_string()
+}
+
 async fn current_path(c: &Client) -> String {
     c.current_url().await.map(|u| u.path().to_string()).unwrap_or_default()
+}
+
+/// Types `name` into the name dialog and presses Enter. The dialog opens when a browser with no
+/// name stored takes a seat (create or join), or from the top bar's control.
+async fn choose_name(c: &Client, name: &str) {
+    wait_js(c, "the name dialog", "return document.getElementById('name-dialog')?.open").await;
+    let input = c.find(Locator::Id("name-input")).await.expect("the name box");
+    input.clear().await.expect("clear the name box");
+    input.send_keys(&format!("{name}\n")).await.expect("type a name");
 }
 
 /// Lobby → a game against level 1; three moves by clicking and one by dragging, each answered;
@@ -283,10 +304,10 @@ async fn play_the_computer_click_drag_reload_undo_resign() {
     let server = start().await;
     let c = driver.browser(1280, 900).await;
 
-    open(&c, &server, "/").await;
-    wait_js(&c, "the lobby", "return document.querySelector('#games .none, #games a') !== null").await;
+    open_lobby(&c, &server).await;
     c.find(Locator::Id("bot-level")).await.expect("level").select_by_value("1").await.expect("level 1");
     click_css(&c, "#play-bot").await;
+    choose_name(&c, "Ann").await;
     wait_js(
         &c,
         "the game page",
@@ -367,19 +388,19 @@ async fn friends_play_and_a_spectator_follows_to_checkmate() {
     let b = driver.browser(1100, 850).await;
     let c = driver.browser(375, 812).await;
 
-    open(&a, &server, "/").await;
-    wait_js(&a, "the lobby", "return document.querySelector('#games .none, #games a') !== null").await;
+    open_lobby(&a, &server).await;
     click_css(&a, "#options summary").await;
     // White: king c6, pawn g7. Black: king a8, pawn h5. 1. Kb6 h4 2. g8=Q#.
     a.find(Locator::Id("fen")).await.expect("fen").send_keys("k7/6P1/2K5/7p/8/8/8/8 w - - 0 1").await.expect("type");
     click_css(&a, "#play-friend").await;
-    let invite = wait_js(&a, "the invite link", "const i = document.getElementById('invite'); return i && !i.hidden && document.getElementById('invite-link').value").await;
-    let invite = invite.as_str().expect("link").to_string();
+    choose_name(&a, "Alice").await;
+    let invite = invite_link(&a).await;
     assert!(invite.contains("/g/"), "{invite}");
     wait_status(&a, "Waiting for your friend").await;
 
     b.goto(&invite).await.expect("open invite");
     click_css(&b, "#join-black").await;
+    choose_name(&b, "Bob").await;
     wait_js(&b, "black's seat", "return document.getElementById('app').dataset.seat === 'black'").await;
     wait_status(&b, "White to move").await;
     assert_eq!(
@@ -456,11 +477,11 @@ async fn minichess_board_and_fen_errors() {
     let server = start().await;
     let c = driver.browser(1280, 900).await;
 
-    open(&c, &server, "/").await;
-    wait_js(&c, "the lobby", "return document.querySelector('#games .none, #games a') !== null").await;
+    open_lobby(&c, &server).await;
     click_css(&c, "#options summary").await;
     c.find(Locator::Id("fen")).await.expect("fen").send_keys("8/8/8/8/8/8/8/8 w - - 0 1").await.expect("type");
     click_css(&c, "#play-bot").await;
+    choose_name(&c, "Mini").await;
     let error = wait_js(&c, "the FEN error", "return document.getElementById('create-error').textContent").await;
     assert!(error.as_str().is_some_and(|e| e.to_lowercase().contains("king")), "{error}");
     assert_eq!(current_path(&c).await, "/");
@@ -495,11 +516,11 @@ async fn timed_game_against_the_computer_shows_ticking_clocks() {
     let server = start().await;
     let c = driver.browser(1280, 900).await;
 
-    open(&c, &server, "/").await;
-    wait_js(&c, "the lobby", "return document.querySelector('#games .none, #games a') !== null").await;
+    open_lobby(&c, &server).await;
     click_css(&c, "#options summary").await;
     c.find(Locator::Id("time-control")).await.expect("time control").select_by_value("3+2").await.expect("3+2");
     click_css(&c, "#play-bot").await;
+    choose_name(&c, "Tim").await;
     wait_js(&c, "the timed game", "return document.getElementById('app').dataset.status === 'ongoing'").await;
     let clock_text = |side: &str| format!("return document.getElementById('clock-{side}')?.textContent || ''");
     wait_js(
@@ -553,14 +574,14 @@ async fn opponent_leaves_and_white_claims_the_win() {
     let a = driver.browser(1100, 850).await;
     let b = driver.browser(1100, 850).await;
 
-    open(&a, &server, "/").await;
-    wait_js(&a, "the lobby", "return document.querySelector('#games .none, #games a') !== null").await;
+    open_lobby(&a, &server).await;
     click_css(&a, "#play-friend").await;
-    let invite = wait_js(&a, "the invite link", "const i = document.getElementById('invite'); return i && !i.hidden && document.getElementById('invite-link').value").await;
-    let invite = invite.as_str().expect("link").to_string();
+    choose_name(&a, "Alice").await;
+    let invite = invite_link(&a).await;
     let game = invite.rsplit('/').next().expect("game id").to_string();
     b.goto(&invite).await.expect("open invite");
     click_css(&b, "#join-black").await;
+    choose_name(&b, "Bob").await;
     wait_js(&b, "black's seat", "return document.getElementById('app').dataset.seat === 'black'").await;
 
     // A couple of moves each; nobody is away, so no notice.
@@ -631,4 +652,115 @@ async fn opponent_leaves_and_white_claims_the_win() {
     assert_eq!(state["reason"], "abandoned", "{state}");
     assert_eq!(state["claim"], Value::Null, "{state}");
     let _ = a.close().await;
+}
+
+/// Display names: Alice chooses hers from the top bar and creates a friend game; Bob opens the
+/// invite and is asked for a name as he takes the seat (a name with markup is refused in the
+/// dialog, and by the server when sent anyway); each then sees both names at the board, and the
+/// lobby's list names them. A name is shown as text, whatever it holds.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_choose_names_and_see_each_other() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver().await else { return };
+    let server = start().await;
+    let a = driver.browser(1100, 850).await;
+    let b = driver.browser(1100, 850).await;
+
+    // Alice has no name yet; she chooses one from the top bar. It is kept across a reload.
+    open_lobby(&a, &server).await;
+    assert_eq!(
+        a.find(Locator::Id("change-name")).await.expect("control").text().await.ok().as_deref(),
+        Some("Choose a name")
+    );
+    click_css(&a, "#change-name").await;
+    choose_name(&a, "  Alice ").await;
+    let named = "return !document.getElementById('name-dialog').open && document.getElementById('my-name')?.textContent === 'Alice'";
+    wait_js(&a, "her name in the top bar", named).await;
+    a.refresh().await.expect("reload");
+    wait_js(&a, "her name after a reload", named).await;
+
+    // With a name stored, creating asks nothing more.
+    click_css(&a, "#play-friend").await;
+    let invite = invite_link(&a).await;
+    wait_js(
+        &a,
+        "Alice at the board, and the open seat",
+        "const q = (s) => document.querySelector(s)?.textContent;
+         return q('#player-bottom .name') === 'Alice (you)' && q('#player-top .name') === 'Open seat'",
+    )
+    .await;
+
+    // Bob takes black: with no name stored, the dialog asks first. A name with markup in it is
+    // refused there, with the reason; cancelling takes no seat.
+    b.goto(&invite).await.expect("open invite");
+    click_css(&b, "#join-black").await;
+    choose_name(&b, "<b>x</b>").await;
+    let error =
+        wait_js(&b, "the refusal in the dialog", "return document.getElementById('name-error').textContent").await;
+    assert_eq!(error, json!("“<” cannot be in a name: use letters, digits, spaces, “_”, “-” and “.”"));
+    assert_eq!(
+        b.execute("return document.getElementById('name-input').getAttribute('aria-invalid')", vec![]).await.ok(),
+        Some(json!("true"))
+    );
+    screenshot(&b, "name-dialog.png").await;
+    click_css(&b, "#name-cancel").await;
+    wait_js(&b, "the dialog closed", "return !document.getElementById('name-dialog').open").await;
+    assert_eq!(
+        b.execute("return document.getElementById('app').dataset.seat", vec![]).await.ok(),
+        Some(json!("spectator"))
+    );
+    assert!(b.find(Locator::Css("#join-black")).await.is_ok(), "the seat is still open");
+
+    // The server is the authority: a `join` carrying that name anyway is refused with its words,
+    // which the page shows in the notice and in the dialog, which asks again; Bob's name goes.
+    b.execute(&on_page("page.join('black', '<b>x</b>');"), vec![]).await.expect("join");
+    let refusal = wait_js(
+        &b,
+        "the server's refusal in the dialog",
+        "return document.getElementById('name-dialog').open && document.getElementById('name-error').textContent",
+    )
+    .await;
+    let refusal = refusal.as_str().expect("text").to_string();
+    assert!(refusal.starts_with("bad message: '<' cannot be in a name"), "{refusal}");
+    assert_eq!(b.find(Locator::Id("notice")).await.expect("notice").text().await.ok(), Some(refusal.clone()));
+    choose_name(&b, "Bob").await;
+    wait_js(&b, "black's seat", "return document.getElementById('app').dataset.seat === 'black'").await;
+    wait_js(&b, "his name in the top bar", "return document.getElementById('my-name')?.textContent === 'Bob'").await;
+
+    // Each sees both names, their own marked.
+    for (p, mine, theirs) in [(&a, "Alice", "Bob"), (&b, "Bob", "Alice")] {
+        let script = format!(
+            "const q = (s) => document.querySelector(s)?.textContent;
+             return q('#player-bottom .name') === '{mine} (you)' && q('#player-top .name') === '{theirs}'"
+        );
+        wait_js(p, &format!("{mine} and {theirs} at the board"), &script).await;
+    }
+    screenshot(&b, "game-names.png").await;
+
+    // The lobby's list names the players.
+    open(&b, &server, "/").await;
+    wait_js(
+        &b,
+        "the names in the games list",
+        "return [...document.querySelectorAll('#games .players')].some((p) => p.textContent.replace(/\\s+/g, ' ').trim() === 'Alice vs Bob')",
+    )
+    .await;
+
+    // Whatever a seat's name holds, it shows as text: markup (which no server should send)
+    // stays visible characters, not elements.
+    let markup = on_page(
+        "const g = page.game;
+         page.handle({ type: 'seats', game: page.id, v: g.v + 1, claim: null,
+           seats: { white: g.seats.white, black: { kind: 'human', online: true, name: '<b>x</b>' } } });",
+    );
+    a.execute(&markup, vec![]).await.expect("a seat named with markup");
+    wait_js(
+        &a,
+        "the markup shown as text",
+        "const n = document.querySelector('#player-top .name'); return n.textContent === '<b>x</b>' && !n.querySelector('b')",
+    )
+    .await;
+    for p in [a, b] {
+        let _ = p.close().await;
+    }
 }

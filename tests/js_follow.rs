@@ -1,6 +1,7 @@
 //! The web client's JavaScript checks, run by `cargo test`: Node's built-in test runner over
 //! tests/js/ — the game follower (client/js/follow.js) against the shared cases of
-//! tests/data/protocol/follow.json, and the move numbering of the move list.
+//! tests/data/protocol/follow.json, the move numbering of the move list, the display-name
+//! check and how seats are named.
 //!
 //! Without Node.js this test fails when CI=true (CI must run the checks) and is skipped with a
 //! note otherwise. `apt-get install nodejs` installs it.

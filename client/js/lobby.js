@@ -2,11 +2,15 @@
 // a game — against a friend, against the computer, or between two computer players.
 //
 // Creating a game here only sends `create`; on `created` the seat token is stored and the page
-// moves to /g/{id}, which resumes the seat like any reload would. One path, well tested.
+// moves to /g/{id}, which resumes the seat like any reload would. One path, well tested. A
+// game that seats the creator waits for a display name first (namebox.js asks for one the
+// first time), and carries it.
 
 import { clockSpec, PRESETS, timeControlName } from './clock.js';
 import { Connection } from './connection.js';
-import { saveSeat } from './store.js';
+import { askAgain, nameForSeat } from './namebox.js';
+import { isNameRefusal } from './names.js';
+import { loadName, saveSeat } from './store.js';
 import { escapeHtml, seatName, setConnectionBadge } from './ui.js';
 
 const VARIANTS = { standard: 'Standard', minichess7: 'Minichess 7×7' };
@@ -24,7 +28,7 @@ function randomColor() {
 class Lobby {
   constructor(root) {
     this.root = root;
-    this.requests = new Map(); // request id → what it was for, to route errors
+    this.requests = new Map(); // id of a `create` sent → its seats, to route its error (and retry it)
     this.buildDom();
     this.conn = new Connection({
       onOpen: () => this.conn.send({ type: 'list' }),
@@ -155,7 +159,11 @@ class Lobby {
     return clockSpec(m, inc);
   }
 
-  create(seats) {
+  async create(seats) {
+    // The creator takes a human seat unless both are bots; that seat shows the creator's name.
+    const seated = seats.white.kind === 'human' || seats.black.kind === 'human';
+    const name = seated ? await nameForSeat() : loadName();
+    if (seated && !name) return; // the name dialog was cancelled: nothing to create
     const fen = this.dom.fen.value.trim();
     const msg = {
       type: 'create',
@@ -167,13 +175,14 @@ class Lobby {
       clock: this.clock(),
     };
     if (seats.as) msg.as = seats.as;
+    if (name) msg.name = name;
     const id = this.conn.send(msg);
     if (id === null) {
       this.dom.error.textContent = 'Not connected to the server — retrying; try again in a moment.';
       return;
     }
     this.dom.error.textContent = '';
-    this.requests.set(id, 'create');
+    this.requests.set(id, seats);
   }
 
   handle(msg) {
@@ -182,11 +191,13 @@ class Lobby {
       if (msg.token && msg.color) saveSeat(msg.game, { token: msg.token, color: msg.color });
       location.assign(`/g/${encodeURIComponent(msg.game)}`);
     } else if (msg.type === 'error') {
-      const what = this.requests.get(msg.id);
-      if (what === 'create') {
+      const seats = this.requests.get(msg.id);
+      if (seats) {
         this.dom.error.textContent = msg.message;
         // A bad FEN is the usual cause; show the options so the field can be fixed.
         if (/fen|clock/i.test(msg.message)) this.root.querySelector('#options').open = true;
+        // The server refused the name: ask for another with its words, then try again.
+        if (isNameRefusal(msg)) askAgain(msg.message).then((name) => name && this.create(seats));
       } else if (msg.id === undefined) {
         // Not an answer to a request: the server refused the connection (too many) or failed.
         this.dom.error.textContent = msg.message || msg.code;
@@ -201,20 +212,26 @@ class Lobby {
       this.dom.games.innerHTML = '<li class="none">No games yet — start one above.</li>';
       return;
     }
-    this.dom.games.innerHTML = sorted.map((g) => {
-      const status = g.status === 'ended' ? (g.result || 'ended') : g.status === 'waiting' ? 'waiting for a player' : 'playing';
-      const moves = Math.ceil(g.plies / 2);
-      const time = timeControlName(g.clock);
-      const label = `${VARIANTS[g.variant] || g.variant}, ${time}: ${seatName(g.white)} against ${seatName(g.black)}, ${status}, ${moves} moves, ${g.watchers} watching`;
-      return `<li><a href="/g/${encodeURIComponent(g.game)}" class="game-row status-${escapeHtml(g.status)}" data-game="${escapeHtml(g.game)}" aria-label="${escapeHtml(label)}">
+    this.dom.games.innerHTML = sorted.map(gameRow).join('');
+  }
+}
+
+/**
+ * The list item of one game summary (of `games`). Everything from the server — the players'
+ * names above all, which people choose — goes in as escaped text.
+ */
+export function gameRow(g) {
+  const status = g.status === 'ended' ? (g.result || 'ended') : g.status === 'waiting' ? 'waiting for a player' : 'playing';
+  const moves = Math.ceil(g.plies / 2);
+  const time = timeControlName(g.clock);
+  const label = `${VARIANTS[g.variant] || g.variant}, ${time}: ${seatName(g.white)} against ${seatName(g.black)}, ${status}, ${moves} moves, ${g.watchers} watching`;
+  return `<li><a href="/g/${encodeURIComponent(g.game)}" class="game-row status-${escapeHtml(g.status)}" data-game="${escapeHtml(g.game)}" aria-label="${escapeHtml(label)}">
         <span class="variant">${escapeHtml(VARIANTS[g.variant] || g.variant)} <span class="time-control">${escapeHtml(time)}</span></span>
-        <span class="players"><span class="swatch white" aria-hidden="true"></span>${escapeHtml(seatName(g.white))} <span class="vs">vs</span> <span class="swatch black" aria-hidden="true"></span>${escapeHtml(seatName(g.black))}</span>
+        <span class="players"><span class="swatch white" aria-hidden="true"></span><span class="name">${escapeHtml(seatName(g.white))}</span> <span class="vs">vs</span> <span class="swatch black" aria-hidden="true"></span><span class="name">${escapeHtml(seatName(g.black))}</span></span>
         <span class="plies">${moves} ${moves === 1 ? 'move' : 'moves'}</span>
         <span class="state">${escapeHtml(status)}</span>
         <span class="watchers">${g.watchers} watching</span>
       </a></li>`;
-    }).join('');
-  }
 }
 
 /** Starts the lobby inside `root`. */

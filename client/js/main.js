@@ -1,11 +1,13 @@
-// The client's entry point: draws the pieces once, then shows the lobby at `/` or the game at
-// `/g/{id}`. One page serves both so a game link works as a bookmark and survives a reload.
+// The client's entry point: draws the pieces once, puts the player's name in the top bar, then
+// shows the lobby at `/` or the game at `/g/{id}`. One page serves both so a game link works as a bookmark and survives a reload.
 
+import { installNameBox } from './namebox.js';
 import { installPieces } from './pieces.js';
 import { startLobby } from './lobby.js';
 import { startGame } from './game.js';
 
 installPieces();
+installNameBox();
 const root = document.getElementById('app');
 const match = /^\/g\/([A-Za-z0-9]{1,32})\/?$/.exec(location.pathname);
 

@@ -1,8 +1,15 @@
-// Seat tokens kept in localStorage, one per game, so a reload or a new tab on the same browser
-// takes the seat back. Storage can be unavailable (private windows, quotas): then the seat lasts
-// as long as the page, which is the best that can be done.
+// What the page keeps in localStorage: the seat tokens, one per game, so a reload or a new tab
+// on the same browser takes the seat back; and the player's display name. Storage can be
+// unavailable (private windows, quotas): then they last as long as the page, which is the best
+// that can be done.
+
+import { checkName } from './names.js';
 
 const PREFIX = 'gambit:seat:';
+/** The key of the display name (namebox.js follows changes made under it in other tabs). */
+export const NAME_KEY = 'gambit:name';
+// Without storage the name lasts as long as the page.
+let pageName = null;
 
 /** The seat held in game `id`: `{token, color}` or null. */
 export function loadSeat(id) {
@@ -24,5 +31,22 @@ export function saveSeat(id, seat) {
 export function forgetSeat(id) {
   try {
     localStorage.removeItem(PREFIX + id);
+  } catch { /* see above */ }
+}
+
+/** The display name chosen on this browser, or null. One stored under an older rule counts as none. */
+export function loadName() {
+  let stored = pageName;
+  try {
+    stored = localStorage.getItem(NAME_KEY) ?? pageName;
+  } catch { /* see above */ }
+  return stored === null ? null : checkName(stored).name ?? null;
+}
+
+/** Remembers `name` (a valid one, see names.js) as this browser's display name. */
+export function saveName(name) {
+  pageName = name;
+  try {
+    localStorage.setItem(NAME_KEY, name);
   } catch { /* see above */ }
 }

@@ -8,11 +8,16 @@ export function escapeHtml(text) {
   return String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
 }
 
-/** How a SEATVIEW reads for people. */
+/**
+ * How a SEATVIEW reads for people: the name the server gives a taken seat (a person's chosen
+ * name, "Anonymous", or a bot's "Level 3"), else what the seat is. Plain text: escape it for HTML.
+ */
 export function seatName(seat) {
   if (!seat) return '?';
-  if (seat.kind === 'bot') return `Level ${seat.level}`;
   if (seat.kind === 'open') return 'Open seat';
+  if (typeof seat.name === 'string' && seat.name.trim()) return seat.name;
+  // A server from before names.
+  if (seat.kind === 'bot') return `Level ${seat.level}`;
   return 'Player';
 }
 

@@ -10,6 +10,7 @@
 import { otherColor, resolveMove } from '../chess.js';
 import { Connection } from '../connection.js';
 import { APPLIED, follow, RESYNC } from '../follow.js';
+import { isNameRefusal } from '../names.js';
 import { forgetSeat, loadSeat, saveSeat } from '../store.js';
 import { setConnectionBadge } from '../ui.js';
 
@@ -26,10 +27,13 @@ export class GameCtrl {
     this.resumeId = null;
     this.missing = false;
     this.claimSent = false; // a claim was sent and not yet answered
+    this.joining = null; // the last `join` sent: {id, color}
     // When the clock and the claim last arrived (performance.now()): the views count down from there.
     this.clockAt = 0;
     this.claimAt = 0;
     this.redraw = () => {};
+    // Set by the view: the server refused the name a `join` carried (its message, the seat).
+    this.onNameRefused = () => {};
     this.conn = new Connection({
       onOpen: () => this.subscribe(),
       onMessage: (msg) => this.handle(msg),
@@ -128,6 +132,7 @@ export class GameCtrl {
     this.pending = null;
     this.claimSent = false;
     this.notice = msg.message || msg.code;
+    if (msg.id !== undefined && msg.id === this.joining?.id && isNameRefusal(msg)) this.onNameRefused(msg.message, this.joining.color);
   }
 
   /** Sends a command about this game (`{type}` plus any fields); returns its id or null. */
@@ -170,6 +175,14 @@ export class GameCtrl {
     if (!g || !this.seat) return { error: 'Spectators cannot move.' };
     if (!this.myTurn()) return { error: g.status === 'ended' ? 'The game is over.' : 'It is not your move.' };
     return resolveMove(text, g.boards[g.boards.length - 1], g.legal);
+  }
+
+  /** Takes the open seat `color` (null: the first open one) under the display name `name`. */
+  join(color, name) {
+    this.notice = '';
+    const id = this.send({ type: 'join', color, name });
+    this.joining = id === null ? null : { id, color };
+    this.redraw();
   }
 
   /** Claims the game of an absent opponent: `result` is 'win' or 'draw'. */

@@ -2,6 +2,7 @@
 // the away notice with its count-down and claim buttons, the buttons that take an open seat,
 // and the invite link a seated creator sends to a friend.
 
+import { askAgain, nameForSeat } from '../namebox.js';
 import { pick, setHtml, SIDE_NAMES } from '../ui.js';
 
 export const template = `
@@ -42,8 +43,18 @@ export class PromptsView {
     });
     d.join.addEventListener('click', (e) => {
       const color = e.target.closest('[data-join]')?.dataset.join;
-      if (color) ctrl.send({ type: 'join', color });
+      if (color) this.join(color);
     });
+    ctrl.onNameRefused = (message, color) => this.join(color, message);
+  }
+
+  /**
+   * Takes the open seat `color` under this browser's name: asked for first when there is none,
+   * or again with the server's words when it refused the name (`refusal`).
+   */
+  async join(color, refusal) {
+    const name = refusal ? await askAgain(refusal) : await nameForSeat();
+    if (name) this.ctrl.join(color, name);
   }
 
   render() {
