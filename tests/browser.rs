@@ -764,3 +764,28 @@ async fn players_choose_names_and_see_each_other() {
         let _ = p.close().await;
     }
 }
+
+/// A game started by mistake: while fewer than two moves are played the page offers Abort
+/// in Resign's place; aborting ends the game with no result and it leaves the lobby's list.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_started_by_mistake_is_aborted() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver().await else { return };
+    let server = start().await;
+    let a = driver.browser(1100, 850).await;
+
+    open_lobby(&a, &server).await;
+    click_css(&a, "#play-friend").await;
+    choose_name(&a, "Alice").await;
+    wait_status(&a, "Waiting for your friend").await;
+    let shown = "const v = (id) => !document.getElementById(id).hidden;
+                 return v('abort') && !v('resign')";
+    wait_js(&a, "Abort in Resign's place", shown).await;
+    click_css(&a, "#abort").await;
+    wait_status(&a, "Game aborted").await;
+    assert!(a.find(Locator::Css("#abort:not([hidden])")).await.is_err(), "no Abort once it is over");
+
+    open_lobby(&a, &server).await;
+    let listed = a.execute("return document.querySelectorAll('#games a').length", vec![]).await.expect("list");
+    assert_eq!(listed, json!(0), "an aborted game leaves the lobby");
+}

@@ -1,6 +1,8 @@
 // The seated player's controls — the typed-move box, take back, draw, resign (with its
-// confirmation) — and, for everyone, flipping the board, the PGN download and the watcher count.
+// confirmation), abort (in its place until both sides have moved, as on lichess) — and, for
+// everyone, flipping the board, the PGN download and the watcher count.
 
+import { otherColor } from '../chess.js';
 import { escapeHtml, pick } from '../ui.js';
 
 export function template(id) {
@@ -16,6 +18,7 @@ export function template(id) {
             <button type="button" id="undo">Take back</button>
             <button type="button" id="draw">Offer draw</button>
             <button type="button" id="resign">Resign</button>
+            <button type="button" id="abort" title="Call the game off with no result (before both sides have moved)">Abort</button>
           </div>
           <div class="confirm" id="resign-confirm-box" hidden>
             Resign this game?
@@ -34,7 +37,7 @@ export class ControlsView {
   constructor(root, ctrl, { choosePromotion }) {
     this.ctrl = ctrl;
     const d = pick(root, {
-      form: '#move-form', input: '#move-input', undo: '#undo', draw: '#draw', resign: '#resign',
+      form: '#move-form', input: '#move-input', undo: '#undo', draw: '#draw', resign: '#resign', abort: '#abort',
       confirmBox: '#resign-confirm-box', confirm: '#resign-confirm', cancel: '#resign-cancel', flip: '#flip', watchers: '#watchers',
     });
     this.dom = d;
@@ -55,6 +58,7 @@ export class ControlsView {
       d.confirmBox.hidden = true;
       ctrl.send({ type: 'resign' });
     });
+    d.abort.addEventListener('click', () => ctrl.send({ type: 'abort' }));
     d.flip.addEventListener('click', () => ctrl.flip());
   }
 
@@ -64,11 +68,18 @@ export class ControlsView {
     const d = this.dom;
     const offer = g.offer;
     const playing = Boolean(ctrl.seat) && g.status !== 'ended';
+    // Until both sides have moved, a game can be called off instead of resigned.
+    const abortable = playing && g.moves.length < 2;
     d.form.hidden = !playing;
-    for (const b of [d.undo, d.draw, d.resign]) b.hidden = !playing;
-    if (!playing) d.confirmBox.hidden = true;
+    for (const b of [d.undo, d.draw]) b.hidden = !playing;
+    d.resign.hidden = !playing || abortable;
+    d.abort.hidden = !abortable;
+    d.abort.disabled = !ctrl.connected;
+    if (d.resign.hidden) d.confirmBox.hidden = true;
     const ongoing = g.status === 'ongoing' && ctrl.connected;
-    d.undo.disabled = !ongoing || !g.moves.length;
+    // A person may be asked to take back only once both have moved; a bot, after any move.
+    const opponent = ctrl.seat && g.seats[otherColor(ctrl.seat.color)];
+    d.undo.disabled = !ongoing || g.moves.length < (opponent?.kind === 'bot' ? 1 : 2);
     d.draw.disabled = !ongoing || (offer?.kind === 'draw' && offer.by === ctrl.seat?.color);
     d.resign.disabled = !ongoing;
     d.input.disabled = !ctrl.myTurn();
