@@ -7,8 +7,11 @@
 export const NAME_MAX = 24;
 
 // A letter or digit of any script — Rust's `char::is_alphanumeric` is Unicode's Alphabetic or
-// Numeric property, which these two classes name — or a space, `_`, `-` or `.`.
-const ALLOWED = /^[\p{Alphabetic}\p{N} _.-]$/u;
+// Numeric property, which these two classes name — or a space, `_`, `-` or `.`; and up to
+// MARKS_MAX combining marks after a letter or digit (scripts such as Devanagari need them).
+const LETTER = /^[\p{Alphabetic}\p{N}]$/u;
+const MARK = /^[\p{Mn}\p{Mc}]$/u;
+const MARKS_MAX = 3;
 
 /**
  * `text` as a name: `{name}` (trimmed, composed) when the server would take it, else `{error}` saying
@@ -18,7 +21,17 @@ export function checkName(text) {
   // Composed (NFC), so an accent typed as a separate combining mark counts as part of its letter.
   const name = String(text ?? '').normalize('NFC').trim();
   const chars = [...name];
-  const bad = chars.find((c) => !ALLOWED.test(c));
+  let marks = 0;
+  let afterLetter = false;
+  const bad = chars.find((c) => {
+    if (MARK.test(c)) {
+      marks += 1;
+      return !afterLetter || marks > MARKS_MAX;
+    }
+    marks = 0;
+    afterLetter = LETTER.test(c);
+    return !(afterLetter || ' _.-'.includes(c));
+  });
   if (bad !== undefined) return { error: `${shown(bad)} cannot be in a name: use letters, digits, spaces, “_”, “-” and “.”` };
   if (chars.length === 0) return { error: 'A name needs at least one character besides spaces.' };
   if (chars.length > NAME_MAX) return { error: `A name has at most ${NAME_MAX} characters; this one has ${chars.length}.` };

@@ -147,6 +147,11 @@ mod tests {
         assert_eq!(name("<b>x</b>"), Err(NameError::BadCharacter('<')));
         assert_eq!(name("tab\there"), Err(NameError::BadCharacter('\t')));
         assert_eq!(name("a\u{202e}b"), Err(NameError::BadCharacter('\u{202e}')));
+        // Marks belong to the letter before them, composed where Unicode composes them.
+        assert_eq!(name("Zoe\u{301}"), Ok("Zoé".into()));
+        assert_eq!(name("नमस्ते"), Ok("नमस्ते".into()));
+        assert_eq!(name("\u{301}x"), Err(NameError::BadCharacter('\u{301}')));
+        assert_eq!(name("x\u{300}\u{301}\u{302}\u{303}"), Err(NameError::BadCharacter('\u{303}')));
         // On the wire: a bad name refuses the whole message, saying why.
         for (text, says) in [
             (r#"{"type":"create","name":"<script>","id":3}"#, "'<' cannot be in a name"),

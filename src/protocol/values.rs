@@ -2,6 +2,8 @@
 //! and the full snapshot of a game.
 
 use serde::{Deserialize, Serialize};
+use unicode_normalization::UnicodeNormalization;
+use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 
 use crate::chess::{ByColor, Color, EndReason, Outcome, Repetition, Rules, Variant};
 
@@ -97,7 +99,7 @@ pub enum SeatSpec {
 }
 
 /// A player's display name: 1 to 24 characters once trimmed, each a letter or digit (of any
-/// script), a space, `_`, `-` or `.`. Made only by [`PlayerName::parse`], so every name the
+/// script, with its combining marks), a space, `_`, `-` or `.`. Made only by [`PlayerName::parse`], so every name the
 /// server holds is valid; on the wire a bad one is refused while the message is read.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
@@ -105,6 +107,9 @@ pub struct PlayerName(String);
 
 /// The longest display name, in characters.
 pub const NAME_MAX: usize = 24;
+
+/// The most combining marks a name's letter may carry.
+const MARKS_MAX: usize = 3;
 
 /// Why a display name is refused.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
@@ -121,16 +126,31 @@ impl PlayerName {
     /// The name a person shows when they gave none.
     pub const ANONYMOUS: &'static str = "Anonymous";
 
-    /// `text` trimmed, if it is a valid name.
+    /// `text` trimmed and composed (NFC, so "é" is one character however it was typed), if it
+    /// is a valid name. A combining mark is part of the letter before it (scripts such as
+    /// Devanagari need them), up to [`MARKS_MAX`] in a row, so a name cannot pile up marks.
     pub fn parse(text: &str) -> Result<PlayerName, NameError> {
-        let name = text.trim();
-        if let Some(bad) = name.chars().find(|&c| !(c.is_alphanumeric() || matches!(c, ' ' | '_' | '-' | '.'))) {
-            return Err(NameError::BadCharacter(bad));
+        let name: String = text.trim().nfc().collect();
+        let mut marks = 0;
+        let mut after_letter = false;
+        for c in name.chars() {
+            let mark = matches!(c.general_category(), GeneralCategory::NonspacingMark | GeneralCategory::SpacingMark);
+            let ok = if mark {
+                marks += 1;
+                after_letter && marks <= MARKS_MAX
+            } else {
+                marks = 0;
+                after_letter = c.is_alphanumeric();
+                after_letter || matches!(c, ' ' | '_' | '-' | '.')
+            };
+            if !ok {
+                return Err(NameError::BadCharacter(c));
+            }
         }
         match name.chars().count() {
             0 => Err(NameError::Empty),
             n if n > NAME_MAX => Err(NameError::TooLong(n)),
-            _ => Ok(PlayerName(name.to_string())),
+            _ => Ok(PlayerName(name)),
         }
     }
 

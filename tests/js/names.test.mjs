@@ -41,8 +41,12 @@ test('names the server refuses, with what is wrong', () => {
   for (const bad of ['a@b', 'semi;colon', 'quote"', "it's", 'emoji 😀', 'slash/', 'new\nline', 'tab\there']) {
     assert.ok(checkName(bad).error, JSON.stringify(bad));
   }
-  // As on the server: a virama is neither Alphabetic nor Numeric.
-  assert.match(checkName('नमस्ते').error, /^“्” cannot be/);
+  // As on the server: combining marks belong to the letter before them, up to three in a row.
+  assert.deepEqual(checkName('नमस्ते'), { name: 'नमस्ते' });
+  assert.deepEqual(checkName('Zoe\u0301'), { name: 'Zoé' });
+  assert.match(checkName('\u0301x').error, /cannot be in a name/);
+  assert.match(checkName('x\u0300\u0301\u0302\u0303').error, /cannot be in a name/);
+  assert.deepEqual(checkName('x\u0300\u0301\u0302'), { name: 'x\u0300\u0301\u0302' });
   // Characters that cannot be seen are named by their code point.
   assert.match(checkName('tab\there').error, /^U\+0009 cannot be in a name/);
   assert.match(checkName('zero\u200bwidth').error, /^U\+200B cannot be in a name/);
