@@ -82,7 +82,8 @@ async fn undo_keeps_the_time_used_and_runs_the_side_to_move() {
     tokio::time::sleep(Duration::from_secs(10)).await;
     created.handle.act(white.clone(), Action::Move("e2e4".into())).await.expect("move");
     tokio::time::sleep(Duration::from_secs(5)).await;
-    // Black asks for nothing; White offers to take back, Black accepts.
+    created.handle.act(black.clone(), Action::Move("e7e5".into())).await.expect("reply");
+    // White offers to take back (both have moved), Black accepts: both moves go.
     created.handle.act(white, Action::Undo).await.expect("offer");
     created.handle.act(black, Action::Undo).await.expect("accept");
     // The state that follows the move (the one after the join came before it).
