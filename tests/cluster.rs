@@ -268,6 +268,33 @@ async fn players_and_a_spectator_on_three_nodes_play_one_game() {
         assert!(Instant::now() < deadline, "n1 reports its game and connection: {n1}");
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
+
+    // Names and an abort cross nodes too: a game held by n2, joined from n3, watched from n1.
+    let mut alice = cluster.node("n2").client().await;
+    alice.send(json!({"type":"create","white":human(),"black":human(),"as":"white","name":"Alice"})).await;
+    let named = alice.recv_type("created").await["game"].as_str().expect("id").to_string();
+    let mut bob = cluster.node("n3").client().await;
+    bob.send(json!({"type":"join","game":named,"name":"Bob"})).await;
+    let state = bob.recv_type("state").await;
+    assert_eq!(
+        (state["seats"]["white"]["name"].as_str(), state["seats"]["black"]["name"].as_str()),
+        (Some("Alice"), Some("Bob"))
+    );
+    let mut watcher = cluster.node("n1").client().await;
+    watcher.send(json!({"type":"watch","game":named})).await;
+    assert_eq!(watcher.recv_type("state").await["seats"]["black"]["name"], "Bob");
+    bob.send(json!({"type":"abort","game":named})).await;
+    let end = watcher.recv_type("end").await;
+    assert_eq!((end["result"].as_str(), end["reason"].as_str()), (Some("*"), Some("aborted")), "{end}");
+    let deadline = Instant::now() + Duration::from_secs(3);
+    loop {
+        let (_, list) = get_json(cluster.node("n1"), "/api/games").await;
+        if !list.as_array().expect("list").iter().any(|g| g["game"] == named.as_str()) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the aborted game leaves every node's list: {list}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 #[tokio::test]
