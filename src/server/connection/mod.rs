@@ -253,7 +253,7 @@ impl Connection {
     async fn close_for_flooding(&mut self) {
         tracing::info!(ip = %self.ip, "closing a connection that keeps exceeding the rate limit");
         self.shared.metrics.limited.inc();
-        let _ = tokio::time::timeout(FLUSH, self.out.send(Outbound::Close(1008, "rate limit exceeded"))).await;
+        self.queue(Outbound::Close(1008, "rate limit exceeded")).await;
         self.closing = true;
     }
 
@@ -262,16 +262,21 @@ impl Connection {
         self.closing || self.out.is_closed()
     }
 
-    /// Queues a reply. A peer that sends but does not read fills the queue: after [`FLUSH`]
-    /// it is given up on, so the read loop never hangs on it.
-    async fn send(&mut self, text: Arc<str>) {
+    /// Queues something for the writer. A peer that sends but does not read fills the queue:
+    /// after [`FLUSH`] it is given up on, so the read loop never hangs on it.
+    async fn queue(&mut self, item: Outbound) {
         if self.closing {
             return;
         }
-        if tokio::time::timeout(FLUSH, self.out.send(Outbound::Text(text))).await.is_err() {
+        if tokio::time::timeout(FLUSH, self.out.send(item)).await.is_err() {
             tracing::info!("closing a connection that does not read its replies");
             self.closing = true;
         }
+    }
+
+    /// Queues a reply.
+    async fn send(&mut self, text: Arc<str>) {
+        self.queue(Outbound::Text(text)).await;
     }
 
     async fn send_message(&mut self, message: &ServerMessage) {
@@ -422,7 +427,7 @@ impl Connection {
             self.room(&game).await?;
             return Err(Refusal::bad_request("you are not watching this game"));
         };
-        let _ = self.out.send(Outbound::Unfollow(game)).await;
+        self.queue(Outbound::Unfollow(game)).await;
         drop_follow(follow).await;
         self.ack(id).await;
         Ok(())
@@ -490,7 +495,7 @@ impl Connection {
         seat: Option<(Color, String)>,
         counted: bool,
     ) {
-        let _ = self.out.send(Outbound::Follow { game: game.clone(), sub, handle: handle.clone() }).await;
+        self.queue(Outbound::Follow { game: game.clone(), sub, handle: handle.clone() }).await;
         self.follows.insert(game, Follow { handle, seat, counted });
     }
 
