@@ -145,14 +145,7 @@ impl Lobby {
             remote: HashMap::new(),
         };
         for stored in restored {
-            let id = stored.id.clone();
-            match room::restore(stored, task.ctx.clone()) {
-                Ok((handle, summary)) => {
-                    let ended_at = (summary.status == Status::Ended).then(Instant::now);
-                    task.games.insert(id, Entry { handle, summary, ended_at, creator: None });
-                }
-                Err(e) => tracing::error!(game = %id, error = %e, "stored game could not be restored"),
-            }
+            task.restore(stored, "stored game could not be restored");
         }
         if !task.games.is_empty() {
             tracing::info!(games = task.games.len(), "unfinished games restored");
@@ -318,8 +311,10 @@ impl LobbyTask {
                 self.ctx.metrics.live_games.set(self.games.len() as i64);
             }
             LobbyCommand::Remote { node, games } => {
+                // Nodes share their lists every few seconds, changed or not; only a change is
+                // worth a new `games` message to every socket that follows the list.
+                self.dirty |= self.remote.get(&node).is_none_or(|(old, _)| *old != games);
                 self.remote.insert(node, (games, Instant::now()));
-                self.dirty = true;
             }
             LobbyCommand::Close { reply } => return Some(reply),
             LobbyCommand::Get { game, reply } => {
@@ -473,17 +468,25 @@ impl LobbyTask {
         } else if self.games.len() >= self.limits.max_rooms {
             return None;
         }
+        let handle = self.restore(stored, "a taken-over game could not be rebuilt")?;
+        self.ctx.metrics.live_games.set(self.games.len() as i64);
+        self.touched();
+        tracing::info!(game = %id, "game taken over");
+        Some(handle)
+    }
+
+    /// Rebuilds the room of a stored game and lists it; logs `failed` with the reason if the
+    /// game cannot be rebuilt.
+    fn restore(&mut self, stored: StoredGame, failed: &str) -> Option<RoomHandle> {
+        let id = stored.id.clone();
         match room::restore(stored, self.ctx.clone()) {
             Ok((handle, summary)) => {
                 let ended_at = (summary.status == Status::Ended).then(Instant::now);
-                self.games.insert(id.clone(), Entry { handle: handle.clone(), summary, ended_at, creator: None });
-                self.ctx.metrics.live_games.set(self.games.len() as i64);
-                self.touched();
-                tracing::info!(game = %id, "game taken over");
+                self.games.insert(id, Entry { handle: handle.clone(), summary, ended_at, creator: None });
                 Some(handle)
             }
             Err(e) => {
-                tracing::error!(game = %id, error = %e, "a taken-over game could not be rebuilt");
+                tracing::error!(game = %id, error = %e, "{failed}");
                 None
             }
         }
