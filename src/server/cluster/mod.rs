@@ -48,6 +48,8 @@ fn node_channel(node: &str) -> String {
 const LOBBY_CHANNEL: &str = "gambit:lobby";
 /// The channel on which a stopping node says its games are free to take.
 const HANDOFF_CHANNEL: &str = "gambit:handoff";
+/// How long a stopping node waits for Redis to take its hand-off message.
+const HANDOFF_WAIT: Duration = Duration::from_secs(1);
 
 /// Where a game is held.
 enum Place {
@@ -475,10 +477,13 @@ impl Cluster {
         let held = self.store.held();
         let n = held.len();
         self.store.release(held).await;
-        self.bus.publish(HANDOFF_CHANNEL.to_string(), self.node.as_bytes().to_vec());
+        // Sent now and waited for, so it is out before the process ends (a Redis that does not
+        // answer only costs the others the lease's expiry).
+        let handoff = self.bus.publish_now(HANDOFF_CHANNEL.to_string(), self.node.as_bytes().to_vec());
+        if tokio::time::timeout(HANDOFF_WAIT, handoff).await.ok().flatten().is_none() {
+            tracing::warn!("could not announce the hand-off; the other nodes take the games when the lease runs out");
+        }
         self.store.leave_cluster().await;
         tracing::info!(games = n, "games handed over to the other nodes");
-        // Let the publisher send the hand-off before the process ends.
-        tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }

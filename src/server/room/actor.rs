@@ -191,7 +191,8 @@ impl Room {
                     let _ = self.resume(&token, out);
                 }
                 if watchers > 0 {
-                    self.watchers += watchers;
+                    // A count from another node, over the bus: never trusted not to overflow.
+                    self.watchers = self.watchers.saturating_add(watchers);
                     self.schedule_flush();
                     self.wake(out);
                 }

@@ -132,11 +132,6 @@ impl PostgresStore {
         self.pool.get().await.map_err(|e| StoreError::Write(unavailable(&e)))
     }
 
-    /// This node's name (cluster mode only).
-    pub fn node(&self) -> Option<&str> {
-        self.fence.as_ref().map(|f| f.node.as_str())
-    }
-
     /// Who owns `game` now.
     pub async fn owner(&self, game: &str) -> Result<Owner, StoreError> {
         let client = self.client().await?;
