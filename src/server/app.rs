@@ -177,7 +177,10 @@ async fn open(config: &ServerConfig) -> Result<Backing, ServeError> {
         return Ok(Backing { store: store::open(&config.db).await?, joining: None });
     };
     if !store::is_postgres(&config.db) {
-        return Err(ServeError::Usage("a cluster keeps its games in PostgreSQL: give --db postgres://…".into()));
+        return Err(ServeError::Usage(format!(
+            "--cluster needs the games in PostgreSQL that every node shares: add --db postgres://USER@HOST:PORT/DB (not {})",
+            config.db
+        )));
     }
     let postgres = Arc::new(PostgresStore::connect_node(&config.db, &cluster.node).await?);
     let joining = Joining::connect(&cluster.redis, &cluster.node, postgres.clone()).await?;
@@ -259,7 +262,6 @@ async fn serve_store(
 /// stopped. The database comes first: a second server on the same file is told who holds it,
 /// even when it was also given the same address.
 pub fn run(args: &ServeArgs) -> Result<(), ServeError> {
-    args.cluster_config().map_err(ServeError::Usage)?;
     let runtime = tokio::runtime::Runtime::new().map_err(ServeError::Runtime)?;
     runtime.block_on(async {
         let config = ServerConfig::from(args);
@@ -400,7 +402,7 @@ impl From<StoredGame> for FinishedGame {
     fn from(g: StoredGame) -> FinishedGame {
         let view = |seat: StoredSeat| match seat {
             StoredSeat::Human { token: Some(_), name } => {
-                SeatView::human(false, name.and_then(|n| PlayerName::parse(&n).ok()).as_ref())
+                SeatView::human(false, PlayerName::from_stored(name).as_ref())
             }
             StoredSeat::Human { token: None, .. } => SeatView::Open,
             StoredSeat::Bot { level } => SeatView::bot(level),

@@ -164,21 +164,15 @@ pub struct ClusterConfig {
 }
 
 impl ServeArgs {
-    /// The cluster this server joins, if any, with its node name; refused unless the games
-    /// are kept in PostgreSQL (the nodes must share them).
-    pub fn cluster_config(&self) -> Result<Option<ClusterConfig>, String> {
-        let Some(redis) = &self.cluster else { return Ok(None) };
-        if !super::store::is_postgres(&self.db) {
-            return Err(format!(
-                "--cluster needs the games in PostgreSQL that every node shares: add --db postgres://USER@HOST:PORT/DB (not {})",
-                self.db
-            ));
-        }
+    /// The cluster this server joins, if any, with its node name. (That its games are in
+    /// PostgreSQL is checked where the store is opened, which every way of serving goes through.)
+    pub fn cluster_config(&self) -> Option<ClusterConfig> {
+        let redis = self.cluster.clone()?;
         let node = match &self.node {
             Some(node) => node.clone(),
             None => format!("{}:{}", host_name(), self.listen.port()),
         };
-        Ok(Some(ClusterConfig { redis: redis.clone(), node }))
+        Some(ClusterConfig { redis, node })
     }
 }
 
@@ -272,7 +266,7 @@ impl From<&ServeArgs> for ServerConfig {
             trusted_proxies: args.trusted_proxy.clone(),
             allowed_origins: args.allowed_origin.clone(),
             public_url: args.public_url.clone(),
-            cluster: args.cluster_config().ok().flatten(),
+            cluster: args.cluster_config(),
             ..defaults
         }
     }
