@@ -31,7 +31,13 @@ fn main() -> ExitCode {
         None => Ok(default),
         Some(a) => a.parse::<usize>().ok().filter(|&n| n > 0).ok_or(format!("not a positive number: {a}")),
     };
-    let runtime = tokio::runtime::Runtime::new().expect("a tokio runtime");
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("cannot start a tokio runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     // The receiver is this program again, in its own process: `recv ADDRESS CONNECTIONS`.
     if args.first().map(String::as_str) == Some("recv") {
         let (Some(addr), Ok(n)) = (args.get(1).and_then(|a| a.parse().ok()), number(2, 0)) else {
@@ -60,8 +66,10 @@ async fn send(connections: usize, frames: usize) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let addr = listener.local_addr().expect("a bound address");
-    let exe = std::env::current_exe().expect("the program's own path");
+    let (Ok(addr), Ok(exe)) = (listener.local_addr(), std::env::current_exe()) else {
+        eprintln!("cannot find the listening address or this program's own path");
+        return ExitCode::FAILURE;
+    };
     let mut child = match Command::new(exe)
         .args(["recv", &addr.to_string(), &connections.to_string()])
         .stdout(Stdio::inherit())
@@ -123,7 +131,9 @@ async fn receive(addr: SocketAddr, n: usize) -> ExitCode {
         tokio::spawn(async move {
             let mut frame = [0u8; FRAME];
             while socket.read_exact(&mut frame).await.is_ok() {
-                let sent = u64::from_le_bytes(frame[..8].try_into().expect("8 bytes"));
+                let mut stamp = [0u8; 8];
+                stamp.copy_from_slice(&frame[..8]);
+                let sent = u64::from_le_bytes(stamp);
                 if sent > 0 {
                     let _ = tx.send(now_us().saturating_sub(sent));
                 }

@@ -158,6 +158,12 @@ impl PlayerName {
         &self.0
     }
 
+    /// A name as a store kept it. Stored names were checked when given; one that no longer
+    /// passes (the rule changed since) is dropped rather than shown.
+    pub fn from_stored(text: Option<String>) -> Option<PlayerName> {
+        text.and_then(|t| PlayerName::parse(&t).ok())
+    }
+
     /// What a human seat shows for a name given or not.
     pub fn shown(name: Option<&PlayerName>) -> String {
         name.map_or(PlayerName::ANONYMOUS, PlayerName::as_str).to_string()
@@ -179,12 +185,6 @@ impl TryFrom<String> for PlayerName {
 impl From<PlayerName> for String {
     fn from(name: PlayerName) -> String {
         name.0
-    }
-}
-
-impl std::fmt::Display for PlayerName {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
     }
 }
 

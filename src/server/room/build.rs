@@ -113,8 +113,7 @@ impl Room {
                 token,
                 online: 0,
                 away_since: token.map(|_| now),
-                // Stored names were checked when given; one that no longer passes is dropped.
-                name: name.and_then(|n| PlayerName::parse(&n).ok()),
+                name: PlayerName::from_stored(name),
             }),
             StoredSeat::Bot { level } => seat_from(SeatSpec::Bot { level }),
         };
