@@ -8,7 +8,8 @@ use std::sync::Arc;
 
 use gambit::chess::{Color, Outcome, Rules, Variant};
 use gambit::server::store::{
-    GameStore, PostgresStore, SqliteStore, StoreError, StoreEvent, StoredClock, StoredGame, StoredSeat, StoredTimes,
+    GameStore, PostgresStore, SqliteStore, StoreError, StoreEvent, StoredChat, StoredClock, StoredGame, StoredScore,
+    StoredSeat, StoredTimes, CHAT_KEPT,
 };
 use gambit::server::token::TokenHash;
 
@@ -37,6 +38,8 @@ fn new_game(id: &str) -> StoredGame {
         outcome: None,
         created_ms: 1_700_000_000_000,
         ended_ms: None,
+        score: StoredScore { white: 3, black: 1, games: 2 },
+        chat: Vec::new(),
     }
 }
 
@@ -76,6 +79,42 @@ async fn a_game_and_its_changes_read_back() {
         assert!(finished[0].ended_ms.is_some());
         assert_eq!(store.load("g1").await.expect("load").expect("found").moves.len(), 2);
         assert_eq!(store.load("nope").await.expect("load"), None);
+    }
+}
+
+#[tokio::test]
+async fn a_games_match_score_and_last_chat_lines_are_kept() {
+    for (name, store) in stores().await {
+        eprintln!("store: {name}");
+        let store = &*store;
+        store.record("c1", StoreEvent::Created(Box::new(new_game("c1")))).await.expect("created");
+        let line = |players: bool, i: usize| StoredChat {
+            players,
+            from: "Zoë".into(),
+            text: format!("line {i} <b>"),
+            at_ms: 1_700_000_000_000 + i as i64,
+        };
+        let mut writes = Vec::new();
+        for i in 0..CHAT_KEPT + 5 {
+            writes.push(store.record("c1", StoreEvent::Chat(line(true, i))));
+            if i % 50 == 0 {
+                writes.push(store.record("c1", StoreEvent::Chat(line(false, i))));
+            }
+        }
+        for write in writes {
+            write.await.expect("chat line");
+        }
+        assert!(store.record("nope", StoreEvent::Chat(line(true, 0))).await.is_err(), "a line of no game");
+        let g = store.load("c1").await.expect("load").expect("found");
+        assert_eq!(g.score, StoredScore { white: 3, black: 1, games: 2 });
+        let players: Vec<&StoredChat> = g.chat.iter().filter(|l| l.players).collect();
+        assert_eq!(players.len(), CHAT_KEPT, "only the last lines of a room are kept");
+        assert_eq!(players[0].text, "line 5 <b>");
+        assert_eq!(players[CHAT_KEPT - 1], &line(true, CHAT_KEPT + 4));
+        let spectators: Vec<&StoredChat> = g.chat.iter().filter(|l| !l.players).collect();
+        assert_eq!(spectators, [&line(false, 0), &line(false, 50), &line(false, 100)]);
+        store.record("c1", StoreEvent::Discarded).await.expect("discarded");
+        assert_eq!(store.load("c1").await.expect("load"), None, "the chat goes with its game");
     }
 }
 

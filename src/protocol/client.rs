@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use super::server::{Refusal, ServerMessage};
+use super::social::{ChatRoom, ChatText, NewSeek, SeekId};
 use super::values::{ClaimKind, ClockSpec, GameId, PlayerName, RulesSpec, SeatSpec, VariantName};
 use crate::chess::Color;
 
@@ -88,6 +89,9 @@ pub enum ClientMessage {
         game: GameId,
         #[serde(default)]
         v: Option<u64>,
+        /// The name the spectator chats under (None: "Anonymous").
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<PlayerName>,
     },
     /// Stops following a game.
     Unwatch { game: GameId },
@@ -106,6 +110,21 @@ pub enum ClientMessage {
     /// Claims the game (`"win"`) or a draw (`"draw"`) after the opponent has been away for the
     /// grace period.
     Claim { game: GameId, result: ClaimKind },
+    /// After the end: offers a rematch, or accepts the opponent's offer (against a bot, starts
+    /// it at once).
+    Rematch { game: GameId },
+    /// Writes a line in one of the game's chat rooms.
+    Chat { game: GameId, room: ChatRoom, text: ChatText },
+    /// Posts an open challenge (replacing this connection's earlier one).
+    Seek(NewSeek),
+    /// Withdraws this connection's open challenge.
+    CancelSeek,
+    /// Takes up an open challenge.
+    AcceptSeek {
+        seek: SeekId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<PlayerName>,
+    },
 }
 
 /// A frame that is not a valid client message: refused with `bad_request`, echoing the frame's

@@ -12,11 +12,13 @@ mod client;
 mod follow;
 mod names;
 mod server;
+mod social;
 mod values;
 
 pub use client::{parse_client, ClientMessage, NewGame, ProtocolError, Request};
 pub use follow::{Applied, Follower, Sequence};
 pub use server::{ErrorCode, Refusal, ServerMessage};
+pub use social::{ChatError, ChatLine, ChatRoom, ChatText, MatchScore, NewSeek, Points, SeekId, SeekView, CHAT_MAX};
 pub use values::{
     ClaimKind, ClaimView, ClockSpec, ClockView, GameId, GameResult, GameState, GameSummary, NameError, OfferKind,
     OfferView, PlayerName, RepetitionName, RulesSpec, SeatSpec, SeatView, Seats, Status, VariantName, NAME_MAX,
@@ -44,6 +46,12 @@ mod tests {
             r#"{"type":"resign","game":"g"}"#,
             r#"{"type":"claim","game":"g","result":"win"}"#,
             r#"{"type":"claim","game":"g","result":"draw","id":4}"#,
+            r#"{"type":"rematch","game":"g"}"#,
+            r#"{"type":"chat","game":"g","room":"spectators","text":"<img src=x onerror=alert(1)>"}"#,
+            r#"{"type":"seek","variant":"standard","fen":null,"rules":{"castling":true,"en_passant":true,"repetition":"threefold"},"clock":{"initial_ms":300000,"increment_ms":3000},"color":null,"name":"Ann"}"#,
+            r#"{"type":"cancel_seek"}"#,
+            r#"{"type":"accept_seek","seek":"sabc","name":"Bo","id":2}"#,
+            r#"{"type":"watch","game":"g","v":null,"name":"Cy"}"#,
         ];
         for text in messages {
             let parsed = parse_client(text).unwrap_or_else(|e| panic!("{text}: {e}"));
@@ -66,10 +74,11 @@ mod tests {
             result: GameResult::BlackWins,
             reason: EndReason::Checkmate,
             clock: None,
+            score: MatchScore::default(),
         };
         assert_eq!(
             end.to_json(),
-            r#"{"type":"end","game":"g","v":9,"result":"0-1","reason":"checkmate","clock":null}"#
+            r#"{"type":"end","game":"g","v":9,"result":"0-1","reason":"checkmate","clock":null,"match":{"white":0,"black":0,"games":0}}"#
         );
         let shutting = ServerMessage::refused(Refusal::shutting_down(), Some(2)).to_json();
         assert!(shutting.starts_with(r#"{"type":"error","code":"shutting_down","#), "{shutting}");

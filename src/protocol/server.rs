@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use super::social::{ChatLine, MatchScore, SeekId, SeekView};
 use super::values::{ClaimView, ClockView, GameId, GameResult, GameState, GameSummary, OfferKind, Seats};
 use crate::chess::{Color, EndReason};
 
@@ -28,6 +29,8 @@ pub enum ErrorCode {
     DamagedGame,
     /// The server is shutting down and takes nothing new; reconnect in a moment.
     ShuttingDown,
+    /// The seek is no longer open: someone else accepted it, or it was withdrawn.
+    NoSuchSeek,
 }
 
 /// A request turned down: the code and the message of its `error` reply. Nothing changed.
@@ -142,6 +145,9 @@ pub enum ServerMessage {
         /// The stopped clock at the end; null for an untimed game.
         #[serde(default)]
         clock: Option<ClockView>,
+        /// The match's score with this game counted (see [`MatchScore`]).
+        #[serde(default, rename = "match")]
+        score: MatchScore,
     },
     /// Event: a side offers a draw or an undo.
     Offer { game: GameId, v: u64, kind: OfferKind, by: Color },
@@ -154,6 +160,23 @@ pub enum ServerMessage {
         seats: Seats,
         #[serde(default)]
         claim: Option<ClaimView>,
+    },
+    /// Event: a rematch was agreed; the players' clients `resume` game `next` with the same
+    /// token, spectators `watch` it.
+    Rematch { game: GameId, v: u64, next: GameId },
+    /// Not a versioned event: a line in one of the game's chat rooms, to that room's members.
+    Chat {
+        game: GameId,
+        #[serde(flatten)]
+        line: ChatLine,
+    },
+    /// The open challenges: the answer to `list`, then again whenever they change.
+    Seeks { seeks: Vec<SeekView> },
+    /// The answer to `seek`: this connection's challenge is open under this id.
+    Seeking {
+        seek: SeekId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
     },
     /// Not a versioned event: how many spectators a game has (sent at most twice a second, on change).
     Watchers { game: GameId, count: usize },
@@ -197,6 +220,8 @@ impl ServerMessage {
             | ServerMessage::Offer { game, .. }
             | ServerMessage::Declined { game, .. }
             | ServerMessage::Seats { game, .. }
+            | ServerMessage::Rematch { game, .. }
+            | ServerMessage::Chat { game, .. }
             | ServerMessage::Watchers { game, .. } => Some(game),
             _ => None,
         }
@@ -210,7 +235,8 @@ impl ServerMessage {
             | ServerMessage::End { v, .. }
             | ServerMessage::Offer { v, .. }
             | ServerMessage::Declined { v, .. }
-            | ServerMessage::Seats { v, .. } => Some(*v),
+            | ServerMessage::Seats { v, .. }
+            | ServerMessage::Rematch { v, .. } => Some(*v),
             _ => None,
         }
     }

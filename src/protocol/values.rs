@@ -261,6 +261,8 @@ pub enum Status {
 pub enum OfferKind {
     Draw,
     Undo,
+    /// After the end: play again, colours swapped.
+    Rematch,
 }
 
 /// A pending offer, as shown in `state`.
@@ -335,6 +337,12 @@ pub struct GameState {
     /// Whether a player may claim the game of an absent opponent (see [`ClaimView`]).
     #[serde(default)]
     pub claim: Option<ClaimView>,
+    /// The running score of the match this game is part of, this game counted once it ended.
+    #[serde(default, rename = "match")]
+    pub score: super::social::MatchScore,
+    /// The game a rematch of this one was made as, once agreed.
+    #[serde(default)]
+    pub next: Option<GameId>,
 }
 
 /// How a game ended, as PGN writes it: `"1-0"`, `"0-1"`, `"1/2-1/2"`, or `"*"` for an aborted

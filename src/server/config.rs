@@ -29,6 +29,10 @@ pub struct ServerConfig {
     pub rate_burst: u32,
     /// ... and per second after that.
     pub rate_per_sec: f64,
+    /// Chat lines a connection may send at once, then `chat_per_sec` a second (a chat flood is
+    /// refused long before the message rate limit would close the connection).
+    pub chat_burst: u32,
+    pub chat_per_sec: f64,
     /// Unfinished games one connection may have created at a time.
     pub max_games_per_connection: usize,
     /// Games (finished ones included) the server holds at a time.
@@ -66,6 +70,8 @@ impl Default for ServerConfig {
             max_frame: MAX_FRAME,
             rate_burst: 20,
             rate_per_sec: 10.0,
+            chat_burst: 5,
+            chat_per_sec: 0.5,
             max_games_per_connection: 8,
             max_rooms: 2000,
             max_connections: 16_000,

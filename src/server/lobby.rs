@@ -11,9 +11,12 @@ use rand::Rng;
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::time::Instant;
 
-use super::room::{self, Created, RoomContext, RoomHandle};
-use super::store::StoredGame;
-use crate::protocol::{GameId, GameResult, GameSummary, NewGame, Refusal, ServerMessage, Status};
+use super::room::{self, Created, LobbyNote, RoomContext, RoomHandle};
+use super::seeks::{Seek, Seeker, Seeks};
+use super::store::{StoreEvent, StoredGame};
+use crate::protocol::{
+    GameId, GameResult, GameSummary, NewGame, NewSeek, Refusal, SeekId, SeekView, ServerMessage, Status,
+};
 
 /// Letters of game ids: lowercase base32 without the look-alikes 0/o and 1/l.
 const ID_ALPHABET: &[u8; 32] = b"abcdefghijkmnpqrstuvwxyz23456789";
@@ -28,10 +31,18 @@ const SHARE_PERIOD: Duration = Duration::from_secs(2);
 /// …and another node's list is dropped when it has not been heard of for this long.
 const REMOTE_TTL: Duration = Duration::from_secs(6);
 
+/// What a node shares with the others: its games and its open seeks.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct NodeList {
+    pub games: Vec<GameSummary>,
+    #[serde(default)]
+    pub seeks: Vec<SeekView>,
+}
+
 /// What a cluster node's lobby tells the cluster.
 pub struct ClusterHooks {
-    /// This node's games, whenever they change (and every `SHARE_PERIOD`).
-    pub share: mpsc::UnboundedSender<Vec<GameSummary>>,
+    /// This node's games and seeks, whenever they change (and every `SHARE_PERIOD`).
+    pub share: mpsc::UnboundedSender<NodeList>,
     /// A game whose room this node let go of (finished and forgotten, or closed).
     pub forgotten: mpsc::UnboundedSender<GameId>,
 }
@@ -56,8 +67,29 @@ enum LobbyCommand {
     List {
         reply: oneshot::Sender<Vec<GameSummary>>,
     },
+    /// The games list and the seeks now, and the feed of their changes.
     Subscribe {
-        reply: oneshot::Sender<(Vec<GameSummary>, broadcast::Receiver<Arc<str>>)>,
+        reply: oneshot::Sender<Listing>,
+    },
+    Seeks {
+        reply: oneshot::Sender<Vec<SeekView>>,
+    },
+    /// Post a seek (replacing the connection's earlier one).
+    PostSeek {
+        spec: NewSeek,
+        seeker: Seeker,
+        reply: oneshot::Sender<SeekId>,
+    },
+    /// Withdraw a connection's seek.
+    CancelSeek {
+        connection: u64,
+        reply: oneshot::Sender<bool>,
+    },
+    /// Take a seek out to play it; `by` is the accepting connection (of this node).
+    TakeSeek {
+        seek: SeekId,
+        by: Option<u64>,
+        reply: oneshot::Sender<Result<Seek, Taken>>,
     },
     /// A created room's game is stored (`saved`) or could not be: keep it or let it go.
     Saved {
@@ -74,10 +106,10 @@ enum LobbyCommand {
     Drop {
         games: Vec<GameId>,
     },
-    /// Another node's games, for the cluster-wide list.
+    /// Another node's games and seeks, for the cluster-wide list.
     Remote {
         node: String,
-        games: Vec<GameSummary>,
+        list: NodeList,
     },
     /// Every room stores what it must and ends; then the lobby ends.
     Close {
@@ -93,6 +125,17 @@ pub struct Lobby {
 
 fn gone() -> Refusal {
     Refusal::shutting_down()
+}
+
+/// The games list and the seeks now, and the feed of `games` and `seeks` messages as they change.
+pub type Listing = (Vec<GameSummary>, Vec<SeekView>, broadcast::Receiver<Arc<str>>);
+
+/// Why a seek could not be taken here.
+#[derive(Debug)]
+pub enum Taken {
+    /// Another node of the cluster holds it.
+    Elsewhere(String),
+    Refused(Refusal),
 }
 
 impl Lobby {
@@ -143,6 +186,8 @@ impl Lobby {
             changed: true,
             shared_at: Instant::now(),
             remote: HashMap::new(),
+            seeks: Seeks::default(),
+            seeks_dirty: false,
         };
         for stored in restored {
             task.restore(stored, "stored game could not be restored");
@@ -191,14 +236,38 @@ impl Lobby {
         let _ = self.tx.send(LobbyCommand::Drop { games }).await;
     }
 
-    /// Another node's games list.
-    pub async fn remote(&self, node: String, games: Vec<GameSummary>) {
-        let _ = self.tx.send(LobbyCommand::Remote { node, games }).await;
+    /// Another node's games and seeks.
+    pub async fn remote(&self, node: String, list: NodeList) {
+        let _ = self.tx.send(LobbyCommand::Remote { node, list }).await;
     }
 
-    /// The games list now, and a feed of `games` messages as it changes.
-    pub async fn subscribe(&self) -> Option<(Vec<GameSummary>, broadcast::Receiver<Arc<str>>)> {
+    /// The games list and the seeks now, and a feed of `games` and `seeks` messages as they
+    /// change.
+    pub async fn subscribe(&self) -> Option<Listing> {
         self.ask(|reply| LobbyCommand::Subscribe { reply }).await
+    }
+
+    /// The open seeks now (of the whole cluster).
+    pub async fn seeks(&self) -> Vec<SeekView> {
+        self.ask(|reply| LobbyCommand::Seeks { reply }).await.unwrap_or_default()
+    }
+
+    /// Posts a seek for `seeker` (replacing its connection's earlier one); its id.
+    pub async fn post_seek(&self, spec: NewSeek, seeker: Seeker) -> Result<SeekId, Refusal> {
+        self.ask(|reply| LobbyCommand::PostSeek { spec, seeker, reply }).await.ok_or_else(gone)
+    }
+
+    /// Withdraws the seek of `connection`; true if it had one.
+    pub async fn cancel_seek(&self, connection: u64) -> bool {
+        self.ask(|reply| LobbyCommand::CancelSeek { connection, reply }).await.unwrap_or(false)
+    }
+
+    /// Takes seek `seek` out to play it (for connection `by` of this node, None for another
+    /// node's): once only, whoever asks first.
+    pub async fn take_seek(&self, seek: SeekId, by: Option<u64>) -> Result<Seek, Taken> {
+        self.ask(|reply| LobbyCommand::TakeSeek { seek, by, reply })
+            .await
+            .unwrap_or_else(|| Err(Taken::Refused(gone())))
     }
 }
 
@@ -244,12 +313,16 @@ struct LobbyTask {
     /// This node's own games changed since they were last shared.
     changed: bool,
     shared_at: Instant,
-    /// Other nodes' games, by node, and when each list came.
-    remote: HashMap<String, (Vec<GameSummary>, Instant)>,
+    /// Other nodes' games and seeks, by node, and when each list came.
+    remote: HashMap<String, (NodeList, Instant)>,
+    /// This node's open seeks.
+    seeks: Seeks,
+    /// The seeks changed since they were last broadcast.
+    seeks_dirty: bool,
 }
 
 impl LobbyTask {
-    async fn run(mut self, mut rx: mpsc::Receiver<LobbyCommand>, mut updates: mpsc::UnboundedReceiver<GameSummary>) {
+    async fn run(mut self, mut rx: mpsc::Receiver<LobbyCommand>, mut updates: mpsc::UnboundedReceiver<LobbyNote>) {
         let mut tick = tokio::time::interval(LIST_PERIOD);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
@@ -264,7 +337,10 @@ impl LobbyTask {
                     }
                     None => break,
                 },
-                Some(summary) = updates.recv() => self.update(summary),
+                Some(note) = updates.recv() => match note {
+                    LobbyNote::Summary(summary) => self.update(summary),
+                    LobbyNote::Rematch { game, reply } => self.rematch(*game, reply),
+                },
                 _ = tick.tick() => {
                     self.sweep();
                     self.flush();
@@ -310,11 +386,30 @@ impl LobbyTask {
                 }
                 self.ctx.metrics.live_games.set(self.games.len() as i64);
             }
-            LobbyCommand::Remote { node, games } => {
+            LobbyCommand::Remote { node, list } => {
                 // Nodes share their lists every few seconds, changed or not; only a change is
-                // worth a new `games` message to every socket that follows the list.
-                self.dirty |= self.remote.get(&node).is_none_or(|(old, _)| *old != games);
-                self.remote.insert(node, (games, Instant::now()));
+                // worth a new `games` (or `seeks`) message to every socket that follows them.
+                let old = self.remote.get(&node).map(|(old, _)| old);
+                self.dirty |= old.is_none_or(|old| old.games != list.games);
+                self.seeks_dirty |= old.is_none_or(|old| old.seeks != list.seeks);
+                self.remote.insert(node, (list, Instant::now()));
+            }
+            LobbyCommand::Seeks { reply } => {
+                let _ = reply.send(self.seek_views());
+            }
+            LobbyCommand::PostSeek { spec, seeker, reply } => {
+                let _ = reply.send(self.seeks.post(spec, seeker));
+                self.seeks_changed();
+            }
+            LobbyCommand::CancelSeek { connection, reply } => {
+                let cancelled = self.seeks.cancel(connection);
+                if cancelled {
+                    self.seeks_changed();
+                }
+                let _ = reply.send(cancelled);
+            }
+            LobbyCommand::TakeSeek { seek, by, reply } => {
+                let _ = reply.send(self.take_seek(&seek, by));
             }
             LobbyCommand::Close { reply } => return Some(reply),
             LobbyCommand::Get { game, reply } => {
@@ -324,7 +419,7 @@ impl LobbyTask {
                 let _ = reply.send(self.summaries());
             }
             LobbyCommand::Subscribe { reply } => {
-                let _ = reply.send((self.summaries(), self.list_tx.subscribe()));
+                let _ = reply.send((self.summaries(), self.seek_views(), self.list_tx.subscribe()));
             }
         }
         None
@@ -376,6 +471,76 @@ impl LobbyTask {
                 Ok(()) => Ok((id, created)),
                 Err(e) => Err(Refusal::server_error(e.to_string())),
             });
+        });
+    }
+
+    /// This node's seeks changed: broadcast, and shared with the other nodes.
+    fn seeks_changed(&mut self) {
+        self.seeks_dirty = true;
+        self.changed = true;
+    }
+
+    /// Takes a seek out for connection `by`, or says where it is.
+    fn take_seek(&mut self, id: &str, by: Option<u64>) -> Result<Seek, Taken> {
+        if let Some(seek) = self.seeks.take(id) {
+            if by.is_some_and(|by| by == seek.seeker.connection) {
+                self.seeks.put_back(seek);
+                return Err(Taken::Refused(Refusal::bad_request(
+                    "that is your own seek; wait for someone to accept it",
+                )));
+            }
+            self.seeks_changed();
+            return Ok(seek);
+        }
+        let holder = self.remote.iter().find(|(_, (list, _))| list.seeks.iter().any(|s| s.seek == id));
+        match holder {
+            // Asked by another node: it is gone from here already.
+            Some((node, _)) if by.is_some() => Err(Taken::Elsewhere(node.clone())),
+            _ => Err(Taken::Refused(Refusal::new(
+                crate::protocol::ErrorCode::NoSuchSeek,
+                format!("there is no open seek {id:?}: someone else accepted it, or it was withdrawn"),
+            ))),
+        }
+    }
+
+    /// Every open seek: this node's and, in a cluster, the others'.
+    fn seek_views(&self) -> Vec<SeekView> {
+        let mut views = self.seeks.views();
+        for (list, _) in self.remote.values() {
+            views.extend(list.seeks.iter().cloned());
+        }
+        views.sort_by(|a, b| a.seek.cmp(&b.seek));
+        views
+    }
+
+    /// Makes a rematch: the game is given its id, stored, and its room started; the old room
+    /// hears the id once the game is stored.
+    fn rematch(&mut self, mut stored: StoredGame, reply: oneshot::Sender<Result<GameId, Refusal>>) {
+        if self.games.len() >= self.limits.max_rooms {
+            let message = format!("the server holds {} games, its limit; try again later", self.games.len());
+            let _ = reply.send(Err(Refusal::too_many(message)));
+            return;
+        }
+        let mut id = new_game_id();
+        while self.games.contains_key(&id) {
+            id = new_game_id();
+        }
+        stored.id = id.clone();
+        // In the store's queue before the room can record anything of its own.
+        let saved = self.ctx.store.record(&id, StoreEvent::Created(Box::new(stored.clone())));
+        if self.restore(stored, "a rematch could not be made").is_none() {
+            let _ = reply.send(Err(Refusal::server_error("the rematch could not be made")));
+            return;
+        }
+        self.ctx.metrics.live_games.set(self.games.len() as i64);
+        self.touched();
+        let me = self.me.clone();
+        tokio::spawn(async move {
+            let result = saved.await;
+            if let Some(lobby) = me.upgrade() {
+                let _ = lobby.send(LobbyCommand::Saved { id: id.clone(), saved: result.is_ok() }).await;
+            }
+            let _ = reply.send(result.map(|()| id).map_err(|e| Refusal::server_error(e.to_string())));
         });
     }
 
@@ -443,7 +608,10 @@ impl LobbyTask {
         self.ctx.metrics.live_games.set(self.games.len() as i64);
         let before = self.remote.len();
         self.remote.retain(|_, (_, at)| now.duration_since(*at) < REMOTE_TTL);
-        self.dirty |= self.remote.len() != before;
+        if self.remote.len() != before {
+            self.dirty = true;
+            self.seeks_dirty = true;
+        }
     }
 
     /// This node's own list changed.
@@ -495,8 +663,8 @@ impl LobbyTask {
     fn flush(&mut self) {
         if let Some(hooks) = &self.hooks {
             if self.changed || self.shared_at.elapsed() >= SHARE_PERIOD {
-                let mine: Vec<GameSummary> = self.games.values().map(|e| e.summary.clone()).collect();
-                let _ = hooks.share.send(mine);
+                let games: Vec<GameSummary> = self.games.values().map(|e| e.summary.clone()).collect();
+                let _ = hooks.share.send(NodeList { games, seeks: self.seeks.views() });
                 self.changed = false;
                 self.shared_at = Instant::now();
             }
@@ -505,7 +673,12 @@ impl LobbyTask {
             let text: Arc<str> = ServerMessage::Games { games: self.summaries() }.to_json().into();
             let _ = self.list_tx.send(text);
         }
+        if self.seeks_dirty && self.list_tx.receiver_count() > 0 {
+            let text: Arc<str> = ServerMessage::Seeks { seeks: self.seek_views() }.to_json().into();
+            let _ = self.list_tx.send(text);
+        }
         self.dirty = false;
+        self.seeks_dirty = false;
     }
 
     /// The games list, ordered by id so it reads the same each time.
@@ -514,8 +687,8 @@ impl LobbyTask {
     fn summaries(&self) -> Vec<GameSummary> {
         let mut list: Vec<GameSummary> = self.games.values().map(|e| e.summary.clone()).collect();
         let mut seen: std::collections::HashSet<GameId> = self.games.keys().cloned().collect();
-        for (games, _) in self.remote.values() {
-            list.extend(games.iter().filter(|g| seen.insert(g.game.clone())).cloned());
+        for (remote, _) in self.remote.values() {
+            list.extend(remote.games.iter().filter(|g| seen.insert(g.game.clone())).cloned());
         }
         // An aborted game leaves the lobby at once: there is nothing in it to look at.
         list.retain(|g| g.result != Some(GameResult::NoResult));

@@ -13,6 +13,7 @@ pub mod metrics;
 pub mod observers;
 pub mod ratelimit;
 pub mod room;
+pub mod seeks;
 pub mod store;
 pub mod token;
 pub mod web;

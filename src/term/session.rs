@@ -56,7 +56,7 @@ pub async fn play(urls: Vec<String>, args: PlayArgs) -> Result<(), TermError> {
 /// `gambit watch`: follow a game until it ends (or the watcher quits).
 pub async fn watch(urls: Vec<String>, game: GameId) -> Result<(), TermError> {
     let (servers, mut conn) = Servers::open(urls).await?;
-    conn.send(&Request::new(ClientMessage::Watch { game: game.clone(), v: None }, Some(SETUP_ID))).await?;
+    conn.send(&Request::new(ClientMessage::Watch { game: game.clone(), v: None, name: None }, Some(SETUP_ID))).await?;
     let setup = setup(&mut conn, None).await?;
     let view = GameView::new(setup.state, None);
     Session::new(servers, conn, view, None).run(&format!("Watching game {game}.")).await
@@ -402,7 +402,7 @@ impl Session {
         let game = self.view.game().to_string();
         let message = match &self.token {
             Some(token) => ClientMessage::Resume { game, token: token.clone(), v },
-            None => ClientMessage::Watch { game, v },
+            None => ClientMessage::Watch { game, v, name: None },
         };
         let Some(conn) = self.conn.as_mut() else { return false };
         if conn.send(&Request::new(message, Some(id))).await.is_err() {

@@ -194,11 +194,11 @@ impl Client {
         }
     }
 
-    /// The next message that is not a watcher count or games list.
+    /// The next message that is not a watcher count, games list or seeks list.
     pub async fn recv_event(&mut self) -> Value {
         loop {
             let m = self.recv().await;
-            if m["type"] != "watchers" && m["type"] != "games" {
+            if m["type"] != "watchers" && m["type"] != "games" && m["type"] != "seeks" {
                 return m;
             }
         }
@@ -218,7 +218,7 @@ impl Client {
     pub async fn expect_error(&mut self, code: &str) -> Value {
         loop {
             let m = self.recv().await;
-            if matches!(m["type"].as_str(), Some("watchers" | "games" | "seats" | "ack")) {
+            if matches!(m["type"].as_str(), Some("watchers" | "games" | "seeks" | "seats" | "ack")) {
                 continue;
             }
             assert_eq!(m["type"], "error", "expected error {code}, got {m}");

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::broadcast;
 
 use crate::protocol::GameId;
-use crate::server::room::{Broadcast, HISTORY_LEN};
+use crate::server::room::{Audience, Broadcast, HISTORY_LEN};
 
 /// How every `state` event's JSON text begins (`ServerMessage` puts its type first).
 const STATE_PREFIX: &str = "{\"type\":\"state\"";
@@ -46,9 +46,15 @@ pub fn channel(game: &str) -> String {
     format!("gambit:game:{game}")
 }
 
-/// A broadcast as it travels on the bus: its version (or `-`), a newline, the JSON text.
+/// A broadcast as it travels on the bus: its version (or `-`, `-players`, `-spectators` for
+/// messages outside the event sequence, by audience), a newline, the JSON text.
 pub fn encode(event: &Broadcast) -> Vec<u8> {
-    let v = event.v.map_or_else(|| "-".to_string(), |v| v.to_string());
+    let v = match (event.v, event.audience) {
+        (Some(v), _) => v.to_string(),
+        (None, Audience::Everyone) => "-".to_string(),
+        (None, Audience::Players) => "-players".to_string(),
+        (None, Audience::Spectators) => "-spectators".to_string(),
+    };
     let mut payload = Vec::with_capacity(v.len() + 1 + event.text.len());
     payload.extend_from_slice(v.as_bytes());
     payload.push(b'\n');
@@ -60,11 +66,13 @@ pub fn encode(event: &Broadcast) -> Vec<u8> {
 pub fn decode(payload: &[u8]) -> Option<Broadcast> {
     let text = std::str::from_utf8(payload).ok()?;
     let (v, text) = text.split_once('\n')?;
-    let v = match v {
-        "-" => None,
-        v => Some(v.parse().ok()?),
+    let (v, audience) = match v {
+        "-" => (None, Audience::Everyone),
+        "-players" => (None, Audience::Players),
+        "-spectators" => (None, Audience::Spectators),
+        v => (Some(v.parse().ok()?), Audience::Everyone),
     };
-    Some(Broadcast { v, text: Arc::from(text) })
+    Some(Broadcast { v, text: Arc::from(text), audience })
 }
 
 impl Mirrors {
@@ -138,7 +146,7 @@ impl Mirrors {
         if let Some((v, text)) = state {
             if v > mirror.last {
                 mirror.last = v;
-                let _ = mirror.tx.send(Broadcast { v: Some(v), text });
+                let _ = mirror.tx.send(Broadcast::to_all(Some(v), text));
             }
         }
         for event in held {
@@ -193,7 +201,7 @@ mod tests {
     use super::*;
 
     fn event(v: u64) -> Broadcast {
-        Broadcast { v: Some(v), text: Arc::from(format!("e{v}")) }
+        Broadcast::to_all(Some(v), Arc::from(format!("e{v}")))
     }
 
     #[test]
@@ -201,9 +209,13 @@ mod tests {
         let e = event(7);
         let back = decode(&encode(&e)).expect("decodes");
         assert_eq!((back.v, &*back.text), (Some(7), "e7"));
-        let count = Broadcast { v: None, text: Arc::from("{\"a\":\"x\ny\"}") };
+        let count = Broadcast::to_all(None, Arc::from("{\"a\":\"x\ny\"}"));
         let back = decode(&encode(&count)).expect("decodes");
         assert_eq!((back.v, &*back.text), (None, "{\"a\":\"x\ny\"}"));
+        for audience in [Audience::Players, Audience::Spectators] {
+            let line = Broadcast { v: None, text: Arc::from("{}"), audience };
+            assert_eq!(decode(&encode(&line)).expect("decodes").audience, audience);
+        }
         assert!(decode(b"nonsense").is_none());
         assert!(decode(b"x\n{}").is_none());
     }
@@ -235,7 +247,7 @@ mod tests {
         assert_eq!(rx.try_recv().expect("10").v, Some(10));
         drop(late);
         // A game taken over elsewhere starts with a state: it passes at once, whatever its version.
-        let fresh = Broadcast { v: Some(200), text: Arc::from("{\"type\":\"state\",\"v\":200}") };
+        let fresh = Broadcast::to_all(Some(200), Arc::from("{\"type\":\"state\",\"v\":200}"));
         assert_eq!(mirrors.deliver("g", fresh), Delivered::Moved);
         assert_eq!(rx.try_recv().expect("the state").v, Some(200));
         drop(rx);

@@ -23,12 +23,13 @@ use tokio::sync::{mpsc, oneshot, Notify};
 
 use self::mirror::Mirrors;
 use self::rpc::{Call, Envelope, Reply};
-use super::lobby::{ClusterHooks, Lobby};
+use super::lobby::{ClusterHooks, Lobby, Taken};
 use super::metrics::Metrics;
 use super::room::{Action, Created, Relay, RoomHandle, Seated, Subscription};
+use super::seeks;
 use super::store::{NodeInfo, Owner, PostgresStore, StoreError};
 use crate::chess::Color;
-use crate::protocol::{GameId, GameState, PlayerName, Refusal};
+use crate::protocol::{ChatRoom, ChatText, GameId, GameState, PlayerName, Refusal};
 
 pub use bus::{Bus, BusError};
 
@@ -307,11 +308,23 @@ impl Cluster {
         answer
     }
 
-    /// Answers another node's request for a game this node holds.
+    /// Answers another node's request for a game this node holds (or for one of its seeks).
     async fn serve_request(&self, from: String, id: u64, game: GameId, call: Call) {
-        let reply = match self.lobby.get(&game).await {
-            Some(handle) => rpc::execute(&handle, call).await,
-            None => Reply::NotHere,
+        let reply = if let Call::AcceptSeek { seek, name } = call {
+            let played = match self.lobby.take_seek(seek, None).await {
+                Ok(seek) => seeks::play(&self.lobby, seek, name).await,
+                Err(Taken::Refused(refusal)) => Err(refusal),
+                Err(Taken::Elsewhere(_)) => Err(Refusal::server_error("the seek moved while it was being taken")),
+            };
+            match played {
+                Ok((game, token)) => Reply::Matched { game, token },
+                Err(refusal) => Reply::Refused { code: refusal.code, message: refusal.message },
+            }
+        } else {
+            match self.lobby.get(&game).await {
+                Some(handle) => rpc::execute(&handle, call).await,
+                None => Reply::NotHere,
+            }
         };
         match serde_json::to_vec(&Envelope::Response { id, reply }) {
             Ok(payload) => self.bus.publish(node_channel(&from), payload),
@@ -424,6 +437,20 @@ impl Cluster {
         }
     }
 
+    pub async fn chat(
+        &self,
+        game: &str,
+        token: Option<String>,
+        name: Option<PlayerName>,
+        room: ChatRoom,
+        text: ChatText,
+    ) -> Result<(), Refusal> {
+        match self.call(game, Call::Chat { token, name, room, text }).await? {
+            Reply::Done => Ok(()),
+            other => Err(rpc::unexpected(&other)),
+        }
+    }
+
     pub async fn snapshot(&self, game: &str) -> Result<(u64, Arc<str>), Refusal> {
         match self.call(game, Call::Snapshot).await? {
             Reply::Snapshot { v, text } => Ok((v, Arc::from(text))),
@@ -442,6 +469,22 @@ impl Cluster {
         match self.call(game, Call::Pgn).await? {
             Reply::Pgn { pgn } => Ok(pgn),
             other => Err(rpc::unexpected(&other)),
+        }
+    }
+
+    /// Takes up seek `seek`, which `node` holds, for a player called `name`: the game, and the
+    /// token of the acceptor's seat.
+    pub async fn accept_seek(
+        &self,
+        node: &str,
+        seek: String,
+        name: Option<PlayerName>,
+    ) -> Result<(GameId, String), Refusal> {
+        let call = Call::AcceptSeek { seek: seek.clone(), name };
+        match self.request(node, &seek, call).await {
+            Some(Reply::Matched { game, token }) => Ok((game, token)),
+            Some(other) => Err(rpc::unexpected(&other)),
+            None => Err(Refusal::server_error("the node holding that seek does not answer; try again")),
         }
     }
 

@@ -6,24 +6,54 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::chess::Color;
-use crate::protocol::{ErrorCode, GameId, GameState, PlayerName, Refusal};
+use crate::protocol::{ChatRoom, ChatText, ErrorCode, GameId, GameState, PlayerName, Refusal};
 use crate::server::room::{Action, RoomHandle, Seated, Subscription};
 
 /// What one node asks of a game another holds: what a [`RoomHandle`] offers.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "call", rename_all = "snake_case")]
 pub enum Call {
-    Join { color: Option<Color>, name: Option<PlayerName> },
-    Resume { token: String, v: Option<u64> },
-    Watch { v: Option<u64>, counted: bool },
-    Observe { v: Option<u64> },
+    Join {
+        color: Option<Color>,
+        name: Option<PlayerName>,
+    },
+    Resume {
+        token: String,
+        v: Option<u64>,
+    },
+    Watch {
+        v: Option<u64>,
+        counted: bool,
+    },
+    Observe {
+        v: Option<u64>,
+    },
     Unwatch,
-    Attend { tokens: Vec<String>, watchers: usize },
-    Leave { token: String },
-    Act { token: String, action: Action },
+    Attend {
+        tokens: Vec<String>,
+        watchers: usize,
+    },
+    Leave {
+        token: String,
+    },
+    Act {
+        token: String,
+        action: Action,
+    },
+    Chat {
+        token: Option<String>,
+        name: Option<PlayerName>,
+        room: ChatRoom,
+        text: ChatText,
+    },
     Snapshot,
     State,
     Pgn,
+    /// Not about a game: take up seek `seek` of the node asked, for a player called `name`.
+    AcceptSeek {
+        seek: String,
+        name: Option<PlayerName>,
+    },
 }
 
 /// The owner's answer. Subscriptions come back as the messages that bring the subscriber up to
@@ -51,6 +81,11 @@ pub enum Reply {
     },
     Pgn {
         pgn: String,
+    },
+    /// A seek was taken up: the game, and the token of the acceptor's seat.
+    Matched {
+        game: GameId,
+        token: String,
     },
     Refused {
         code: ErrorCode,
@@ -109,9 +144,11 @@ pub async fn execute(handle: &RoomHandle, call: Call) -> Reply {
             Ok(Reply::Done)
         }
         Call::Act { token, action } => handle.act(token, action).await.map(|()| Reply::Done),
+        Call::Chat { token, name, room, text } => handle.chat(token, name, room, text).await.map(|()| Reply::Done),
         Call::Snapshot => handle.snapshot().await.map(|(v, text)| Reply::Snapshot { v, text: text.to_string() }),
         Call::State => handle.state().await.map(|state| Reply::State { state: Box::new(state) }),
         Call::Pgn => handle.pgn().await.map(|pgn| Reply::Pgn { pgn }),
+        Call::AcceptSeek { .. } => Err(Refusal::server_error("a seek is not a game's to take")),
     };
     match answer {
         Ok(reply) => reply,

@@ -12,7 +12,8 @@ use super::bus::Incoming;
 use super::mirror::{self, Delivered};
 use super::rpc::Envelope;
 use super::{Cluster, HANDOFF_CHANNEL, LOBBY_CHANNEL};
-use crate::protocol::{GameId, GameSummary};
+use crate::protocol::GameId;
+use crate::server::lobby::NodeList;
 use crate::server::room::Relayed;
 use crate::server::store::RENEW_EVERY;
 
@@ -26,15 +27,16 @@ const SWEEP_EVERY: Duration = Duration::from_secs(5);
 pub(super) struct Parts {
     pub(super) incoming: mpsc::UnboundedReceiver<Incoming>,
     pub(super) relayed: mpsc::UnboundedReceiver<Relayed>,
-    pub(super) shared: mpsc::UnboundedReceiver<Vec<GameSummary>>,
+    pub(super) shared: mpsc::UnboundedReceiver<NodeList>,
     pub(super) forgotten: mpsc::UnboundedReceiver<GameId>,
 }
 
-/// A node's games list on the bus.
+/// A node's games list and seeks on the bus.
 #[derive(Serialize, Deserialize)]
 struct NodeGames {
     node: String,
-    games: Vec<GameSummary>,
+    #[serde(flatten)]
+    list: NodeList,
 }
 
 pub(super) fn spawn(cluster: &Arc<Cluster>, parts: Parts) {
@@ -91,7 +93,7 @@ async fn dispatch(cluster: std::sync::Weak<Cluster>, mut incoming: mpsc::Unbound
                     }
                 } else if channel == LOBBY_CHANNEL {
                     match serde_json::from_slice::<NodeGames>(&payload) {
-                        Ok(list) if list.node != cluster.node => cluster.lobby.remote(list.node, list.games).await,
+                        Ok(list) if list.node != cluster.node => cluster.lobby.remote(list.node, list.list).await,
                         Ok(_) => {}
                         Err(e) => tracing::warn!(error = %e, "unreadable games list on the bus"),
                     }
@@ -117,9 +119,9 @@ async fn repair(cluster: Arc<Cluster>, game: GameId) {
 }
 
 /// This node's games list, for the other nodes' lobbies.
-async fn share(cluster: Arc<Cluster>, mut shared: mpsc::UnboundedReceiver<Vec<GameSummary>>) {
-    while let Some(games) = shared.recv().await {
-        let list = NodeGames { node: cluster.node.clone(), games };
+async fn share(cluster: Arc<Cluster>, mut shared: mpsc::UnboundedReceiver<NodeList>) {
+    while let Some(list) = shared.recv().await {
+        let list = NodeGames { node: cluster.node.clone(), list };
         match serde_json::to_vec(&list) {
             Ok(payload) => cluster.bus.publish(LOBBY_CHANNEL.to_string(), payload),
             Err(e) => tracing::error!(error = %e, "games list not serialisable"),

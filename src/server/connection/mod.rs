@@ -30,12 +30,14 @@ use self::inbound::{close_code, drain, id_of, too_often};
 use self::outbound::{forward_list, write_loop, Outbound};
 use super::app::Shared;
 use super::limits::ConnectionSlot;
-use super::lobby::Creator;
+use super::lobby::{Creator, Taken};
 use super::ratelimit::{RateLimiter, Verdict};
-use super::room::{Action, RoomHandle, Seated, Subscription};
+use super::room::{self, Action, RoomHandle, Seated, Subscription};
+use super::seeks::{self, SeekMatch, Seeker};
 use crate::chess::Color;
 use crate::protocol::{
-    parse_client, ClientMessage, ErrorCode, GameId, NewGame, PlayerName, Refusal, Request, ServerMessage,
+    parse_client, ChatRoom, ChatText, ClientMessage, ErrorCode, GameId, NewGame, NewSeek, PlayerName, Refusal, Request,
+    SeekId, ServerMessage,
 };
 
 /// Replies waiting for a slow socket before the connection holds back.
@@ -103,6 +105,8 @@ pub async fn serve(mut socket: WebSocket, shared: Arc<Shared>, peer: Peer) {
     let (out, out_rx) = mpsc::channel(OUTBOUND_CAPACITY);
     let mut writer = tokio::spawn(write_loop(sink, out_rx, shared.clone()));
     let limiter = RateLimiter::new(shared.config.rate_burst, shared.config.rate_per_sec);
+    let chat_limiter = RateLimiter::new(shared.config.chat_burst, shared.config.chat_per_sec);
+    let (matched, mut matches) = mpsc::unbounded_channel();
     let mut conn = Connection {
         out,
         shared: shared.clone(),
@@ -112,8 +116,12 @@ pub async fn serve(mut socket: WebSocket, shared: Arc<Shared>, peer: Peer) {
         id: shared.next_connection.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         ip: peer.ip,
         closing: false,
+        name: None,
+        chat_limiter,
+        matched,
+        seeking: false,
     };
-    conn.read_loop(stream, shared.shutdown.clone()).await;
+    conn.read_loop(stream, shared.shutdown.clone(), &mut matches).await;
     conn.close().await;
     drop(conn);
     // The writer ends once it has sent what is queued; a peer that no longer reads gets cut off.
@@ -135,10 +143,24 @@ struct Connection {
     ip: IpAddr,
     /// Closing: for flooding, or because the peer does not read. Nothing more is sent.
     closing: bool,
+    /// The name the client last gave (on create, join, watch, seek or accept_seek): a
+    /// spectator's name in the chat.
+    name: Option<PlayerName>,
+    /// Chat lines have their own, slower rate.
+    chat_limiter: RateLimiter,
+    /// Where the lobby says this connection's seek was accepted.
+    matched: mpsc::UnboundedSender<SeekMatch>,
+    /// This connection has an open seek.
+    seeking: bool,
 }
 
 impl Connection {
-    async fn read_loop(&mut self, mut stream: SplitStream<WebSocket>, mut shutdown: watch::Receiver<bool>) {
+    async fn read_loop(
+        &mut self,
+        mut stream: SplitStream<WebSocket>,
+        mut shutdown: watch::Receiver<bool>,
+        matches: &mut mpsc::UnboundedReceiver<SeekMatch>,
+    ) {
         // `interval` panics on a zero period; the configuration never has one, but be sure.
         let ping_every = self.shared.config.ping_interval.max(Duration::from_millis(1));
         let timeout = self.shared.config.connection_timeout;
@@ -180,6 +202,11 @@ impl Connection {
                     };
                     let _ = self.out.try_send(close);
                     break;
+                }
+                Some(matched) = matches.recv() => {
+                    if !self.seek_matched(matched).await {
+                        break;
+                    }
                 }
                 _ = ping.tick() => {
                     // A full queue means the socket is not keeping up; this ping can be skipped.
@@ -311,7 +338,10 @@ impl Connection {
             ClientMessage::Create(game) => self.create(game, id).await,
             ClientMessage::Join { game, color, name } => self.join(game, color, name, id).await,
             ClientMessage::Resume { game, token, v } => self.resume(game, token, v, id).await,
-            ClientMessage::Watch { game, v } => self.watch(game, v, id).await,
+            ClientMessage::Watch { game, v, name } => {
+                self.remember(name);
+                self.watch(game, v, id).await
+            }
             ClientMessage::Unwatch { game } => self.unwatch(game, id).await,
             ClientMessage::Move { game, uci } => self.act(game, Action::Move(uci), id).await,
             ClientMessage::Undo { game } => self.act(game, Action::Undo, id).await,
@@ -320,13 +350,102 @@ impl Connection {
             ClientMessage::Resign { game } => self.act(game, Action::Resign, id).await,
             ClientMessage::Abort { game } => self.act(game, Action::Abort, id).await,
             ClientMessage::Claim { game, result } => self.act(game, Action::Claim(result), id).await,
+            ClientMessage::Rematch { game } => self.act(game, Action::Rematch, id).await,
+            ClientMessage::Chat { game, room, text } => self.chat(game, room, text, id).await,
+            ClientMessage::Seek(spec) => self.seek(spec, id).await,
+            ClientMessage::CancelSeek => self.cancel_seek(id).await,
+            ClientMessage::AcceptSeek { seek, name } => {
+                self.remember(name);
+                self.accept_seek(seek, id).await
+            }
         }
+    }
+
+    /// Keeps the name the client gave, if it gave one.
+    fn remember(&mut self, name: Option<PlayerName>) {
+        if name.is_some() {
+            self.name = name;
+        }
+    }
+
+    /// `chat`: a line in one of the game's rooms, as this connection's seat or as a spectator.
+    async fn chat(&mut self, game: GameId, room: ChatRoom, text: ChatText, id: Option<u64>) -> Result<(), Refusal> {
+        let Some(follow) = self.follows.get(&game) else {
+            self.room(&game).await?;
+            return Err(Refusal::not_a_player("you neither play nor watch this game on this connection"));
+        };
+        let (handle, token) = (follow.handle.clone(), follow.seat.as_ref().map(|(_, token)| token.clone()));
+        if self.chat_limiter.check() != Verdict::Allow {
+            return Err(Refusal::rate_limited("you are writing too fast; wait a few seconds"));
+        }
+        handle.chat(token, self.name.clone(), room, text).await?;
+        self.ack(id).await;
+        Ok(())
+    }
+
+    /// `seek`: posts an open challenge (replacing this connection's earlier one).
+    async fn seek(&mut self, spec: NewSeek, id: Option<u64>) -> Result<(), Refusal> {
+        if !self.shared.limits.may_create(self.ip) {
+            return Err(too_often("creates games", self.shared.limits.config().creates_per_minute));
+        }
+        // Checked now: whoever accepts must find a game they can play.
+        room::check(&NewGame {
+            variant: spec.variant,
+            fen: spec.fen.clone(),
+            rules: spec.rules,
+            clock: spec.clock,
+            ..NewGame::default()
+        })?;
+        self.remember(spec.name.clone());
+        let spec = NewSeek { name: self.name.clone(), ..spec };
+        let seeker = Seeker { connection: self.id, ip: self.ip, matched: self.matched.clone() };
+        let seek = self.shared.lobby.post_seek(spec, seeker).await?;
+        self.seeking = true;
+        self.send_message(&ServerMessage::Seeking { seek, id }).await;
+        Ok(())
+    }
+
+    /// `cancel_seek`: withdraws this connection's seek.
+    async fn cancel_seek(&mut self, id: Option<u64>) -> Result<(), Refusal> {
+        self.seeking = false;
+        if !self.shared.lobby.cancel_seek(self.id).await {
+            return Err(Refusal::new(ErrorCode::NoSuchSeek, "you have no open seek (it may have just been accepted)"));
+        }
+        self.ack(id).await;
+        Ok(())
+    }
+
+    /// `accept_seek`: takes up an open challenge (on whichever node holds it) and sits down.
+    async fn accept_seek(&mut self, seek: SeekId, id: Option<u64>) -> Result<(), Refusal> {
+        self.may_follow(None)?;
+        let name = self.name.clone();
+        let (game, token) = match self.shared.lobby.take_seek(seek.clone(), Some(self.id)).await {
+            Ok(taken) => seeks::play(&self.shared.lobby, taken, name).await?,
+            Err(Taken::Refused(refusal)) => return Err(refusal),
+            Err(Taken::Elsewhere(node)) => match &self.shared.cluster {
+                Some(cluster) => cluster.accept_seek(&node, seek, name).await?,
+                None => return Err(Refusal::server_error("a seek of another node, but no cluster")),
+            },
+        };
+        self.take_seat(game, id, |room| async move { room.resume(token, None).await }).await
+    }
+
+    /// This connection's seek was accepted: sit down in its game. False if the connection is
+    /// closing.
+    async fn seek_matched(&mut self, matched: SeekMatch) -> bool {
+        self.seeking = false;
+        let SeekMatch { game, token } = matched;
+        if let Err(refusal) = self.take_seat(game, None, |room| async move { room.resume(token, None).await }).await {
+            self.error(refusal.code, refusal.message, None).await;
+        }
+        !self.closing()
     }
 
     /// `list`: the games list now, then its changes.
     async fn list(&mut self, id: Option<u64>) -> Result<(), Refusal> {
-        let (games, rx) = self.shared.lobby.subscribe().await.ok_or_else(Refusal::shutting_down)?;
+        let (games, seeks, rx) = self.shared.lobby.subscribe().await.ok_or_else(Refusal::shutting_down)?;
         self.send_message(&ServerMessage::Games { games }).await;
+        self.send_message(&ServerMessage::Seeks { seeks }).await;
         if self.list.is_none() {
             self.list = Some(tokio::spawn(forward_list(rx, self.shared.clone(), self.out.clone())));
         }
@@ -342,6 +461,7 @@ impl Connection {
         }
         // The creator follows the new game: within the follow limit like any other.
         self.may_follow(None)?;
+        self.remember(spec.name.clone());
         let creator = Creator { connection: self.id, ip: self.ip };
         let (game, created) = self.shared.lobby.create(spec, Some(creator)).await?;
         // In a cluster the creator follows the game through the bus, like everyone else, so
@@ -376,6 +496,7 @@ impl Connection {
         if self.follows.get(&game).is_some_and(|f| f.seat.is_some()) {
             return Err(Refusal::seat_taken("you already hold a seat in this game"));
         }
+        self.remember(name.clone());
         self.take_seat(game, id, |room| async move { room.join(color, name).await }).await
     }
 
@@ -495,7 +616,8 @@ impl Connection {
         seat: Option<(Color, String)>,
         counted: bool,
     ) {
-        self.queue(Outbound::Follow { game: game.clone(), sub, handle: handle.clone() }).await;
+        let player = seat.is_some();
+        self.queue(Outbound::Follow { game: game.clone(), sub, handle: handle.clone(), player }).await;
         self.follows.insert(game, Follow { handle, seat, counted });
     }
 
@@ -503,6 +625,10 @@ impl Connection {
     async fn close(&mut self) {
         if let Some(list) = self.list.take() {
             list.abort();
+        }
+        if self.seeking {
+            // A seek goes with its creator.
+            self.shared.lobby.cancel_seek(self.id).await;
         }
         for (_, follow) in self.follows.drain() {
             drop_follow(follow).await;

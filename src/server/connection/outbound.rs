@@ -30,6 +30,8 @@ pub(super) enum Outbound {
         game: GameId,
         sub: Subscription,
         handle: RoomHandle,
+        /// The connection holds a seat: it reads the players' chat, not the spectators'.
+        player: bool,
     },
     /// Stop following a game.
     Unfollow(GameId),
@@ -41,6 +43,8 @@ struct Followed {
     seen: u64,
     /// Where to ask for a fresh state after lagging.
     handle: RoomHandle,
+    /// A player's follow (see [`Outbound::Follow`]).
+    player: bool,
 }
 
 /// Writes what is queued and what the followed games broadcast to the socket, in order, until
@@ -61,10 +65,10 @@ where
                     let _ = sink.send(Message::Close(Some(CloseFrame { code, reason: Utf8Bytes::from(reason) }))).await;
                     break;
                 }
-                Some(Outbound::Follow { game, sub, handle }) => {
+                Some(Outbound::Follow { game, sub, handle, player }) => {
                     let Subscription { rx, initial, v } = sub;
                     feeds.insert(game.clone(), BroadcastStream::new(rx));
-                    followed.insert(game, Followed { seen: v, handle });
+                    followed.insert(game, Followed { seen: v, handle, player });
                     let mut sent = Ok(());
                     for text in initial {
                         sent = send(&mut sink, &text).await;
@@ -85,6 +89,9 @@ where
                 let Some(follow) = followed.get_mut(&game) else { continue };
                 let text = match event {
                     Ok(event) => {
+                        if !event.audience.reaches(follow.player) {
+                            continue;
+                        }
                         if let Some(v) = event.v {
                             if v <= follow.seen {
                                 continue;
@@ -134,6 +141,10 @@ pub(super) async fn forward_list(
             Ok(text) => text,
             Err(broadcast::error::RecvError::Lagged(_)) => {
                 shared.metrics.lagged.inc();
+                let seeks: Arc<str> = ServerMessage::Seeks { seeks: shared.lobby.seeks().await }.to_json().into();
+                if out.send(Outbound::Text(seeks)).await.is_err() {
+                    return;
+                }
                 ServerMessage::Games { games: shared.lobby.list().await }.to_json().into()
             }
             Err(broadcast::error::RecvError::Closed) => return,
@@ -192,9 +203,14 @@ mod tests {
         let (sink, mut socket) = futures::channel::mpsc::unbounded::<Message>();
         let (out, queue) = mpsc::channel(16);
         let task = tokio::spawn(write_loop(sink, queue, shared));
-        out.send(Outbound::Follow { game: "lagtest1".into(), sub: created.sub, handle: created.handle.clone() })
-            .await
-            .expect("follow");
+        out.send(Outbound::Follow {
+            game: "lagtest1".into(),
+            sub: created.sub,
+            handle: created.handle.clone(),
+            player: true,
+        })
+        .await
+        .expect("follow");
         let mut texts = Vec::new();
         while let Ok(Some(Message::Text(text))) =
             tokio::time::timeout(std::time::Duration::from_millis(300), futures::StreamExt::next(&mut socket)).await

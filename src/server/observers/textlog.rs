@@ -102,6 +102,7 @@ fn kind(kind: OfferKind) -> &'static str {
     match kind {
         OfferKind::Draw => "a draw",
         OfferKind::Undo => "to take back",
+        OfferKind::Rematch => "a rematch",
     }
 }
 

@@ -7,6 +7,8 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use super::bot::PendingBot;
+use super::build::bad;
+use super::chat::ChatLog;
 use super::clock::Clock;
 use super::events::{Batch, EventLog};
 use super::idle::IdleTracker;
@@ -14,7 +16,7 @@ use super::offers::Takebacks;
 use super::seat::Seat;
 use super::{Action, RoomCommand, RoomContext, Seated, Subscription};
 use crate::chess::{ByColor, Color, EndReason, Game, Move, MoveError, Outcome, UciMove};
-use crate::protocol::{GameId, GameResult, OfferView, Refusal, ServerMessage, Status};
+use crate::protocol::{GameId, GameResult, MatchScore, OfferView, Refusal, ServerMessage, Status};
 use crate::server::store::{StoreEvent, StoredTimes};
 use crate::timer::sleep_until;
 
@@ -49,6 +51,12 @@ pub(super) struct Room {
     /// A bot-vs-bot game nobody watches is paused: no bot thinks and the clock stands still
     /// until someone watches again.
     pub(super) paused: bool,
+    /// The last lines of the two chat rooms.
+    pub(super) chat: ChatLog,
+    /// The score of the match before this game, as this game's colours see it.
+    pub(super) score: MatchScore,
+    /// The rematch of this game, once agreed.
+    pub(super) next: Option<GameId>,
     pub(super) ctx: RoomContext,
 }
 
@@ -70,6 +78,8 @@ pub(super) enum Answer {
     Subscribed {
         reply: oneshot::Sender<Subscription>,
         since: Option<u64>,
+        /// Whose chat lines go with a fresh subscription (see [`Room::subscribe`]).
+        reader: Option<bool>,
     },
 }
 
@@ -83,11 +93,11 @@ impl Answer {
                 let _ = reply.send(result);
             }
             Answer::Seated { reply, seat, since } => {
-                let seated = seat.map(|(color, token)| Seated { color, token, sub: room.subscribe(since) });
+                let seated = seat.map(|(color, token)| Seated { color, token, sub: room.subscribe(since, Some(true)) });
                 let _ = reply.send(seated);
             }
-            Answer::Subscribed { reply, since } => {
-                let _ = reply.send(room.subscribe(since));
+            Answer::Subscribed { reply, since, reader } => {
+                let _ = reply.send(room.subscribe(since, reader));
             }
         }
         ControlFlow::Continue(())
@@ -174,11 +184,14 @@ impl Room {
                     self.schedule_flush();
                 }
                 self.wake(out);
-                Answer::Subscribed { reply, since: v }
+                Answer::Subscribed { reply, since: v, reader: Some(false) }
             }
             RoomCommand::Observe { v, reply } => {
                 self.observers += 1;
-                Answer::Subscribed { reply, since: v }
+                Answer::Subscribed { reply, since: v, reader: None }
+            }
+            RoomCommand::Chat { token, name, room, text, reply } => {
+                Answer::Done { reply, result: self.chat(token.as_deref(), name, room, text).await }
             }
             RoomCommand::Unwatch => {
                 self.watchers = self.watchers.saturating_sub(1);
@@ -237,7 +250,12 @@ impl Room {
     pub(super) async fn act(&mut self, token: &str, action: Action, out: &mut Batch) -> Result<(), Refusal> {
         let side = self.side_of(token).ok_or_else(|| Refusal::not_a_player("you hold no seat in this game"))?;
         if self.game.is_over() {
-            return Err(Refusal::game_over("the game is over"));
+            // What is left to do after the end: play again, or say no to it.
+            return match action {
+                Action::Rematch => self.rematch(side, out).await,
+                Action::Decline if self.offer.is_some() => self.decline(side, out),
+                _ => Err(Refusal::game_over("the game is over")),
+            };
         }
         // Waiting for an opponent, the creator may still call the game off.
         if self.status() == Status::Waiting && !matches!(action, Action::Move(_) | Action::Abort) {
@@ -254,6 +272,7 @@ impl Room {
             }
             Action::Claim(kind) => self.claim(side, kind, out).await,
             Action::Abort => self.abort(out).await,
+            Action::Rematch => Err(bad("a rematch can be offered once the game is over")),
         }
     }
 
@@ -356,7 +375,16 @@ impl Room {
         // The end follows from what is already stored, so a store failure here only gets logged.
         let _ = self.store(event).await;
         // Its version is stored with it (or, if that write failed, it is not worth another).
-        out.push_stored(move |game, v| ServerMessage::End { game, v, result, reason, clock });
+        let score = self.score_now();
+        out.push_stored(move |game, v| ServerMessage::End { game, v, result, reason, clock, score });
+    }
+
+    /// The match's score now: this game counts once it has ended with a result.
+    pub(super) fn score_now(&self) -> MatchScore {
+        match self.game.outcome() {
+            Some(outcome) if !outcome.is_aborted() => self.score.plus(outcome.winner),
+            _ => self.score,
+        }
     }
 
     pub(super) fn opponent_is_bot(&self, side: Color) -> bool {

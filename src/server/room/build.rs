@@ -7,6 +7,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use super::actor::Room;
+use super::chat::ChatLog;
 use super::clock::Clock;
 use super::events::EventLog;
 use super::idle::IdleTracker;
@@ -15,8 +16,8 @@ use super::seat::Seat;
 use super::{RoomCommand, RoomContext, RESTART_GAP};
 use crate::bots::Level;
 use crate::chess::{ByColor, Color, Game, UciMove, Variant};
-use crate::protocol::{GameId, NewGame, PlayerName, Refusal, SeatSpec};
-use crate::server::store::{now_ms, StoredGame, StoredSeat, StoredTimes};
+use crate::protocol::{GameId, MatchScore, NewGame, PlayerName, Points, Refusal, SeatSpec};
+use crate::server::store::{now_ms, StoredGame, StoredScore, StoredSeat, StoredTimes};
 use crate::server::token::new_token;
 
 /// What a room is made of, new or restored.
@@ -26,6 +27,8 @@ pub(super) struct Setup {
     pub(super) seats: ByColor<Seat>,
     pub(super) clock: Option<Clock>,
     pub(super) created_ms: i64,
+    /// The match's score before this game.
+    pub(super) score: MatchScore,
 }
 
 /// A room made by `create`, the creator's seat (side and token) if any, and the stored game.
@@ -33,6 +36,21 @@ pub(super) type NewRoom = (Room, Option<(Color, String)>, StoredGame);
 
 pub(super) fn bad(message: impl Into<String>) -> Refusal {
     Refusal::bad_request(message)
+}
+
+/// The game and clock `spec` asks for, or why it cannot be played.
+pub(super) fn playable(spec: &NewGame) -> Result<(Game, Option<Clock>), Refusal> {
+    let variant = Variant::from(spec.variant);
+    let fen = spec.fen.as_deref().unwrap_or(variant.initial_fen());
+    let game = Game::from_fen(variant, fen, spec.rules.into()).map_err(|e| bad(format!("bad FEN: {e}")))?;
+    if let Some(outcome) = game.outcome() {
+        // A game born finished would be a room and a stored game with nothing to play.
+        return Err(Refusal::game_over(format!(
+            "that position is already decided ({outcome}); there is nothing to play"
+        )));
+    }
+    let clock = spec.clock.map(Clock::new).transpose().map_err(|e| bad(e.to_string()))?;
+    Ok((game, clock))
 }
 
 fn seat_from(spec: SeatSpec) -> Result<Seat, Refusal> {
@@ -53,16 +71,7 @@ impl Room {
         ctx: RoomContext,
         me: mpsc::WeakSender<RoomCommand>,
     ) -> Result<NewRoom, Refusal> {
-        let variant = Variant::from(spec.variant);
-        let fen = spec.fen.as_deref().unwrap_or(variant.initial_fen());
-        let game = Game::from_fen(variant, fen, spec.rules.into()).map_err(|e| bad(format!("bad FEN: {e}")))?;
-        if let Some(outcome) = game.outcome() {
-            // A game born finished would be a room and a stored game with nothing to play.
-            return Err(Refusal::game_over(format!(
-                "that position is already decided ({outcome}); there is nothing to play"
-            )));
-        }
-        let clock = spec.clock.map(Clock::new).transpose().map_err(|e| bad(e.to_string()))?;
+        let (game, clock) = playable(&spec)?;
         let mut seats = ByColor { white: seat_from(spec.white)?, black: seat_from(spec.black)? };
         let creator = match spec.as_side {
             Some(side) if seats[side].is_bot() => {
@@ -76,7 +85,7 @@ impl Room {
             seats[side] = Seat::taken(&token, spec.name.clone());
             (side, token)
         });
-        let setup = Setup { id, game, seats, clock, created_ms: now_ms() };
+        let setup = Setup { id, game, seats, clock, created_ms: now_ms(), score: MatchScore::default() };
         let mut room = Room::assemble(setup, EventLog::new(0, ctx.relay.clone()), ctx, me);
         // A game with both seats filled at once (a bot opponent) starts now.
         room.sync_clock();
@@ -131,8 +140,15 @@ impl Room {
         // Events sent before the restart whose version was still being written are covered
         // by the gap: no client can hold a version the new room will give to another event.
         let v = stored.v + RESTART_GAP;
-        let setup = Setup { id: stored.id, game, seats, clock, created_ms: stored.created_ms };
+        let score = MatchScore {
+            white: Points(stored.score.white),
+            black: Points(stored.score.black),
+            games: stored.score.games,
+        };
+        let chat = ChatLog::restore(&stored.id, &stored.chat);
+        let setup = Setup { id: stored.id, game, seats, clock, created_ms: stored.created_ms, score };
         let mut room = Room::assemble(setup, EventLog::new(v, ctx.relay.clone()), ctx, me);
+        room.chat = chat;
         room.sync_clock();
         Ok(room)
     }
@@ -143,7 +159,7 @@ impl Room {
         ctx: RoomContext,
         me: mpsc::WeakSender<RoomCommand>,
     ) -> Room {
-        let Setup { id, game, seats, clock, created_ms } = setup;
+        let Setup { id, game, seats, clock, created_ms, score } = setup;
         Room {
             id,
             game,
@@ -163,6 +179,9 @@ impl Room {
             takebacks: Takebacks::default(),
             created_ms,
             paused: false,
+            chat: ChatLog::default(),
+            score,
+            next: None,
             ctx,
         }
     }
@@ -190,6 +209,9 @@ impl Room {
             outcome,
             created_ms: self.created_ms,
             ended_ms: outcome.map(|_| self.created_ms),
+            score: StoredScore { white: self.score.white.0, black: self.score.black.0, games: self.score.games },
+            // A game is stored when it is made, before anyone has written anything.
+            chat: Vec::new(),
         }
     }
 

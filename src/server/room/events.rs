@@ -8,7 +8,7 @@ use std::sync::Arc;
 use tokio::sync::broadcast;
 
 use super::history::History;
-use super::{Broadcast, Relay, Relayed, Subscription, BROADCAST_CAPACITY, HISTORY_LEN};
+use super::{Audience, Broadcast, Relay, Relayed, Subscription, BROADCAST_CAPACITY, HISTORY_LEN};
 use crate::protocol::{GameId, ServerMessage};
 
 /// Makes an event's message once the log has given it its version.
@@ -99,7 +99,7 @@ impl EventLog {
             self.v += 1;
             let text: Arc<str> = make(game.clone(), self.v).to_json().into();
             self.history.push(self.v, text.clone());
-            self.send(game, Broadcast { v: Some(self.v), text });
+            self.send(game, Broadcast::to_all(Some(self.v), text));
             if record == Record::OnPublish {
                 to_record = Some(self.v);
             }
@@ -109,16 +109,22 @@ impl EventLog {
 
     /// Sends a message outside the event sequence (a watcher count): not numbered, not kept.
     pub(super) fn announce(&self, game: &GameId, text: Arc<str>) {
-        self.send(game, Broadcast { v: None, text });
+        self.send(game, Broadcast::to_all(None, text));
+    }
+
+    /// Sends a message outside the event sequence to some of the followers only (a chat line).
+    pub(super) fn tell(&self, game: &GameId, text: Arc<str>, audience: Audience) {
+        self.send(game, Broadcast { v: None, text, audience });
     }
 
     /// A subscription that starts after version `since` (the missed events replayed), or with
-    /// `state` (the game now) when `since` is None or its events are no longer all held.
-    pub(super) fn subscribe(&self, since: Option<u64>, state: impl FnOnce() -> Arc<str>) -> Subscription {
+    /// `fresh` (a `state`, the game now, and what goes with it) when `since` is None or its
+    /// events are no longer all held.
+    pub(super) fn subscribe(&self, since: Option<u64>, fresh: impl FnOnce() -> Vec<Arc<str>>) -> Subscription {
         let rx = self.tx.subscribe();
         let initial = match since.and_then(|since| self.history.since(since, self.v)) {
             Some(replay) => replay,
-            None => vec![state()],
+            None => fresh(),
         };
         Subscription { rx, initial, v: self.v }
     }
@@ -161,14 +167,14 @@ mod tests {
         assert_eq!(log.publish(&game, stored_only), None, "a change stored with its version needs no note");
         assert_eq!(log.publish(&game, log.batch()), None, "an empty batch publishes nothing");
         assert_eq!(log.version(), 103);
-        let replay = log.subscribe(Some(101), || "state".into());
+        let replay = log.subscribe(Some(101), || vec!["state".into()]);
         assert_eq!(replay.initial.len(), 2);
         assert!(replay.initial[0].contains("\"v\":102"));
         assert_eq!(replay.v, 103);
-        let fresh = log.subscribe(None, || "state".into());
+        let fresh = log.subscribe(None, || vec!["state".into()]);
         assert_eq!(fresh.initial, vec![Arc::<str>::from("state")]);
         // A version from before the log's history: a fresh state, not a partial replay.
-        assert_eq!(log.subscribe(Some(5), || "state".into()).initial, vec![Arc::<str>::from("state")]);
+        assert_eq!(log.subscribe(Some(5), || vec!["state".into()]).initial, vec![Arc::<str>::from("state")]);
         assert_eq!(log.subscribers(), 3, "the receiver and the two subscriptions still held");
     }
 }

@@ -6,6 +6,7 @@ mod actor;
 mod bot;
 mod bots;
 mod build;
+mod chat;
 mod clock;
 mod events;
 mod history;
@@ -13,6 +14,7 @@ mod idle;
 mod offers;
 mod presence;
 mod publish;
+mod rematch;
 mod seat;
 mod snapshot;
 mod timing;
@@ -28,7 +30,9 @@ use super::store::{GameStore, StoreError, StoredGame};
 use crate::bots::Bot;
 use crate::chess::Color;
 use crate::chess::Move;
-use crate::protocol::{ClockSpec, ErrorCode, GameId, GameState, GameSummary, NewGame, PlayerName, Refusal};
+use crate::protocol::{
+    ChatRoom, ChatText, ClockSpec, ErrorCode, GameId, GameState, GameSummary, NewGame, PlayerName, Refusal,
+};
 
 pub use crate::protocol::ClaimKind;
 
@@ -43,12 +47,43 @@ const COMMAND_CAPACITY: usize = 256;
 /// missing from the store; the jump keeps every new event's version above any a client saw.
 pub const RESTART_GAP: u64 = 100;
 
-/// One message on a room's broadcast channel: the JSON text, serialised once, and its version
-/// (None for messages outside the event sequence, such as watcher counts).
+/// One message on a room's broadcast channel: the JSON text, serialised once, its version
+/// (None for messages outside the event sequence, such as watcher counts), and who is to read
+/// it (chat lines are for one room's members only).
 #[derive(Clone, Debug)]
 pub struct Broadcast {
     pub v: Option<u64>,
     pub text: Arc<str>,
+    pub audience: Audience,
+}
+
+impl Broadcast {
+    /// A message for everyone following the game.
+    pub fn to_all(v: Option<u64>, text: Arc<str>) -> Broadcast {
+        Broadcast { v, text, audience: Audience::Everyone }
+    }
+}
+
+/// Who among a game's followers reads a message. Connections filter what they forward by it;
+/// the room only says who it is for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Audience {
+    Everyone,
+    /// The seat holders' connections only.
+    Players,
+    /// Everyone but the seat holders' connections.
+    Spectators,
+}
+
+impl Audience {
+    /// True if a follower that holds a seat (`player`) or not reads it.
+    pub fn reaches(self, player: bool) -> bool {
+        match self {
+            Audience::Everyone => true,
+            Audience::Players => player,
+            Audience::Spectators => !player,
+        }
+    }
 }
 
 /// A room's message on its way to a cluster's bus.
@@ -148,10 +183,20 @@ pub struct RoomContext {
     pub config: RoomConfig,
     pub metrics: Arc<Metrics>,
     pub store: Arc<dyn GameStore>,
-    /// Where the room sends its summary whenever the games list would show a change.
-    pub lobby: mpsc::UnboundedSender<GameSummary>,
+    /// Where the room sends its summary whenever the games list would show a change, and asks
+    /// for a rematch to be made.
+    pub lobby: mpsc::UnboundedSender<LobbyNote>,
     /// In a cluster: the bus every broadcast is also published on.
     pub relay: Option<Relay>,
+}
+
+/// What a room tells the lobby.
+pub enum LobbyNote {
+    /// The game's line in the games list, whenever it may have changed.
+    Summary(GameSummary),
+    /// Make this game (a rematch; its id is the lobby's to give) and answer its id once it is
+    /// stored.
+    Rematch { game: Box<StoredGame>, reply: oneshot::Sender<Result<GameId, Refusal>> },
 }
 
 /// The refusal of a room that has ended meanwhile.
@@ -200,6 +245,8 @@ pub enum Action {
     Resign,
     /// Calls the game off before both sides have moved.
     Abort,
+    /// After the end: offers or accepts a rematch.
+    Rematch,
     /// Claims the game of an opponent away for longer than the grace period.
     Claim(ClaimKind),
 }
@@ -215,6 +262,15 @@ pub enum RoomCommand {
         token: String,
         v: Option<u64>,
         reply: oneshot::Sender<Result<Seated, Refusal>>,
+    },
+    /// A line for one of the chat rooms, from the seat holding `token` (if any) or a spectator
+    /// called `name`.
+    Chat {
+        token: Option<String>,
+        name: Option<PlayerName>,
+        room: ChatRoom,
+        text: ChatText,
+        reply: oneshot::Sender<Result<(), Refusal>>,
     },
     /// Subscribe; `counted` spectators are included in the watcher count.
     Watch {
@@ -326,6 +382,20 @@ impl RoomHandle {
         }
     }
 
+    /// Writes a chat line as the seat holding `token`, or as a spectator called `name`.
+    pub async fn chat(
+        &self,
+        token: Option<String>,
+        name: Option<PlayerName>,
+        room: ChatRoom,
+        text: ChatText,
+    ) -> Result<(), Refusal> {
+        match &self.route {
+            Route::Local(_) => self.ask(|reply| RoomCommand::Chat { token, name, room, text, reply }).await?,
+            Route::Cluster(cluster, game) => Box::pin(cluster.chat(game, token, name, room, text)).await,
+        }
+    }
+
     /// Subscribes to the room's events.
     pub async fn watch(&self, v: Option<u64>, counted: bool) -> Result<Subscription, Refusal> {
         match &self.route {
@@ -434,11 +504,17 @@ pub fn spawn(id: GameId, spec: NewGame, ctx: RoomContext) -> Result<Creating, Re
     let (mut room, seat, stored) = actor::Room::new(id, spec, ctx.clone(), tx.downgrade())?;
     let id = stored.id.clone();
     let saved = ctx.store.record(&id, super::store::StoreEvent::Created(Box::new(stored)));
-    let sub = room.subscribe(None);
+    let sub = room.subscribe(None, Some(true));
     let summary = room.summary();
     idle::start_ticker(ctx.config.idle_timeout.min(ctx.config.unwatched_bot_pause), tx.downgrade());
     tokio::spawn(room.run(rx));
     Ok(Creating { created: Created { handle: RoomHandle { route: Route::Local(tx) }, seat, sub, summary }, saved })
+}
+
+/// Refuses a game that cannot be played as asked (a bad FEN or clock, a decided position),
+/// without making it: a seek is checked when it is posted, not when it is accepted.
+pub fn check(spec: &NewGame) -> Result<(), Refusal> {
+    build::playable(spec).map(|_| ())
 }
 
 /// Starts the room of a stored game again (after a restart): its handle and summary.

@@ -44,7 +44,7 @@ impl Room {
 
     /// Tells the lobby the games list may have changed.
     pub(super) fn report(&self) {
-        let _ = self.ctx.lobby.send(self.summary());
+        let _ = self.ctx.lobby.send(super::LobbyNote::Summary(self.summary()));
     }
 
     pub(super) fn schedule_flush(&mut self) {

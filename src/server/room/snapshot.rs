@@ -66,6 +66,8 @@ impl Room {
             watchers: self.watchers,
             offer: self.offer,
             claim: self.claim_view(Instant::now()),
+            score: self.score_now(),
+            next: self.next.clone(),
         }
     }
 
@@ -106,9 +108,18 @@ impl Room {
         write_pgn(&self.game, &tags)
     }
 
-    /// A subscription brought up to date from version `since` (or from nothing).
-    pub(super) fn subscribe(&mut self, since: Option<u64>) -> Subscription {
-        self.events.subscribe(since, || self.state_text())
+    /// A subscription brought up to date from version `since` (or from nothing). One that
+    /// starts afresh gets the chat lines `reader` may read after the state: a player's
+    /// (`Some(true)`), a spectator's (`Some(false)`), or none (the server's own observers).
+    pub(super) fn subscribe(&mut self, since: Option<u64>, reader: Option<bool>) -> Subscription {
+        let over = self.game.is_over();
+        self.events.subscribe(since, || {
+            let mut fresh = vec![self.state_text()];
+            if let Some(player) = reader {
+                fresh.extend(self.chat.readable(player, over));
+            }
+            fresh
+        })
     }
 }
 

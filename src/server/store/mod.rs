@@ -61,6 +61,29 @@ impl From<StoredClock> for ClockSpec {
     }
 }
 
+/// The score of the match a game belongs to before it, from its own colours' point of view, in
+/// half-points (see `protocol::MatchScore`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StoredScore {
+    pub white: u32,
+    pub black: u32,
+    pub games: u32,
+}
+
+/// One line of a game's chat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredChat {
+    /// The players' room (else the spectators').
+    pub players: bool,
+    pub from: String,
+    pub text: String,
+    /// Unix time in milliseconds.
+    pub at_ms: i64,
+}
+
+/// How many lines of each chat room the store keeps per game.
+pub const CHAT_KEPT: usize = 100;
+
 /// A game as the store holds it: enough to rebuild its room exactly. Its types are the rules
 /// core's and the store's own, never the wire's, so a change to the protocol cannot change
 /// what a stored game means.
@@ -86,6 +109,10 @@ pub struct StoredGame {
     /// Unix time in milliseconds.
     pub created_ms: i64,
     pub ended_ms: Option<i64>,
+    /// The match's score before this game (all zero for a first game).
+    pub score: StoredScore,
+    /// The last [`CHAT_KEPT`] lines of each chat room, oldest first.
+    pub chat: Vec<StoredChat>,
 }
 
 impl StoredGame {
@@ -116,6 +143,8 @@ pub enum StoreEvent {
     Times(StoredTimes),
     /// The room has sent the event of version `v` (one whose change is not stored).
     Version { v: u64 },
+    /// A line was written in the game's chat (only the last [`CHAT_KEPT`] per room are kept).
+    Chat(StoredChat),
     /// A game nobody joined was closed: forget it.
     Discarded,
 }

@@ -61,8 +61,24 @@ ALTER TABLE games ADD COLUMN white_name TEXT;
 ALTER TABLE games ADD COLUMN black_name TEXT;
 ";
 
+/// Version 4: as SQLite's schema 4: the match a game belongs to, and the games' chat.
+const V4: &str = "
+ALTER TABLE games ADD COLUMN match_white INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN match_black INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN match_games INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE chat (
+    seq    BIGSERIAL PRIMARY KEY,
+    game   TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    room   TEXT NOT NULL,                  -- 'players' | 'spectators'
+    sender TEXT NOT NULL,
+    text   TEXT NOT NULL,
+    at_ms  BIGINT NOT NULL
+);
+CREATE INDEX chat_by_game ON chat (game, room, seq);
+";
+
 /// Every migration's SQL, oldest first: version n is `STEPS[n - 1]`.
-const STEPS: [&str; 3] = [V1, V2, V3];
+const STEPS: [&str; 4] = [V1, V2, V3, V4];
 
 /// The schema version this server writes.
 pub const LATEST: usize = STEPS.len();

@@ -23,8 +23,8 @@ use super::pg_lease::Fence;
 use super::pg_lock::ServerLock;
 use super::pg_schema;
 use super::queue::{self, Write};
-use super::records::{must_change, readable, the_one, to_i64, GameRow, COLUMNS};
-use super::{now_ms, GameStore, StoreError, StoreEvent, StoredGame, StoredTimes};
+use super::records::{chat_lines, chat_room, must_change, readable, the_one, to_i64, GameRow, COLUMNS};
+use super::{now_ms, GameStore, StoreError, StoreEvent, StoredGame, StoredTimes, CHAT_KEPT};
 use crate::chess::Color;
 
 /// Connections kept: the writer's, and a few for reads.
@@ -285,8 +285,9 @@ async fn apply(
                 .prepare_cached(
                     "INSERT INTO games (id, variant, initial_fen, rules, white, black, white_token, black_token,
                                         clock, status, result, reason, created_ms, ended_ms, v, white_ms, black_ms,
-                                        white_name, black_name)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)",
+                                        white_name, black_name, match_white, match_black, match_games)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19,
+                             $20, $21, $22)",
                 )
                 .await
                 .map_err(sql)?;
@@ -312,6 +313,9 @@ async fn apply(
                     &row.black_ms,
                     &row.white_name,
                     &row.black_name,
+                    &row.match_white,
+                    &row.match_black,
+                    &row.match_games,
                 ],
             )
             .await
@@ -361,6 +365,23 @@ async fn apply(
         }
         StoreEvent::Times(times) => set_state(tx, game, None, Some(*times)).await?,
         StoreEvent::Version { v } => set_state(tx, game, Some(*v), None).await?,
+        StoreEvent::Chat(line) => {
+            let room = chat_room(line);
+            let insert = tx
+                .prepare_cached("INSERT INTO chat (game, room, sender, text, at_ms) VALUES ($1, $2, $3, $4, $5)")
+                .await
+                .map_err(sql)?;
+            tx.execute(&insert, &[&game, &room, &line.from, &line.text, &line.at_ms]).await.map_err(sql)?;
+            // Only the last lines of each room are kept.
+            let prune = tx
+                .prepare_cached(
+                    "DELETE FROM chat WHERE game = $1 AND room = $2 AND seq NOT IN
+                        (SELECT seq FROM chat WHERE game = $1 AND room = $2 ORDER BY seq DESC LIMIT $3)",
+                )
+                .await
+                .map_err(sql)?;
+            tx.execute(&prune, &[&game, &room, &(CHAT_KEPT as i64)]).await.map_err(sql)?;
+        }
         StoreEvent::Discarded => {
             let delete = tx.prepare_cached("DELETE FROM games WHERE id = $1").await.map_err(sql)?;
             tx.execute(&delete, &[&game]).await.map_err(sql)?;
@@ -417,8 +438,18 @@ pub(super) async fn games(
         let (game, uci): (String, String) = (row.get(0), row.get(1));
         by_game.entry(game).or_default().push(uci);
     }
+    let chat = client
+        .query("SELECT game, room, sender, text, at_ms FROM chat WHERE game = ANY($1) ORDER BY game, seq", &[&ids])
+        .await
+        .map_err(read)?;
+    let mut chat_by_game: std::collections::HashMap<String, Vec<(String, String, String, i64)>> =
+        std::collections::HashMap::new();
+    for row in chat {
+        chat_by_game.entry(row.get(0)).or_default().push((row.get(1), row.get(2), row.get(3), row.get(4)));
+    }
     for game in found.iter_mut().flatten() {
         game.moves = by_game.remove(&game.id).unwrap_or_default();
+        game.chat = chat_lines(chat_by_game.remove(&game.id).unwrap_or_default());
     }
     Ok(found)
 }
@@ -445,6 +476,9 @@ fn game_row(row: &Row) -> Result<StoredGame, String> {
         black_ms: row.try_get(15).map_err(|e| column("black_ms", e))?,
         white_name: row.try_get(16).map_err(|e| column("white_name", e))?,
         black_name: row.try_get(17).map_err(|e| column("black_name", e))?,
+        match_white: row.try_get(18).map_err(|e| column("match_white", e))?,
+        match_black: row.try_get(19).map_err(|e| column("match_black", e))?,
+        match_games: row.try_get(20).map_err(|e| column("match_games", e))?,
         id,
     };
     record.into_game()

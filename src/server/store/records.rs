@@ -2,7 +2,7 @@
 //! schema 1 and kept ever since; they are the store's, not the wire's, and happen to read as
 //! the protocol's JSON did then. Change them only with a migration (in both stores).
 
-use super::{StoreError, StoredClock, StoredGame, StoredSeat, StoredTimes};
+use super::{StoreError, StoredChat, StoredClock, StoredGame, StoredScore, StoredSeat, StoredTimes, CHAT_KEPT};
 use crate::chess::{Outcome, Repetition, Rules, Variant};
 use crate::server::token::TokenHash;
 
@@ -27,6 +27,9 @@ pub(super) struct GameRow {
     pub(super) black_ms: Option<i64>,
     pub(super) white_name: Option<String>,
     pub(super) black_name: Option<String>,
+    pub(super) match_white: i32,
+    pub(super) match_black: i32,
+    pub(super) match_games: i32,
 }
 
 impl GameRow {
@@ -51,6 +54,9 @@ impl GameRow {
             v: to_i64(g.v),
             white_ms: g.times.map(|t| to_i64(t.white_ms)),
             black_ms: g.times.map(|t| to_i64(t.black_ms)),
+            match_white: to_i32(g.score.white),
+            match_black: to_i32(g.score.black),
+            match_games: to_i32(g.score.games),
         }
     }
 
@@ -107,6 +113,12 @@ impl GameRow {
             outcome,
             created_ms: self.created_ms,
             ended_ms: self.ended_ms,
+            score: StoredScore {
+                white: u32::try_from(self.match_white).unwrap_or(0),
+                black: u32::try_from(self.match_black).unwrap_or(0),
+                games: u32::try_from(self.match_games).unwrap_or(0),
+            },
+            chat: Vec::new(),
             id,
         })
     }
@@ -114,7 +126,8 @@ impl GameRow {
 
 /// The `games` columns in [`GameRow`]'s order, for both stores' SELECTs.
 pub(super) const COLUMNS: &str = "id, variant, initial_fen, rules, white, black, white_token, black_token, clock,
-                                  result, reason, created_ms, ended_ms, v, white_ms, black_ms, white_name, black_name";
+                                  result, reason, created_ms, ended_ms, v, white_ms, black_ms, white_name, black_name,
+                                  match_white, match_black, match_games";
 
 /// The games that could be read; the others are logged and left out.
 pub(super) fn readable(games: Vec<Result<StoredGame, String>>) -> Result<Vec<StoredGame>, StoreError> {
@@ -161,6 +174,44 @@ fn name(seat: &StoredSeat) -> Option<String> {
         StoredSeat::Human { name, .. } => name.clone(),
         StoredSeat::Bot { .. } => None,
     }
+}
+
+/// A score as a database INTEGER (far below its limit).
+fn to_i32(n: u32) -> i32 {
+    i32::try_from(n).unwrap_or(i32::MAX)
+}
+
+/// The `room` column of a chat line.
+pub(super) fn chat_room(line: &StoredChat) -> &'static str {
+    if line.players {
+        "players"
+    } else {
+        "spectators"
+    }
+}
+
+/// The last [`CHAT_KEPT`] lines of each room, of lines read oldest first as
+/// `(room, sender, text, at_ms)`.
+pub(super) fn chat_lines(rows: impl IntoIterator<Item = (String, String, String, i64)>) -> Vec<StoredChat> {
+    let lines: Vec<StoredChat> = rows
+        .into_iter()
+        .map(|(room, from, text, at_ms)| StoredChat { players: room == "players", from, text, at_ms })
+        .collect();
+    let count = |players: bool| lines.iter().filter(|l| l.players == players).count();
+    let (mut skip_players, mut skip_spectators) =
+        (count(true).saturating_sub(CHAT_KEPT), count(false).saturating_sub(CHAT_KEPT));
+    lines
+        .into_iter()
+        .filter(|l| {
+            let skip = if l.players { &mut skip_players } else { &mut skip_spectators };
+            if *skip > 0 {
+                *skip -= 1;
+                false
+            } else {
+                true
+            }
+        })
+        .collect()
 }
 
 /// A count or time as a database integer (they are far below `i64::MAX`).

@@ -46,8 +46,24 @@ ALTER TABLE games ADD COLUMN white_name TEXT;
 ALTER TABLE games ADD COLUMN black_name TEXT;
 ";
 
+/// Version 4: the match a game belongs to (its score before the game, in half-points, as the
+/// game's colours see it), and the games' chat, the last lines of each room.
+const V4: &str = "
+ALTER TABLE games ADD COLUMN match_white INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN match_black INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN match_games INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE chat (
+    game   TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    room   TEXT NOT NULL,                  -- \"players\" | \"spectators\"
+    sender TEXT NOT NULL,                  -- the writer's display name
+    text   TEXT NOT NULL,
+    at_ms  INTEGER NOT NULL                -- Unix time in milliseconds
+);
+CREATE INDEX chat_by_game ON chat (game, room);
+";
+
 /// Every migration's SQL, oldest first: version n is `STEPS[n - 1]`.
-const STEPS: [&str; 3] = [V1, V2, V3];
+const STEPS: [&str; 4] = [V1, V2, V3, V4];
 
 /// The schema version this server writes.
 pub const LATEST: usize = STEPS.len();

@@ -14,9 +14,9 @@ use rusqlite::{params, Connection, Row};
 use tokio::sync::oneshot;
 
 use super::queue::{self, Write};
-use super::records::{must_change, readable, the_one, to_i64, GameRow, COLUMNS};
+use super::records::{chat_lines, chat_room, must_change, readable, the_one, to_i64, GameRow, COLUMNS};
 use super::schema;
-use super::{now_ms, GameStore, StoreError, StoreEvent, StoredGame, StoredTimes};
+use super::{now_ms, GameStore, StoreError, StoreEvent, StoredGame, StoredTimes, CHAT_KEPT};
 use crate::chess::Color;
 
 /// What the store's thread does after committing the changes queued before it.
@@ -177,8 +177,9 @@ fn apply(conn: &Connection, game: &str, event: &StoreEvent) -> Result<(), String
             conn.prepare_cached(
                 "INSERT INTO games (id, variant, initial_fen, rules, white, black, white_token, black_token, clock,
                                     status, result, reason, created_ms, ended_ms, v, white_ms, black_ms,
-                                    white_name, black_name)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
+                                    white_name, black_name, match_white, match_black, match_games)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
+                         ?20, ?21, ?22)",
             )
             .and_then(|mut insert| {
                 insert.execute(params![
@@ -201,6 +202,9 @@ fn apply(conn: &Connection, game: &str, event: &StoreEvent) -> Result<(), String
                     row.black_ms,
                     row.white_name,
                     row.black_name,
+                    row.match_white,
+                    row.match_black,
+                    row.match_games,
                 ])
             })
             .map_err(|e| match e {
@@ -250,6 +254,19 @@ fn apply(conn: &Connection, game: &str, event: &StoreEvent) -> Result<(), String
         }
         StoreEvent::Times(times) => set_state(conn, game, None, Some(*times))?,
         StoreEvent::Version { v } => set_state(conn, game, Some(*v), None)?,
+        StoreEvent::Chat(line) => {
+            let room = chat_room(line);
+            conn.prepare_cached("INSERT INTO chat (game, room, sender, text, at_ms) VALUES (?1, ?2, ?3, ?4, ?5)")
+                .and_then(|mut s| s.execute(params![game, room, line.from, line.text, line.at_ms]))
+                .map_err(sql)?;
+            // Only the last lines of each room are kept.
+            conn.prepare_cached(
+                "DELETE FROM chat WHERE game = ?1 AND room = ?2 AND rowid NOT IN
+                    (SELECT rowid FROM chat WHERE game = ?1 AND room = ?2 ORDER BY rowid DESC LIMIT ?3)",
+            )
+            .and_then(|mut s| s.execute(params![game, room, CHAT_KEPT as i64]))
+            .map_err(sql)?;
+        }
         StoreEvent::Discarded => {
             conn.prepare_cached("DELETE FROM games WHERE id = ?1")
                 .and_then(|mut s| s.execute(params![game]))
@@ -283,6 +300,9 @@ fn games(
     let mut select = conn.prepare(&format!("SELECT {COLUMNS} FROM games WHERE {filter}")).map_err(read)?;
     let rows = select.query_map(args, |row| Ok(game_row(row))).map_err(read)?;
     let mut moves = conn.prepare_cached("SELECT uci FROM moves WHERE game = ?1 ORDER BY ply").map_err(read)?;
+    let mut chat = conn
+        .prepare_cached("SELECT room, sender, text, at_ms FROM chat WHERE game = ?1 ORDER BY rowid")
+        .map_err(read)?;
     let mut found = Vec::new();
     for row in rows {
         let game = row.map_err(read)?.and_then(|mut game| {
@@ -290,6 +310,11 @@ fn games(
                 .query_map(params![game.id], |r| r.get::<_, String>(0))
                 .and_then(|ucis| ucis.collect::<rusqlite::Result<Vec<String>>>())
                 .map_err(|e| format!("game {:?}: unreadable moves: {e}", game.id))?;
+            game.chat = chat
+                .query_map(params![game.id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+                .and_then(|rows| rows.collect::<rusqlite::Result<Vec<_>>>())
+                .map(chat_lines)
+                .map_err(|e| format!("game {:?}: unreadable chat: {e}", game.id))?;
             Ok(game)
         });
         found.push(game);
@@ -319,6 +344,9 @@ fn game_row(row: &Row<'_>) -> Result<StoredGame, String> {
         black_ms: row.get(15).map_err(|e| column("black_ms", e))?,
         white_name: row.get(16).map_err(|e| column("white_name", e))?,
         black_name: row.get(17).map_err(|e| column("black_name", e))?,
+        match_white: row.get(18).map_err(|e| column("match_white", e))?,
+        match_black: row.get(19).map_err(|e| column("match_black", e))?,
+        match_games: row.get(20).map_err(|e| column("match_games", e))?,
         id,
     };
     record.into_game()

@@ -238,16 +238,18 @@ impl GameView {
         let what = match kind {
             OfferKind::Draw => "a draw",
             OfferKind::Undo => "to take back the last move",
+            OfferKind::Rematch => "a rematch",
         };
         if self.me == Some(by) {
             let opponent = self.who(by.other());
             return match kind {
                 OfferKind::Draw => format!("You offered a draw; waiting for {opponent}'s answer."),
                 OfferKind::Undo => format!("You asked to take back your last move; waiting for {opponent}'s answer."),
+                OfferKind::Rematch => format!("You offered a rematch; waiting for {opponent}'s answer."),
             };
         }
         let verb = match kind {
-            OfferKind::Draw => "offers",
+            OfferKind::Draw | OfferKind::Rematch => "offers",
             OfferKind::Undo => "asks",
         };
         let who = capitalise(&self.who(by));
@@ -255,6 +257,7 @@ impl GameView {
             let accept = match kind {
                 OfferKind::Draw => "draw",
                 OfferKind::Undo => "undo",
+                OfferKind::Rematch => "rematch",
             };
             format!("{who} {verb} {what} — type {accept} to accept or decline to refuse.")
         } else {
@@ -266,6 +269,7 @@ impl GameView {
         let what = match kind {
             OfferKind::Draw => "draw offer",
             OfferKind::Undo => "request to take back",
+            OfferKind::Rematch => "rematch offer",
         };
         let refuser = self.who(by.other());
         if self.me == Some(by) {

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::chess::{Game, Move};
-use crate::protocol::{GameResult, PlayerName, Seats, VariantName};
+use crate::protocol::{GameResult, MatchScore, PlayerName, Seats, VariantName};
 
 fn state_of(game: &Game, v: u64, seats: Seats) -> GameState {
     GameState {
@@ -24,6 +24,8 @@ fn state_of(game: &Game, v: u64, seats: Seats) -> GameState {
         watchers: 0,
         offer: None,
         claim: None,
+        score: MatchScore::default(),
+        next: None,
     }
 }
 
@@ -80,6 +82,7 @@ fn a_game_against_a_bot_in_words() {
         result: GameResult::BlackWins,
         reason: EndReason::Resignation,
         clock: None,
+        score: MatchScore::default(),
     };
     assert!(view.apply(&end).redraw);
     assert!(view.is_over());
@@ -108,6 +111,7 @@ fn check_and_checkmate_for_a_spectator() {
         result: GameResult::BlackWins,
         reason: EndReason::Checkmate,
         clock: None,
+        score: MatchScore::default(),
     };
     view.apply(&end);
     assert!(view.render().ends_with("Checkmate — Black wins (0-1)\n"));
@@ -242,6 +246,7 @@ fn clocks_in_the_header_and_a_draw_on_time() {
         result: GameResult::Draw,
         reason: EndReason::Timeout,
         clock: Some(clock),
+        score: MatchScore::default(),
     };
     assert!(view.apply(&end).redraw);
     assert_eq!(view.status_line(), "Draw — White's time ran out but Black cannot mate (1/2-1/2)");

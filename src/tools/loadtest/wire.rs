@@ -52,7 +52,7 @@ pub fn join(game: &str, id: u64) -> String {
 
 /// Follows `game` from its current state.
 pub fn watch(game: &str) -> String {
-    encode(ClientMessage::Watch { game: game.to_string(), v: None }, None)
+    encode(ClientMessage::Watch { game: game.to_string(), v: None, name: None }, None)
 }
 
 /// Takes back the seat `token` holds in `game`, with a fresh state.

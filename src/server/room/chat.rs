@@ -1,0 +1,120 @@
+//! A game's two chat rooms: who may write where, the last lines kept (and stored) for whoever
+//! comes later, and who reads each line. A line is not a versioned event: it changes nothing
+//! of the game, so followers need not be in step with it.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use super::actor::Room;
+use super::Audience;
+use crate::protocol::{ChatLine, ChatRoom, ChatText, PlayerName, Refusal, ServerMessage};
+use crate::server::store::{now_ms, StoreEvent, StoredChat, CHAT_KEPT};
+
+/// The last lines of both rooms, oldest first, each as its `chat` message's JSON text.
+#[derive(Default)]
+pub(super) struct ChatLog {
+    lines: VecDeque<(ChatRoom, Arc<str>)>,
+}
+
+impl ChatLog {
+    /// The log of a stored game.
+    pub(super) fn restore(game: &str, stored: &[StoredChat]) -> ChatLog {
+        let mut log = ChatLog::default();
+        for line in stored {
+            let room = if line.players { ChatRoom::Players } else { ChatRoom::Spectators };
+            let line = ChatLine { room, from: line.from.clone(), text: line.text.clone(), at: line.at_ms };
+            log.push(room, text_of(game, line));
+        }
+        log
+    }
+
+    /// Keeps a line, dropping its room's oldest beyond [`CHAT_KEPT`].
+    fn push(&mut self, room: ChatRoom, text: Arc<str>) {
+        self.lines.push_back((room, text));
+        if self.lines.iter().filter(|(r, _)| *r == room).count() > CHAT_KEPT {
+            if let Some(oldest) = self.lines.iter().position(|(r, _)| *r == room) {
+                self.lines.remove(oldest);
+            }
+        }
+    }
+
+    /// The lines a follower may read: a player reads the players' room, and the spectators'
+    /// once the game is over; anyone else the spectators' room.
+    pub(super) fn readable(&self, player: bool, over: bool) -> impl Iterator<Item = Arc<str>> + '_ {
+        self.lines.iter().filter(move |(room, _)| audience(*room, over).reaches(player)).map(|(_, t)| t.clone())
+    }
+}
+
+/// Who reads a line of `room`: the spectators' room is the players' to read too once the game
+/// is over.
+fn audience(room: ChatRoom, over: bool) -> Audience {
+    match (room, over) {
+        (ChatRoom::Players, _) => Audience::Players,
+        (ChatRoom::Spectators, false) => Audience::Spectators,
+        (ChatRoom::Spectators, true) => Audience::Everyone,
+    }
+}
+
+fn text_of(game: &str, line: ChatLine) -> Arc<str> {
+    ServerMessage::Chat { game: game.to_string(), line }.to_json().into()
+}
+
+impl Room {
+    /// A chat line from the seat holding `token`, or from a spectator called `name`: checked,
+    /// stored, kept and sent to the room's members.
+    pub(super) async fn chat(
+        &mut self,
+        token: Option<&str>,
+        name: Option<PlayerName>,
+        room: ChatRoom,
+        text: ChatText,
+    ) -> Result<(), Refusal> {
+        let side = token.and_then(|t| self.side_of(t));
+        let over = self.game.is_over();
+        let from = match (room, side) {
+            (ChatRoom::Players, None) => {
+                return Err(Refusal::not_a_player("only the two players write in the players' room"));
+            }
+            (ChatRoom::Spectators, Some(_)) if !over => {
+                return Err(Refusal::bad_request(
+                    "players write in the spectators' room once the game is over; use the players' room",
+                ));
+            }
+            (_, Some(side)) => self.seat(side).view().name().unwrap_or(PlayerName::ANONYMOUS).to_string(),
+            (ChatRoom::Spectators, None) => PlayerName::shown(name.as_ref()),
+        };
+        let line = ChatLine { room, from, text: text.into(), at: now_ms() };
+        let stored = StoredChat {
+            players: room == ChatRoom::Players,
+            from: line.from.clone(),
+            text: line.text.clone(),
+            at_ms: line.at,
+        };
+        // Kept with the game before anyone reads it, as moves are.
+        self.store(StoreEvent::Chat(stored)).await?;
+        let text = text_of(&self.id, line);
+        self.chat.push(room, text.clone());
+        self.events.tell(&self.id, text, audience(room, over));
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_room_keeps_its_last_lines_and_is_read_by_its_members() {
+        let mut log = ChatLog::default();
+        for i in 0..CHAT_KEPT + 5 {
+            log.push(ChatRoom::Players, Arc::from(format!("p{i}")));
+        }
+        log.push(ChatRoom::Spectators, Arc::from("s0"));
+        let players: Vec<Arc<str>> = log.readable(true, false).collect();
+        assert_eq!(players.len(), CHAT_KEPT);
+        assert_eq!(&*players[0], "p5", "the oldest lines went");
+        let spectators: Vec<Arc<str>> = log.readable(false, false).collect();
+        assert_eq!(spectators, vec![Arc::<str>::from("s0")], "spectators never read the players' room");
+        assert_eq!(log.readable(true, true).count(), CHAT_KEPT + 1, "players read both once it is over");
+    }
+}

@@ -1,0 +1,162 @@
+//! The two chat rooms of a game over real sockets: who reads and writes where, lines kept for
+//! whoever comes later, and every refusal (bad lines, wrong room, a flood).
+
+mod server_support;
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use server_support::{human, start, Client, Server};
+
+/// Alice (white) and Bob (black) at one game, Cy watching it; every client past its initial
+/// messages.
+async fn table(server: &Server) -> (Client, Client, Client, String, String) {
+    let mut alice = server.client().await;
+    alice.send(json!({"type":"create","white":human(),"black":human(),"as":"white","name":"Alice"})).await;
+    let game = alice.recv_type("created").await["game"].as_str().expect("id").to_string();
+    alice.recv_type("state").await;
+    let mut bob = server.client().await;
+    bob.send(json!({"type":"join","game":game,"name":"Bob"})).await;
+    let bob_token = bob.recv_type("joined").await["token"].as_str().expect("token").to_string();
+    bob.recv_type("state").await;
+    alice.recv_type("seats").await;
+    let mut cy = server.client().await;
+    assert_eq!(cy.answer(json!({"type":"watch","game":game,"name":"Cy"})).await["type"], "ack");
+    (alice, bob, cy, game, bob_token)
+}
+
+/// Writes a line (without a request id: the writer reads its own line, no ack).
+async fn say(client: &mut Client, game: &str, room: &str, text: &str) {
+    client.send(json!({"type":"chat","game":game,"room":room,"text":text})).await;
+}
+
+/// The next message that is not a watcher count, skipping `seats`.
+async fn next(client: &mut Client) -> Value {
+    loop {
+        let m = client.recv_event().await;
+        if m["type"] != "seats" {
+            return m;
+        }
+    }
+}
+
+#[tokio::test]
+async fn players_and_spectators_each_read_their_own_room() {
+    let server = start().await;
+    let (mut alice, mut bob, mut cy, game, bob_token) = table(&server).await;
+
+    say(&mut alice, &game, "players", "  good luck, Bob  ").await;
+    for reader in [&mut alice, &mut bob] {
+        let line = next(reader).await;
+        assert_eq!(line["type"], "chat", "{line}");
+        assert_eq!(
+            (&line["room"], &line["from"], &line["text"]),
+            (&json!("players"), &json!("Alice"), &json!("good luck, Bob"))
+        );
+        assert!(line["at"].as_i64().expect("at") > 1_700_000_000_000, "{line}");
+        assert_eq!(line["game"], game.as_str());
+    }
+    let xss = "<img src=x onerror=alert(1)>";
+    say(&mut cy, &game, "spectators", xss).await;
+    let line = next(&mut cy).await;
+    assert_eq!((&line["room"], &line["from"], &line["text"]), (&json!("spectators"), &json!("Cy"), &json!(xss)));
+
+    // A move after both lines: a player's next message is the move, so neither the spectators'
+    // line reached the players nor the players' line the spectator.
+    alice.play(&game, "e2e4").await;
+    assert_eq!(next(&mut bob).await["type"], "move");
+    assert_eq!(next(&mut cy).await["type"], "move");
+
+    // Refusals, each changing nothing.
+    cy.send(json!({"type":"chat","game":game,"room":"players","text":"psst"})).await;
+    cy.expect_error("not_a_player").await;
+    alice.send(json!({"type":"chat","game":game,"room":"spectators","text":"hello all"})).await;
+    assert!(alice.expect_error("bad_request").await["message"]
+        .as_str()
+        .expect("message")
+        .contains("once the game is over"));
+    for (text, says) in [
+        (json!("   "), "at least one character"),
+        (json!("x".repeat(281)), "at most 280"),
+        (json!("two\nlines"), "cannot be in a chat line"),
+        (json!(7), "expected a string"),
+    ] {
+        bob.send(json!({"type":"chat","game":game,"room":"players","text":text})).await;
+        let error = bob.expect_error("bad_request").await;
+        assert!(error["message"].as_str().expect("message").contains(says), "{text}: {error}");
+    }
+    bob.send(json!({"type":"chat","game":game,"room":"lounge","text":"hi"})).await;
+    assert!(bob.expect_error("bad_request").await["message"].as_str().expect("message").contains("lounge"));
+    let mut stranger = server.client().await;
+    stranger.send(json!({"type":"chat","game":game,"room":"spectators","text":"hi"})).await;
+    stranger.expect_error("not_a_player").await;
+    stranger.send(json!({"type":"chat","game":"nosuchgm","room":"spectators","text":"hi"})).await;
+    stranger.expect_error("no_such_game").await;
+    // 280 characters, of two bytes each, is fine.
+    say(&mut bob, &game, "players", &"é".repeat(280)).await;
+    assert_eq!(next(&mut alice).await["text"].as_str().map(|t| t.chars().count()), Some(280));
+    next(&mut bob).await;
+
+    // Once the game is over the players read the spectators' room, and may write in it.
+    alice.send(json!({"type":"resign","game":game})).await;
+    for reader in [&mut alice, &mut bob, &mut cy] {
+        assert_eq!(next(reader).await["type"], "end");
+    }
+    say(&mut alice, &game, "spectators", "gg everyone").await;
+    for reader in [&mut alice, &mut bob, &mut cy] {
+        let line = next(reader).await;
+        assert_eq!(
+            (&line["room"], &line["from"], &line["text"]),
+            (&json!("spectators"), &json!("Alice"), &json!("gg everyone"))
+        );
+    }
+
+    // Whoever comes later gets the lines they may read after the state, oldest first.
+    let mut dee = server.client().await;
+    dee.send(json!({"type":"watch","game":game})).await;
+    assert_eq!(dee.recv().await["type"], "state");
+    let texts: Vec<Value> = vec![dee.recv().await["text"].clone(), dee.recv().await["text"].clone()];
+    assert_eq!(texts, [json!(xss), json!("gg everyone")], "spectators never read the players' room");
+    let mut bob_again = server.client().await;
+    bob_again.send(json!({"type":"resume","game":game,"token":bob_token})).await;
+    bob_again.recv_type("joined").await;
+    assert_eq!(bob_again.recv().await["type"], "state");
+    let mut lines = Vec::new();
+    while let Some(m) = bob_again.try_recv(Duration::from_millis(300)).await {
+        if m["type"] == "chat" {
+            lines.push(m["text"].as_str().expect("text").chars().take(12).collect::<String>());
+        }
+    }
+    let expected: Vec<String> =
+        vec!["good luck, B".into(), xss.chars().take(12).collect(), "é".repeat(12), "gg everyone".into()];
+    assert_eq!(lines, expected, "a player reads both rooms once the game is over");
+}
+
+#[tokio::test]
+async fn a_chat_flood_is_refused_and_the_connection_goes_on() {
+    let server = start().await;
+    let (mut alice, mut bob, _cy, game, _) = table(&server).await;
+    for i in 0..12 {
+        alice.send(json!({"type":"chat","game":game,"room":"players","text":format!("spam {i}"),"id":i})).await;
+    }
+    let (mut said, mut refused) = (0, 0);
+    while said + refused < 12 {
+        let m = alice.recv().await;
+        match m["type"].as_str() {
+            Some("ack") => said += 1,
+            Some("error") => {
+                assert_eq!(m["code"], "rate_limited", "{m}");
+                refused += 1;
+            }
+            _ => {}
+        }
+    }
+    assert!(refused >= 5 && said >= 3, "{said} said, {refused} refused");
+    let mut heard = 0;
+    while let Some(m) = bob.try_recv(Duration::from_millis(300)).await {
+        heard += usize::from(m["type"] == "chat");
+    }
+    assert_eq!(heard, said, "only the lines let through reach the other player");
+    // Still connected and playing.
+    alice.play(&game, "d2d4").await;
+}
