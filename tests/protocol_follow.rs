@@ -20,7 +20,8 @@ fn observed(state: &GameState, awaiting: bool) -> Value {
     json!({
         "v": state["v"], "moves": state["moves"], "san": state["san"], "fen": state["fen"],
         "turn": state["turn"], "status": state["status"], "result": state["result"],
-        "reason": state["reason"], "offer": state["offer"], "awaiting": awaiting,
+        "reason": state["reason"], "offer": state["offer"], "match": state["match"], "next": state["next"],
+        "awaiting": awaiting,
     })
 }
 

@@ -147,8 +147,9 @@ fn apply_event(state: &mut GameState, message: &ServerMessage) -> bool {
                 state.status = Status::Ongoing;
             }
         }
-        ServerMessage::End { result, reason, clock, .. } => {
+        ServerMessage::End { result, reason, clock, score, .. } => {
             state.status = Status::Ended;
+            state.score = *score;
             state.result = Some(*result);
             state.reason = Some(*reason);
             state.legal.clear();
@@ -160,6 +161,10 @@ fn apply_event(state: &mut GameState, message: &ServerMessage) -> bool {
         }
         ServerMessage::Offer { kind, by, .. } => state.offer = Some(OfferView { kind: *kind, by: *by }),
         ServerMessage::Declined { .. } => state.offer = None,
+        ServerMessage::Rematch { next, .. } => {
+            state.next = Some(next.clone());
+            state.offer = None;
+        }
         ServerMessage::Seats { seats, claim, .. } => {
             state.seats = seats.clone();
             state.claim = *claim;
