@@ -25,6 +25,8 @@ enum Command {
     Play(gambit::term::PlayArgs),
     /// Follow a game live from the terminal until it ends
     Watch(gambit::term::WatchArgs),
+    /// List the open challenges (seeks) on a server; accept one with gambit play --accept SEEK
+    Seeks(gambit::term::SeeksArgs),
     /// Count the leaf nodes of the legal move tree to a depth (the standard move generator check)
     Perft(PerftArgs),
     /// Print the move a bot level would play in a position, in UCI ("0000" if there is none)
@@ -77,6 +79,7 @@ fn main() -> ExitCode {
         }
         Command::Play(args) => gambit::term::play(&args).map_err(|e| ToolError(e.to_string())),
         Command::Watch(args) => gambit::term::watch(&args).map_err(|e| ToolError(e.to_string())),
+        Command::Seeks(args) => gambit::term::seeks(&args).map_err(|e| ToolError(e.to_string())),
         Command::Perft(args) => return run_perft(args),
         Command::Bot(args) => bot::run(&args).map(|m| println!("{m}")),
         Command::Uci(args) => uci::run(&args),

@@ -353,6 +353,56 @@ async fn reconnects_after_a_dropped_connection_and_plays_on() {
     assert!(status.success(), "{status}: {stderr}\n{out}");
 }
 
+#[tokio::test(flavor = "multi_thread")]
+async fn a_seek_is_accepted_friends_chat_and_play_a_rematch() {
+    let server = start().await;
+    let url = ws_url(server.addr);
+    let mut term = Term::spawn(&["play", &url, "--seek", "--time", "5+3", "--color", "white", "--name", "Alice"], true);
+    let posted = term.until("Seek ").await;
+    assert!(posted.contains("waiting for someone to accept it"), "{posted}");
+    let seek = posted.split(' ').nth(1).expect("seek id").to_string();
+    let (code, listed, stderr) = run_to_end(&["seeks", &url]).await;
+    assert_eq!(code, Some(0), "{stderr}");
+    let line = listed.lines().find(|l| l.starts_with(&seek)).unwrap_or_else(|| panic!("{listed}"));
+    assert!(line.contains("Alice") && line.contains("5+3") && line.ends_with("white"), "{line}");
+
+    let mut bob = Client::connect(server.addr).await;
+    bob.send(json!({"type":"accept_seek","seek":seek,"name":"Bob"})).await;
+    let joined = bob.recv_type("joined").await;
+    let game = joined["game"].as_str().expect("game").to_string();
+    let intro = term.until("you play white against Bob").await;
+    assert!(intro.contains(&game), "{intro}");
+
+    term.type_line("say hello Bob <b>").await;
+    let line = bob.recv_type("chat").await;
+    assert_eq!(
+        (&line["from"], &line["text"], &line["room"]),
+        (&json!("Alice"), &json!("hello Bob <b>"), &json!("players"))
+    );
+    bob.send(json!({"type":"chat","game":game,"room":"players","text":"hi Alice"})).await;
+    term.until("[players] Bob: hi Alice").await;
+    term.type_line("say").await;
+    term.until("Type say and your message").await;
+
+    term.type_line("resign").await;
+    term.until("Match: Alice 0 – 1 Bob (1 game)").await;
+    term.until("Type rematch to play again").await;
+    term.type_line("rematch").await;
+    assert_eq!(bob.recv_type("offer").await["kind"], "rematch");
+    bob.send(json!({"type":"rematch","game":game})).await;
+    term.until("Rematch agreed").await;
+    term.until("the rematch — you play black").await;
+    // The new game goes on in the same session: Bob, now White, moves and Alice sees it.
+    let next = bob.recv_type("rematch").await["next"].as_str().expect("next").to_string();
+    let token = joined["token"].as_str().expect("token");
+    bob.send(json!({"type":"resume","game":next,"token":token})).await;
+    assert_eq!(bob.recv_type("joined").await["color"], "white");
+    bob.send(json!({"type":"move","game":next,"uci":"e2e4"})).await;
+    term.until("Bob played 1. e4.").await;
+    let (status, out, stderr) = term.finish().await;
+    assert!(status.success(), "{status}: {stderr}\n{out}");
+}
+
 /// Runs the binary to its end without input; (exit code, stderr).
 async fn run_to_end(args: &[&str]) -> (Option<i32>, String, String) {
     let term = Term::spawn(args, false);

@@ -24,6 +24,11 @@ pub enum Command {
     Claim {
         win: bool,
     },
+    /// After the end: offer a rematch, or accept the opponent's offer.
+    Rematch,
+    /// Write a line in the chat (the players' room for a player, the spectators' room for a
+    /// spectator).
+    Say(String),
     /// Turn the board around.
     Flip,
     Quit,
@@ -35,6 +40,9 @@ pub enum Command {
 /// `Bc4` (bishop) and `bc4` (pawn) are different moves.
 pub fn parse(line: &str) -> Command {
     let text = line.trim();
+    if let Some(said) = text.strip_prefix("say ").or_else(|| text.strip_prefix("Say ")) {
+        return Command::Say(said.trim().to_string());
+    }
     match text.to_ascii_lowercase().as_str() {
         "" => Command::Empty,
         "help" | "?" | "h" => Command::Help,
@@ -45,6 +53,8 @@ pub fn parse(line: &str) -> Command {
         "abort" => Command::Abort,
         "claim" | "claim win" => Command::Claim { win: true },
         "claim draw" => Command::Claim { win: false },
+        "rematch" | "again" => Command::Rematch,
+        "say" => Command::Say(String::new()),
         "flip" => Command::Flip,
         "quit" | "exit" | "bye" => Command::Quit,
         _ => Command::Move(text.to_string()),
@@ -55,6 +65,7 @@ pub fn parse(line: &str) -> Command {
 pub fn help(spectator: bool) -> String {
     let commands = if spectator {
         "You are watching this game. Commands:\n\
+         \x20 say TEXT  write in the spectators' chat\n\
          \x20 flip      turn the board around\n\
          \x20 quit      stop watching\n\
          \x20 help      this text\n"
@@ -68,6 +79,8 @@ pub fn help(spectator: bool) -> String {
          \x20 abort     call the game off, with no result, before both sides have moved\n\
          \x20 claim     once your opponent has been away for the grace period: take the win\n\
          \x20           (claim draw: call it a draw)\n\
+         \x20 rematch   once the game is over: offer to play again (or accept the offer)\n\
+         \x20 say TEXT  write to your opponent (the players' chat)\n\
          \x20 flip      turn the board around\n\
          \x20 quit      leave (the game stays on the server)\n\
          \x20 help      this text\n"
@@ -163,6 +176,9 @@ mod tests {
     #[test]
     fn commands_are_case_insensitive_words() {
         assert_eq!(parse("  help "), Command::Help);
+        assert_eq!(parse("say  good game! "), Command::Say("good game!".into()));
+        assert_eq!(parse("say"), Command::Say(String::new()));
+        assert_eq!(parse("Rematch"), Command::Rematch);
         assert_eq!(parse("HELP"), Command::Help);
         assert_eq!(parse("?"), Command::Help);
         assert_eq!(parse("Undo"), Command::Undo);

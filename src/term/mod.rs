@@ -23,6 +23,7 @@ pub mod board;
 pub mod client;
 pub mod clock;
 pub mod input;
+pub mod seeks;
 pub mod session;
 pub mod view;
 
@@ -31,7 +32,7 @@ use thiserror::Error;
 
 use crate::chess::Color;
 use crate::chess::Variant;
-use crate::protocol::{ClientMessage, ClockSpec, NewGame, PlayerName, Request, SeatSpec};
+use crate::protocol::{ClientMessage, ClockSpec, NewGame, NewSeek, PlayerName, Request, SeatSpec};
 
 /// Where `play` and `watch` connect when no address is given (`gambit serve`'s default).
 pub const DEFAULT_URL: &str = "ws://127.0.0.1:8080/ws";
@@ -99,6 +100,13 @@ pub struct PlayArgs {
     /// Your name on the board, 1-24 letters, digits, spaces, '_', '-', '.' [default: your login name]
     #[arg(long, value_name = "NAME", value_parser = parse_name)]
     pub name: Option<PlayerName>,
+    /// Post an open challenge in the lobby (with --time, --variant, --color) and wait for
+    /// someone to accept it
+    #[arg(long, conflicts_with_all = ["game", "vs_bot", "accept"])]
+    pub seek: bool,
+    /// Accept this open challenge (see gambit seeks)
+    #[arg(long, value_name = "SEEK", conflicts_with_all = ["game", "vs_bot", "variant", "time", "color"])]
+    pub accept: Option<String>,
 }
 
 fn parse_name(text: &str) -> Result<PlayerName, String> {
@@ -118,7 +126,7 @@ impl PlayArgs {
     }
 
     /// The name to play under: `--name`, or the login name.
-    fn player_name(&self) -> Option<PlayerName> {
+    pub(crate) fn player_name(&self) -> Option<PlayerName> {
         self.name.clone().or_else(login_name)
     }
 
@@ -126,6 +134,18 @@ impl PlayArgs {
         let color = self.color.map(Color::from);
         if let Some(game) = &self.game {
             return ClientMessage::Join { game: game.clone(), color, name: self.player_name() };
+        }
+        if let Some(seek) = &self.accept {
+            return ClientMessage::AcceptSeek { seek: seek.clone(), name: self.player_name() };
+        }
+        if self.seek {
+            return ClientMessage::Seek(NewSeek {
+                variant: self.variant.unwrap_or_default().into(),
+                clock: self.time,
+                color,
+                name: self.player_name(),
+                ..NewSeek::default()
+            });
         }
         let mine = color.unwrap_or(Color::White);
         let other = match self.vs_bot {
@@ -157,6 +177,9 @@ pub struct WatchArgs {
     /// tried when one is lost), then the id of the game to watch
     #[arg(value_name = "URL... GAME")]
     pub args: Vec<String>,
+    /// Your name in the spectators' chat [default: your login name]
+    #[arg(long, value_name = "NAME", value_parser = parse_name)]
+    pub name: Option<PlayerName>,
 }
 
 impl WatchArgs {
@@ -221,7 +244,21 @@ pub fn play(args: &PlayArgs) -> Result<(), TermError> {
 pub fn watch(args: &WatchArgs) -> Result<(), TermError> {
     let (urls, game) = args.target()?;
     let urls = normalize_urls(&urls)?;
-    run_blocking(session::watch(urls, game))
+    run_blocking(session::watch(urls, game, args.name.clone().or_else(login_name)))
+}
+
+/// `gambit seeks` arguments.
+#[derive(Args, Debug, Clone)]
+pub struct SeeksArgs {
+    /// Server address [default: ws://127.0.0.1:8080/ws]
+    #[arg(value_name = "URL")]
+    pub url: Option<String>,
+}
+
+/// `gambit seeks`: prints the open challenges.
+pub fn seeks(args: &SeeksArgs) -> Result<(), TermError> {
+    let urls = normalize_urls(args.url.as_slice())?;
+    run_blocking(session::seeks(urls))
 }
 
 fn run_blocking(task: impl std::future::Future<Output = Result<(), TermError>>) -> Result<(), TermError> {
@@ -251,7 +288,7 @@ mod tests {
 
     #[test]
     fn watch_arguments() {
-        let args = |a: &[&str]| WatchArgs { args: a.iter().map(|s| s.to_string()).collect() };
+        let args = |a: &[&str]| WatchArgs { args: a.iter().map(|s| s.to_string()).collect(), name: None };
         assert_eq!(args(&["abc"]).target().unwrap(), (vec![DEFAULT_URL.to_string()], "abc".to_string()));
         assert_eq!(args(&["ws://h/ws", "abc"]).target().unwrap(), (vec!["ws://h/ws".to_string()], "abc".to_string()));
         let two = args(&["ws://a/ws", "ws://b/ws", "abc"]).target().unwrap();
@@ -262,8 +299,17 @@ mod tests {
 
     #[test]
     fn play_requests() {
-        let base =
-            PlayArgs { urls: Vec::new(), game: None, color: None, vs_bot: None, variant: None, time: None, name: None };
+        let base = PlayArgs {
+            urls: Vec::new(),
+            game: None,
+            color: None,
+            vs_bot: None,
+            variant: None,
+            time: None,
+            name: None,
+            seek: false,
+            accept: None,
+        };
         let create = base.request();
         assert!(matches!(
             create.message,

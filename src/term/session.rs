@@ -13,7 +13,10 @@ use super::input::{self, Command, MoveInputError};
 use super::view::{GameView, Update};
 use super::{PlayArgs, TermError, DEFAULT_URL};
 use crate::chess::Color;
-use crate::protocol::{ClaimKind, ClientMessage, ErrorCode, GameId, GameState, Request, ServerMessage};
+use crate::protocol::{
+    ChatError, ChatRoom, ChatText, ClaimKind, ClientMessage, ErrorCode, GameId, GameState, PlayerName, Request,
+    ServerMessage,
+};
 use crate::timer::sleep_until;
 
 /// The request id of the first message (`create`, `join` or `watch`), to match the server's answer.
@@ -33,7 +36,8 @@ pub async fn play(urls: Vec<String>, args: PlayArgs) -> Result<(), TermError> {
     let share = if url == DEFAULT_URL { String::new() } else { format!(" {url}") };
     conn.send(&args.request()).await?;
     let watch_hint = args.game.as_ref().map(|game| format!("gambit watch{share} {game}"));
-    let setup = setup(&mut conn, watch_hint.as_deref()).await?;
+    // A seek waits for as long as it takes someone to accept it.
+    let setup = setup(&mut conn, watch_hint.as_deref(), args.seek).await?;
     let Some((color, token)) = setup.seat else {
         return Err(TermError::Protocol("the server gave no seat for this client".into()));
     };
@@ -47,19 +51,48 @@ pub async fn play(urls: Vec<String>, args: PlayArgs) -> Result<(), TermError> {
              Anyone can watch with: gambit watch{share} {game}\nType help for the commands.",
             color.name()
         ),
+        (false, _) if args.seek || args.accept.is_some() => {
+            let opponent = setup.state.seats[color.other()].name().unwrap_or("someone").to_string();
+            format!("Game {game}: you play {} against {opponent}. Type help for the commands.", color.name())
+        }
         (false, _) => format!("Joined game {game}: you play {}. Type help for the commands.", color.name()),
     };
     let view = GameView::new(setup.state, Some(color));
-    Session::new(servers, conn, view, Some(token)).run(&intro).await
+    Session::new(servers, conn, view, Some(token), args.player_name()).run(&intro).await
+}
+
+/// `gambit seeks`: the open challenges, one line each.
+pub async fn seeks(urls: Vec<String>) -> Result<(), TermError> {
+    let (_, mut conn) = Servers::open(urls).await?;
+    conn.send(&Request::new(ClientMessage::List, Some(SETUP_ID))).await?;
+    let deadline = Instant::now() + SETUP_TIMEOUT;
+    loop {
+        let incoming = tokio::time::timeout_at(deadline, conn.recv())
+            .await
+            .map_err(|_| TermError::Timeout(SETUP_TIMEOUT.as_secs()))?;
+        match incoming {
+            Incoming::Closed => return Err(TermError::Closed),
+            Incoming::Message(message) => match *message {
+                ServerMessage::Seeks { seeks } => {
+                    print!("{}", super::seeks::table(&seeks));
+                    conn.close().await;
+                    return Ok(());
+                }
+                ServerMessage::Error { message, .. } => return Err(TermError::Refused(message)),
+                _ => {}
+            },
+        }
+    }
 }
 
 /// `gambit watch`: follow a game until it ends (or the watcher quits).
-pub async fn watch(urls: Vec<String>, game: GameId) -> Result<(), TermError> {
+pub async fn watch(urls: Vec<String>, game: GameId, name: Option<PlayerName>) -> Result<(), TermError> {
     let (servers, mut conn) = Servers::open(urls).await?;
-    conn.send(&Request::new(ClientMessage::Watch { game: game.clone(), v: None, name: None }, Some(SETUP_ID))).await?;
-    let setup = setup(&mut conn, None).await?;
+    let watch = ClientMessage::Watch { game: game.clone(), v: None, name: name.clone() };
+    conn.send(&Request::new(watch, Some(SETUP_ID))).await?;
+    let setup = setup(&mut conn, None, false).await?;
     let view = GameView::new(setup.state, None);
-    Session::new(servers, conn, view, None).run(&format!("Watching game {game}.")).await
+    Session::new(servers, conn, view, None, name).run(&format!("Watching game {game}.")).await
 }
 
 /// The servers a client may use (one, or the nodes of a cluster), and the one in use.
@@ -106,15 +139,19 @@ struct Setup {
 }
 
 /// Waits for the answer to the first message and the game's first `state`. `watch_hint` is the
-/// command that follows the game instead, offered when the seat asked for is taken.
-async fn setup(conn: &mut Connection, watch_hint: Option<&str>) -> Result<Setup, TermError> {
-    let deadline = Instant::now() + SETUP_TIMEOUT;
+/// command that follows the game instead, offered when the seat asked for is taken. A seek
+/// (`patient`) waits without a deadline once the server has posted it.
+async fn setup(conn: &mut Connection, watch_hint: Option<&str>, patient: bool) -> Result<Setup, TermError> {
+    let mut deadline = Some(Instant::now() + SETUP_TIMEOUT);
     let mut seat = None;
     let mut created = false;
     loop {
-        let incoming = tokio::time::timeout_at(deadline, conn.recv())
-            .await
-            .map_err(|_| TermError::Timeout(SETUP_TIMEOUT.as_secs()))?;
+        let incoming = match deadline {
+            Some(deadline) => tokio::time::timeout_at(deadline, conn.recv())
+                .await
+                .map_err(|_| TermError::Timeout(SETUP_TIMEOUT.as_secs()))?,
+            None => conn.recv().await,
+        };
         let message = match incoming {
             Incoming::Message(message) => *message,
             Incoming::Closed => return Err(TermError::Closed),
@@ -125,6 +162,10 @@ async fn setup(conn: &mut Connection, watch_hint: Option<&str>) -> Result<Setup,
                 created = true;
             }
             ServerMessage::Joined { color, token, .. } => seat = Some((color, token)),
+            ServerMessage::Seeking { seek, .. } if patient => {
+                deadline = None;
+                println!("Seek {seek} posted: waiting for someone to accept it (Ctrl-C withdraws it).");
+            }
             ServerMessage::Error { code, message, .. } => {
                 return Err(TermError::Refused(refusal(code, &message, watch_hint)))
             }
@@ -166,10 +207,22 @@ struct Session {
     prompt: bool,
     /// Set once the client is on its way out: no more prompts.
     leaving: bool,
+    /// The name a spectator chats under (sent again when watching resumes).
+    name: Option<PlayerName>,
+    /// The rematch being moved to: its game, and the colour once `joined` says it.
+    next: Option<(GameId, Option<Color>)>,
+    /// A `resume` of the rematch is to be sent.
+    follow_next: bool,
 }
 
 impl Session {
-    fn new(servers: Servers, conn: Connection, view: GameView, token: Option<String>) -> Session {
+    fn new(
+        servers: Servers,
+        conn: Connection,
+        view: GameView,
+        token: Option<String>,
+        name: Option<PlayerName>,
+    ) -> Session {
         use std::io::IsTerminal;
         let prompt = token.is_some() && std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
         Session {
@@ -183,6 +236,9 @@ impl Session {
             resume_id: None,
             prompt,
             leaving: false,
+            name,
+            next: None,
+            follow_next: false,
         }
     }
 
@@ -270,8 +326,12 @@ impl Session {
         if !text.is_empty() {
             self.show(&text);
         }
-        if self.view.is_over() {
+        if self.view.is_over() && !self.is_player() {
             return Ok(Flow::Stop);
+        }
+        if self.follow_next && !lost {
+            self.follow_next = false;
+            self.follow_afresh(None).await;
         }
         if update.resync && !lost {
             // Out of step with the server: follow the game afresh on this connection.
@@ -293,11 +353,43 @@ impl Session {
                 }
                 update.notes.push(error_note(code, &message));
             }
+            ServerMessage::Chat { game, line } if game == self.view.game() => {
+                update.notes.push(format!("[{}] {}: {}", line.room.name(), line.from, line.text));
+            }
+            // The rematch's seat, then its first state: the session moves to the new game.
+            ServerMessage::Joined { game, color, .. } => {
+                if let Some((next, joined)) = &mut self.next {
+                    if *next == game {
+                        *joined = Some(color);
+                    }
+                }
+            }
+            ServerMessage::State(state) if self.next.as_ref().is_some_and(|(next, _)| *next == state.game) => {
+                let color = self.next.take().and_then(|(_, color)| color);
+                let game = state.game.clone();
+                self.view = GameView::new(state, color);
+                let side = color.map_or("", |c| c.name());
+                update.notes.push(format!("Game {game}: the rematch — you play {side}."));
+                update.redraw = true;
+            }
             ServerMessage::Created { .. }
-            | ServerMessage::Joined { .. }
             | ServerMessage::Ack { .. }
-            | ServerMessage::Games { .. } => {}
-            other => update.merge(self.view.apply(&other)),
+            | ServerMessage::Games { .. }
+            | ServerMessage::Seeks { .. }
+            | ServerMessage::Seeking { .. } => {}
+            other => {
+                if let ServerMessage::Rematch { game, next, .. } = &other {
+                    if game == self.view.game() && self.is_player() {
+                        self.next = Some((next.clone(), None));
+                        self.follow_next = true;
+                    }
+                }
+                let ended = matches!(other, ServerMessage::End { .. }) && !self.view.is_over();
+                update.merge(self.view.apply(&other));
+                if ended && self.is_player() && self.view.is_over() {
+                    update.notes.push("Type rematch to play again, or quit to leave.".into());
+                }
+            }
         }
         Ok(())
     }
@@ -344,6 +436,8 @@ impl Session {
             Command::Decline => self.act(ClientMessage::Decline { game: self.view.game().into() }).await,
             Command::Resign => self.act(ClientMessage::Resign { game: self.view.game().into() }).await,
             Command::Abort => self.act(ClientMessage::Abort { game: self.view.game().into() }).await,
+            Command::Rematch => self.act(ClientMessage::Rematch { game: self.view.game().into() }).await,
+            Command::Say(text) => self.say(&text).await,
             Command::Claim { win } => {
                 let result = if win { ClaimKind::Win } else { ClaimKind::Draw };
                 self.act(ClientMessage::Claim { game: self.view.game().into(), result }).await
@@ -352,16 +446,33 @@ impl Session {
         Flow::Continue
     }
 
+    /// `say TEXT`: a line in the players' room (a player's) or the spectators' (a spectator's).
+    async fn say(&mut self, text: &str) {
+        let text = match ChatText::parse(text) {
+            Ok(text) => text,
+            Err(ChatError::Empty) => return self.show("Type say and your message, e.g. say good game!"),
+            Err(e) => return self.show(&format!("Not sent: {e}.")),
+        };
+        let room = if self.is_player() { ChatRoom::Players } else { ChatRoom::Spectators };
+        self.send(ClientMessage::Chat { game: self.view.game().into(), room, text }).await;
+    }
+
     /// Sends an action of the seat holder, after checking it can be sent at all.
     async fn act(&mut self, message: ClientMessage) {
         if !self.is_player() {
             self.show("You are watching; only the players can do that.");
             return;
         }
-        if self.view.is_over() {
-            self.show("The game is over.");
+        let after_the_end = matches!(message, ClientMessage::Rematch { .. } | ClientMessage::Decline { .. });
+        if self.view.is_over() && !after_the_end {
+            self.show("The game is over: type rematch to play again, or quit to leave.");
             return;
         }
+        self.send(message).await;
+    }
+
+    /// Sends a message on the connection, or says why it cannot be sent now.
+    async fn send(&mut self, message: ClientMessage) {
         let Some(conn) = self.conn.as_mut() else {
             self.show("Not connected right now — reconnecting…; try again in a moment.");
             return;
@@ -399,10 +510,11 @@ impl Session {
     async fn follow_afresh(&mut self, v: Option<u64>) -> bool {
         let id = self.next_id;
         self.next_id += 1;
-        let game = self.view.game().to_string();
+        // Moving to a rematch: its seat, with the same token.
+        let game = self.next.as_ref().map_or_else(|| self.view.game().to_string(), |(next, _)| next.clone());
         let message = match &self.token {
             Some(token) => ClientMessage::Resume { game, token: token.clone(), v },
-            None => ClientMessage::Watch { game, v, name: None },
+            None => ClientMessage::Watch { game, v, name: self.name.clone() },
         };
         let Some(conn) = self.conn.as_mut() else { return false };
         if conn.send(&Request::new(message, Some(id))).await.is_err() {
@@ -441,7 +553,7 @@ impl Session {
         if !text.ends_with('\n') {
             let _ = out.write_all(b"\n");
         }
-        if self.prompt && !self.leaving && !self.view.is_over() {
+        if self.prompt && !self.leaving {
             let _ = out.write_all(b"> ");
         }
         let _ = out.flush();

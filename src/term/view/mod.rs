@@ -191,7 +191,10 @@ impl GameView {
                 let numbered = self.numbered(self.g().san.len() - 1);
                 Update::redraw(vec![format!("{} played {numbered}.", capitalise(&self.who(turn.other())))])
             }
-            ServerMessage::End { .. } => Update::redraw(Vec::new()),
+            ServerMessage::End { .. } => Update::redraw(self.match_line().into_iter().collect()),
+            ServerMessage::Rematch { next, .. } => {
+                Update::note(format!("Rematch agreed: game {next}, colours swapped."))
+            }
             ServerMessage::Offer { kind, by, .. } => Update::note(self.offer_note(*kind, *by)),
             ServerMessage::Declined { kind, by, .. } => Update::note(self.declined_note(*kind, *by)),
             ServerMessage::Seats { seats, claim, .. } => {
@@ -213,6 +216,24 @@ impl GameView {
             }
             _ => Update::default(),
         }
+    }
+
+    /// The running score of the match, as the terminal prints it when a game ends:
+    /// "Match: Alice 1½ – ½ Bob (2 games)". None before any game of the match has counted.
+    pub fn match_line(&self) -> Option<String> {
+        let score = self.g().score;
+        if score.games == 0 {
+            return None;
+        }
+        let name = |side: Color| label(&self.g().seats[side], side);
+        let games = if score.games == 1 { "1 game".to_string() } else { format!("{} games", score.games) };
+        Some(format!(
+            "Match: {} {} – {} {} ({games})",
+            name(Color::White),
+            score.white,
+            score.black,
+            name(Color::Black)
+        ))
     }
 
     // ---- words ----------------------------------------------------------------------------
