@@ -275,6 +275,7 @@ async fn players_and_a_spectator_on_three_nodes_play_one_game() {
     let named = alice.recv_type("created").await["game"].as_str().expect("id").to_string();
     let mut bob = cluster.node("n3").client().await;
     bob.send(json!({"type":"join","game":named,"name":"Bob"})).await;
+    let bob_token = bob.recv_type("joined").await["token"].as_str().expect("token").to_string();
     let state = bob.recv_type("state").await;
     assert_eq!(
         (state["seats"]["white"]["name"].as_str(), state["seats"]["black"]["name"].as_str()),
@@ -295,6 +296,49 @@ async fn players_and_a_spectator_on_three_nodes_play_one_game() {
         assert!(Instant::now() < deadline, "the aborted game leaves every node's list: {list}");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+
+    // Chat crosses nodes, each line to its own room's members: Alice on n2 writes to Bob on n3;
+    // the watcher on n1 reads only the spectators' room (which, the game over, the players read).
+    alice.send(json!({"type":"chat","game":named,"room":"players","text":"sorry, wrong button"})).await;
+    let line = bob.recv_type("chat").await;
+    assert_eq!((&line["from"], &line["text"]), (&json!("Alice"), &json!("sorry, wrong button")));
+    watcher.send(json!({"type":"chat","game":named,"room":"spectators","text":"<i>no worries</i>"})).await;
+    let heard = watcher.recv_type("chat").await;
+    assert_eq!((&heard["room"], &heard["text"]), (&json!("spectators"), &json!("<i>no worries</i>")), "not Alice's");
+    assert_eq!(bob.recv_type("chat").await["text"], "<i>no worries</i>");
+    // A rematch across nodes: Bob (n3) offers, Alice (n2) accepts, the watcher (n1) hears of it.
+    bob.send(json!({"type":"rematch","game":named})).await;
+    alice.recv_type("offer").await;
+    alice.send(json!({"type":"rematch","game":named})).await;
+    let next = watcher.recv_type("rematch").await["next"].as_str().expect("next").to_string();
+    bob.send(json!({"type":"resume","game":next,"token":bob_token})).await;
+    assert_eq!(bob.recv_type("joined").await["color"], "white", "colours swapped, on another node");
+    let state = bob.recv_type("state").await;
+    assert_eq!((&state["seats"]["black"]["name"], &state["status"]), (&json!("Alice"), &json!("ongoing")));
+
+    // A seek posted on n1 is listed on n3 and accepted there: both sit down.
+    let mut lobby = cluster.node("n3").client().await;
+    lobby.send(json!({"type":"list"})).await;
+    let mut carol = cluster.node("n1").client().await;
+    carol.send(json!({"type":"seek","name":"Carol","color":"black"})).await;
+    let seek = carol.recv_type("seeking").await["seek"].clone();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let seeks = lobby.recv_type("seeks").await;
+        if seeks["seeks"].as_array().expect("seeks").iter().any(|s| s["seek"] == seek && s["name"] == "Carol") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "n3 lists n1's seek: {seeks}");
+    }
+    let mut dan = cluster.node("n3").client().await;
+    dan.send(json!({"type":"accept_seek","seek":seek,"name":"Dan"})).await;
+    let joined = dan.recv_type("joined").await;
+    assert_eq!(joined["color"], "white");
+    let mine = carol.recv_type("joined").await;
+    assert_eq!((&mine["game"], &mine["color"]), (&joined["game"], &json!("black")));
+    let mut eve = cluster.node("n2").client().await;
+    eve.send(json!({"type":"accept_seek","seek":seek})).await;
+    eve.expect_error("no_such_seek").await;
 }
 
 #[tokio::test]

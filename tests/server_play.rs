@@ -198,6 +198,7 @@ async fn http_api_lobby_list_and_metrics() {
     let games = lobby.recv().await;
     assert_eq!(games["type"], "games");
     assert_eq!(games["games"], json!([]));
+    assert_eq!(lobby.recv().await, json!({"type":"seeks","seeks":[]}), "then the open challenges");
     assert_eq!(lobby.recv().await, json!({"type":"ack","id":1}));
 
     let (mut white, mut black, game, _, _) = human_game(&server).await;

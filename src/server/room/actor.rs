@@ -365,7 +365,7 @@ impl Room {
         let clock = self.clock_view();
         let (result, reason) = (GameResult::from(outcome), outcome.reason);
         let times = self.times(Instant::now());
-        let event = if self.game.ply() == 0 || outcome.is_aborted() {
+        let event = if self.is_discarded() {
             // Ended before a move was made (resigned, abandoned), or called off: nothing worth
             // keeping in the archive. The room still shows the end while it is held.
             StoreEvent::Discarded
@@ -377,6 +377,12 @@ impl Room {
         // Its version is stored with it (or, if that write failed, it is not worth another).
         let score = self.score_now();
         out.push_stored(move |game, v| ServerMessage::End { game, v, result, reason, clock, score });
+    }
+
+    /// True for a game that ended with nothing worth keeping (no move played, or aborted): the
+    /// store forgets it.
+    pub(super) fn is_discarded(&self) -> bool {
+        self.game.outcome().is_some_and(|o| self.game.ply() == 0 || o.is_aborted())
     }
 
     /// The match's score now: this game counts once it has ended with a result.

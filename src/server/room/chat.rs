@@ -90,8 +90,11 @@ impl Room {
             text: line.text.clone(),
             at_ms: line.at,
         };
-        // Kept with the game before anyone reads it, as moves are.
-        self.store(StoreEvent::Chat(stored)).await?;
+        // Kept with the game before anyone reads it, as moves are (a game the store has
+        // forgotten keeps its chat in memory only, while the room lasts).
+        if !self.is_discarded() {
+            self.store(StoreEvent::Chat(stored)).await?;
+        }
         let text = text_of(&self.id, line);
         self.chat.push(room, text.clone());
         self.events.tell(&self.id, text, audience(room, over));
