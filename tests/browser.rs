@@ -789,3 +789,150 @@ async fn a_game_started_by_mistake_is_aborted() {
     let listed = a.execute("return document.querySelectorAll('#games a').length", vec![]).await.expect("list");
     assert_eq!(listed, json!(0), "an aborted game leaves the lobby");
 }
+
+/// Types `text` into the game page's chat box and presses Enter.
+async fn send_chat(c: &Client, text: &str) {
+    let ready = "const i = document.getElementById('chat-input'); return !document.getElementById('chat').hidden && !i.disabled";
+    wait_js(c, "the chat box", ready).await;
+    c.find(Locator::Id("chat-input")).await.expect("chat box").send_keys(&format!("{text}\n")).await.expect("type");
+}
+
+/// Waits until the game page shows the match score `score` ("Alice 1 – 0 Bob").
+async fn wait_score(c: &Client, score: &str) {
+    let script = format!("return document.getElementById('match-score')?.textContent === {score:?}");
+    wait_js(c, &format!("the match score {score:?}"), &script).await;
+}
+
+/// A script's expression: the text of the chat lines of `room` the page shows, one per line.
+fn chat_lines(room: &str) -> String {
+    format!(
+        "[...document.querySelectorAll('#chat .chat-line[data-room={room}]')].map((l) => l.textContent).join('\\n')"
+    )
+}
+
+/// Two friends and a spectator around one board. Each chat room reaches only its readers (the
+/// players' room never the spectator; the spectators' room the players only once the game is
+/// over), and a line with markup shows as text. After Alice's fool's mate she offers a rematch,
+/// Bob accepts, and all three pages move to the new game, colours swapped, the match score
+/// shown and counted again when it ends. Then a seek posted in Alice's lobby is accepted from
+/// Bob's: both land in its game, and Abort calls it off.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn friends_chat_rematch_and_seek_in_three_browsers() {
+    const XSS: &str = "<img src=x onerror=alert(1)>";
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver().await else { return };
+    let server = start().await;
+    let a = driver.browser(1100, 850).await;
+    let b = driver.browser(1100, 850).await;
+    let c = driver.browser(1100, 850).await;
+
+    // Alice creates a friend game as Black; Bob takes White from the invite; Cy watches.
+    open_lobby(&a, &server).await;
+    click_css(&a, "#friend-form input[value='black']").await;
+    click_css(&a, "#play-friend").await;
+    choose_name(&a, "Alice").await;
+    let invite = invite_link(&a).await;
+    b.goto(&invite).await.expect("open invite");
+    click_css(&b, "#join-white").await;
+    choose_name(&b, "Bob").await;
+    wait_js(&b, "white's seat", "return document.getElementById('app').dataset.seat === 'white'").await;
+    c.goto(&invite).await.expect("open as spectator");
+    wait_status(&c, "White to move").await;
+
+    // Alice writes to the players; Cy, asked for a name as he first writes, to the spectators.
+    send_chat(&a, "good luck").await;
+    for p in [&a, &b] {
+        wait_js(p, "Alice's line", &format!("return {} === 'Alice: good luck'", chat_lines("players"))).await;
+    }
+    send_chat(&c, XSS).await;
+    choose_name(&c, "Cy").await;
+    let literal = format!(
+        "const t = document.querySelector('#chat .chat-line[data-room=spectators] .chat-text');
+         return t?.textContent === {XSS:?} && t.parentNode.textContent === 'Cy: ' + {XSS:?} && !document.querySelector('#chat img')"
+    );
+    wait_js(&c, "Cy's line, as text", &literal).await;
+    // Alice's line went out before Cy's, so by now it would have reached him.
+    let players_room = format!("return {}", chat_lines("players"));
+    assert_eq!(c.execute(&players_room, vec![]).await.ok(), Some(json!("")), "the spectator reads the players");
+
+    // Fool's mate. Cy's line went out before the first move: the players have not read it.
+    for (n, (player, mv)) in [(&b, "f2f3"), (&a, "e7e5"), (&b, "g2g4"), (&a, "d8h4")].into_iter().enumerate() {
+        wait_status(player, "Your move").await;
+        click_move(player, mv).await;
+        wait_plies(&a, n as u64 + 1).await;
+        if n == 0 {
+            wait_plies(&b, 1).await;
+            let spectators_room = format!("return {}", chat_lines("spectators"));
+            for p in [&a, &b] {
+                assert_eq!(p.execute(&spectators_room, vec![]).await.ok(), Some(json!("")), "before the end");
+            }
+        }
+    }
+    for p in [&a, &b, &c] {
+        assert_eq!(wait_status(p, "Checkmate").await, "Checkmate — Black wins");
+        wait_score(p, "Bob 0 – 1 Alice").await;
+    }
+    // Now the players read the spectators' room too.
+    wait_js(&a, "Cy's line for the players", &literal).await;
+    screenshot(&a, "game-chat-rematch.png").await;
+
+    // Rematch: Alice offers, Bob accepts; every page moves to the new game, colours swapped.
+    let first = current_path(&a).await;
+    click_css(&a, "#rematch").await;
+    wait_js(
+        &b,
+        "the rematch offer",
+        "return document.getElementById('accept-offer')?.textContent === 'Accept rematch'",
+    )
+    .await;
+    click_css(&b, "#accept-offer").await;
+    let moved = format!(
+        "return location.pathname !== {first:?} && document.getElementById('app').dataset.status === 'ongoing'"
+    );
+    for p in [&a, &b, &c] {
+        wait_js(p, "the rematch", &moved).await;
+        wait_score(p, "Alice 1 – 0 Bob").await;
+    }
+    let second = current_path(&a).await;
+    assert_eq!(current_path(&b).await, second);
+    assert_eq!(current_path(&c).await, second, "the spectator is carried along");
+    for (p, seat) in [(&a, "white"), (&b, "black"), (&c, "spectator")] {
+        let shown = p.execute("return document.getElementById('app').dataset.seat", vec![]).await.ok();
+        assert_eq!(shown, Some(json!(seat)));
+    }
+
+    // Two moves, then Alice resigns: one game each.
+    for (n, (player, mv)) in [(&a, "e2e4"), (&b, "e7e5")].into_iter().enumerate() {
+        wait_status(player, "Your move").await;
+        click_move(player, mv).await;
+        wait_plies(&a, n as u64 + 1).await;
+    }
+    click_css(&a, "#resign").await;
+    click_css(&a, "#resign-confirm").await;
+    for p in [&a, &b, &c] {
+        wait_score(p, "Alice 1 – 1 Bob").await;
+    }
+
+    // A seek from Alice's lobby, accepted from Bob's: both sit down in its game.
+    open_lobby(&a, &server).await;
+    click_css(&a, "#post-seek").await;
+    wait_js(&a, "her seek, waiting", "return document.querySelector('#seeks .seek #cancel-seek') !== null").await;
+    open_lobby(&b, &server).await;
+    click_css(&b, "#seeks .seek .accept-seek").await;
+    let seated =
+        "return location.pathname.startsWith('/g/') && document.getElementById('app').dataset.status === 'ongoing'";
+    for p in [&a, &b] {
+        wait_js(p, "the seek's game", seated).await;
+    }
+    assert_eq!(current_path(&a).await, current_path(&b).await);
+    let seat = "return document.getElementById('app').dataset.seat";
+    let seats = [a.execute(seat, vec![]).await.ok(), b.execute(seat, vec![]).await.ok()];
+    assert!(seats.contains(&Some(json!("white"))) && seats.contains(&Some(json!("black"))), "{seats:?}");
+    click_css(&a, "#abort").await;
+    for p in [&a, &b] {
+        wait_status(p, "Game aborted").await;
+    }
+    for p in [a, b, c] {
+        let _ = p.close().await;
+    }
+}

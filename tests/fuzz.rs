@@ -78,8 +78,27 @@ proptest! {
 /// A message aimed at the game: a real type with fields that are often wrong.
 fn message_for(game: String, token: String) -> impl Strategy<Value = Value> {
     let ty = prop::sample::select(vec![
-        "move", "move", "move", "undo", "draw", "decline", "join", "resume", "watch", "unwatch", "claim", "list",
-        "abort", "create", "teleport",
+        "move",
+        "move",
+        "move",
+        "undo",
+        "draw",
+        "decline",
+        "join",
+        "resume",
+        "watch",
+        "unwatch",
+        "claim",
+        "list",
+        "abort",
+        "create",
+        "teleport",
+        "chat",
+        "chat",
+        "rematch",
+        "seek",
+        "cancel_seek",
+        "accept_seek",
     ]);
     let game_field = prop_oneof![
         3 => Just(json!(game)),
@@ -95,8 +114,10 @@ fn message_for(game: String, token: String) -> impl Strategy<Value = Value> {
     let extra = prop::collection::vec(("[a-z_]{1,8}", any_json()), 0..3);
     let name =
         prop_oneof!["[A-Za-z0-9 _.-]{0,26}".prop_map(Value::String), "\\PC{0,30}".prop_map(Value::String), any_json()];
-    (ty, game_field, uci, token_field, extra, any_json(), any_json(), name).prop_map(
-        move |(ty, game, uci, token, extra, result, seat, name)| {
+    let room = prop_oneof![Just(json!("players")), Just(json!("spectators")), any_json()];
+    let text = prop_oneof!["\\PC{0,300}".prop_map(Value::String), "\\p{Cc}{1,3}".prop_map(Value::String), any_json()];
+    (ty, game_field, uci, token_field, extra, any_json(), any_json(), name, (room, text, any_json())).prop_map(
+        move |(ty, game, uci, token, extra, result, seat, name, (room, text, seek))| {
             let mut m = Map::new();
             m.insert("type".into(), json!(ty));
             m.insert("game".into(), game);
@@ -105,6 +126,9 @@ fn message_for(game: String, token: String) -> impl Strategy<Value = Value> {
             m.insert("result".into(), result);
             m.insert("white".into(), seat);
             m.insert("name".into(), name);
+            m.insert("room".into(), room);
+            m.insert("text".into(), text);
+            m.insert("seek".into(), seek);
             for (k, v) in extra {
                 if k != "id" && k != "type" {
                     m.insert(k, v);

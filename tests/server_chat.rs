@@ -97,10 +97,15 @@ async fn players_and_spectators_each_read_their_own_room() {
     assert_eq!(next(&mut alice).await["text"].as_str().map(|t| t.chars().count()), Some(280));
     next(&mut bob).await;
 
-    // Once the game is over the players read the spectators' room, and may write in it.
+    // Once the game is over the players read the spectators' room: what was written in it
+    // comes to them after the end; and they may write in it.
     alice.send(json!({"type":"resign","game":game})).await;
     for reader in [&mut alice, &mut bob, &mut cy] {
         assert_eq!(next(reader).await["type"], "end");
+    }
+    for player in [&mut alice, &mut bob] {
+        let line = next(player).await;
+        assert_eq!((&line["room"], &line["text"]), (&json!("spectators"), &json!(xss)), "{line}");
     }
     say(&mut alice, &game, "spectators", "gg everyone").await;
     for reader in [&mut alice, &mut bob, &mut cy] {

@@ -117,6 +117,8 @@ async fn killed_and_started_again(db: &str) {
     let (c_white_ms, c_black_ms) =
         (c_last["clock"]["white_ms"].as_u64().unwrap(), c_last["clock"]["black_ms"].as_u64().unwrap());
     assert!(c_white_ms < 300_000 - 400 && c_black_ms < 300_000 - 600, "{c_last}");
+    c_white.send(json!({"type":"chat","game":c,"room":"players","text":"good luck, Dave"})).await;
+    assert_eq!(c_black.recv_type("chat").await["text"], "good luck, Dave");
 
     // B: a person against level 5, which thinks for 2.5 s: killed while it thinks.
     let mut b_human = s.client().await;
@@ -143,6 +145,12 @@ async fn killed_and_started_again(db: &str) {
     // C: the clock goes on from the times stored, with black's time running from the restart.
     let (mut c_black, state) = resume(s, &c, &c_bt, 0).await;
     assert_eq!(moves(&state), ["d2d4", "d7d5", "c2c4"]);
+    // The chat is kept with the game: its lines follow the state.
+    let line = c_black.recv().await;
+    assert_eq!(
+        (&line["type"], &line["from"], &line["text"]),
+        (&json!("chat"), &json!("Carol"), &json!("good luck, Dave"))
+    );
     // The names the players gave are stored with their seats.
     assert_eq!(state["seats"]["white"], json!({"kind":"human","online":false,"name":"Carol"}));
     assert_eq!(state["seats"]["black"], json!({"kind":"human","online":true,"name":"Dave"}));

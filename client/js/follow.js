@@ -8,6 +8,7 @@
 // `state` instead of guessing, and ignores events until then.
 
 import { applyUci, boardSize, parsePlacement, samePlacement } from './chess.js';
+import { NO_MATCH } from './social.js';
 
 /** What `apply` did with a message. */
 export const APPLIED = 'applied';
@@ -28,6 +29,8 @@ export function modelFromState(s) {
     turn: s.turn, status: s.status, result: s.result ?? null, reason: s.reason ?? null, seats: s.seats,
     legal: [...s.legal], check: s.check, offer: s.offer || null, watchers: s.watchers || 0,
     clock: s.clock || null, claim: s.claim || null,
+    // The running score of the match of rematches this game is part of, and the rematch once made.
+    match: s.match || { ...NO_MATCH }, next: s.next ?? null,
     // True after a gap or a doubtful event: only a fresh `state` is applied until then.
     awaiting: false,
   };
@@ -44,7 +47,7 @@ export function apply(model, msg) {
   switch (msg.type) {
     case 'state':
       return APPLIED;
-    case 'move': case 'end': case 'offer': case 'declined': case 'seats':
+    case 'move': case 'end': case 'offer': case 'declined': case 'seats': case 'rematch':
       return event(model, msg);
     case 'watchers':
       if (!model) return IGNORED;
@@ -82,12 +85,17 @@ function event(g, msg) {
     case 'end':
       Object.assign(g, { status: 'ended', result: msg.result, reason: msg.reason, legal: [], offer: null, claim: null });
       if (msg.clock) g.clock = msg.clock;
+      // The match's score with this game counted.
+      g.match = msg.match || { ...NO_MATCH };
       break;
     case 'offer':
       g.offer = { kind: msg.kind, by: msg.by };
       break;
     case 'declined':
       g.offer = null;
+      break;
+    case 'rematch':
+      Object.assign(g, { next: msg.next, offer: null });
       break;
     case 'seats':
       Object.assign(g, { seats: msg.seats, claim: msg.claim || null });

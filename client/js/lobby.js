@@ -1,22 +1,31 @@
-// The lobby, `/`: the live list of games (from the `list` subscription) and the forms that start
-// a game — against a friend, against the computer, or between two computer players.
+// The lobby, `/`: the live lists of games and of open challenges ("seeks", both from the `list`
+// subscription) and the forms that start a game — against a friend, against the computer,
+// between two computer players, or against whoever accepts a seek.
 //
 // Creating a game here only sends `create`; on `created` the seat token is stored and the page
 // moves to /g/{id}, which resumes the seat like any reload would. One path, well tested. A
 // game that seats the creator waits for a display name first (namebox.js asks for one the
-// first time), and carries it.
+// first time), and carries it. A seek lives as long as this page's connection: when someone
+// accepts it (or this page accepts another's), `joined` arrives and the page moves to the game
+// the same way. A seek lost with a dropped connection is posted again when it comes back.
 
 import { clockSpec, PRESETS, timeControlName } from './clock.js';
 import { Connection } from './connection.js';
 import { askAgain, nameForSeat } from './namebox.js';
 import { isNameRefusal } from './names.js';
 import { loadName, saveSeat } from './store.js';
-import { escapeHtml, seatName, setConnectionBadge } from './ui.js';
+import { escapeHtml, seatName, setConnectionBadge, setHtml, SIDE_NAMES } from './ui.js';
 
 const VARIANTS = { standard: 'Standard', minichess7: 'Minichess 7×7' };
 
 function levelOptions(selected) {
   return [1, 2, 3, 4, 5].map((n) => `<option value="${n}"${n === selected ? ' selected' : ''}>Level ${n}</option>`).join('');
+}
+
+function colorChoice(checked) {
+  return `<fieldset class="choice"><legend>Your side</legend>
+                ${['white', 'black', 'random'].map((c) => `<label><input type="radio" name="color" value="${c}"${c === checked ? ' checked' : ''}> ${c[0].toUpperCase()}${c.slice(1)}</label>`).join('\n                ')}
+              </fieldset>`;
 }
 
 function randomColor() {
@@ -28,12 +37,28 @@ function randomColor() {
 class Lobby {
   constructor(root) {
     this.root = root;
-    this.requests = new Map(); // id of a `create` sent → its seats, to route its error (and retry it)
+    // Id of a request sent → what it was, to route its error (and retry it): `{create: seats}`,
+    // `{seek: message}`, `{accept: seek id}` or `{cancel: true}`.
+    this.requests = new Map();
+    this.seeks = []; // the open seeks, as the server lists them
+    this.mySeek = null; // the id of this page's open seek
+    this.seekMsg = null; // the `seek` this page wants open (posted again after a reconnect)
+    this.moving = null; // the game this page is on its way to
     this.buildDom();
     this.conn = new Connection({
-      onOpen: () => this.conn.send({ type: 'list' }),
+      onOpen: () => {
+        this.conn.send({ type: 'list' });
+        if (this.seekMsg) this.request({ ...this.seekMsg }, { seek: this.seekMsg });
+      },
       onMessage: (msg) => this.handle(msg),
-      onStatus: (up) => setConnectionBadge(up),
+      onStatus: (up) => {
+        setConnectionBadge(up);
+        if (!up && this.mySeek) {
+          // The seek went with the connection.
+          this.mySeek = null;
+          this.renderSeeks();
+        }
+      },
     });
   }
 
@@ -47,24 +72,31 @@ class Lobby {
         <section class="new-game" aria-labelledby="new-title">
           <h1 id="new-title">Play chess</h1>
           <div class="cards">
+            <form class="card" id="seek-form">
+              <h2>Seek an opponent</h2>
+              <p>Post an open challenge; whoever accepts it first plays you.</p>
+              <label>Time control
+                <select name="time" id="seek-time">
+                  <option value="untimed">Untimed</option>
+                  ${PRESETS.map(([label, m, inc]) => `<option value="${m}+${inc}">${label}</option>`).join('')}
+                </select>
+              </label>
+              <label>Variant
+                <select name="variant" id="seek-variant">${Object.entries(VARIANTS).map(([k, v]) => `<option value="${k}">${v}</option>`).join('')}</select>
+              </label>
+              ${colorChoice('random')}
+              <button type="submit" class="primary" id="post-seek">Seek</button>
+            </form>
             <form class="card" id="friend-form">
               <h2>Play a friend</h2>
               <p>Get a link to send; whoever opens it takes the other side.</p>
-              <fieldset class="choice"><legend>Your side</legend>
-                <label><input type="radio" name="color" value="white" checked> White</label>
-                <label><input type="radio" name="color" value="black"> Black</label>
-                <label><input type="radio" name="color" value="random"> Random</label>
-              </fieldset>
+              ${colorChoice('white')}
               <button type="submit" class="primary" id="play-friend">Create game</button>
             </form>
             <form class="card" id="bot-form">
               <h2>Play the computer</h2>
               <label>Strength <select name="level" id="bot-level">${levelOptions(1)}</select></label>
-              <fieldset class="choice"><legend>Your side</legend>
-                <label><input type="radio" name="color" value="white" checked> White</label>
-                <label><input type="radio" name="color" value="black"> Black</label>
-                <label><input type="radio" name="color" value="random"> Random</label>
-              </fieldset>
+              ${colorChoice('white')}
               <button type="submit" class="primary" id="play-bot">Play</button>
             </form>
             <form class="card" id="bots-form">
@@ -106,13 +138,17 @@ class Lobby {
           </details>
           <p id="create-error" class="error" role="alert"></p>
         </section>
+        <section class="seeks" aria-labelledby="seeks-title">
+          <h2 id="seeks-title">Open challenges</h2>
+          <ul id="seeks" class="seek-list"><li class="none">Loading…</li></ul>
+        </section>
         <section class="games" aria-labelledby="games-title">
           <h2 id="games-title">Games on this server</h2>
           <ul id="games" class="game-list"><li class="none">Loading…</li></ul>
         </section>
       </div>`;
     const $ = (sel) => this.root.querySelector(sel);
-    this.dom = { error: $('#create-error'), games: $('#games'), variant: $('#variant'), castling: $('#castling'), enPassant: $('#en-passant'), repetition: $('#repetition'), fen: $('#fen'),
+    this.dom = { error: $('#create-error'), games: $('#games'), seeks: $('#seeks'), variant: $('#variant'), castling: $('#castling'), enPassant: $('#en-passant'), repetition: $('#repetition'), fen: $('#fen'),
       timeControl: $('#time-control'), customTime: $('#custom-time'), customMinutes: $('#custom-minutes'), customIncrement: $('#custom-increment') };
     this.dom.timeControl.addEventListener('change', () => {
       this.dom.customTime.hidden = this.dom.timeControl.value !== 'custom';
@@ -135,6 +171,56 @@ class Lobby {
       const f = e.target.elements;
       this.create({ white: { kind: 'bot', level: Number(f.white.value) }, black: { kind: 'bot', level: Number(f.black.value) } });
     });
+    $('#seek-form').addEventListener('submit', (e) => {
+      e.preventDefault();
+      const f = e.target.elements;
+      const [m, inc] = f.time.value === 'untimed' ? [] : f.time.value.split('+');
+      this.seek({
+        type: 'seek',
+        variant: f.variant.value,
+        fen: null,
+        rules: { castling: true, en_passant: true, repetition: 'threefold' },
+        clock: m === undefined ? null : clockSpec(m, inc),
+        color: f.color.value === 'random' ? null : f.color.value,
+      });
+    });
+    this.dom.seeks.addEventListener('click', (e) => {
+      const accept = e.target.closest('.accept-seek');
+      if (accept) this.accept(accept.dataset.seek);
+      else if (e.target.closest('#cancel-seek')) this.cancelSeek();
+    });
+  }
+
+  /** Sends `msg`, remembering what it was (`what`) to route its answer; false when not connected. */
+  request(msg, what) {
+    const id = this.conn.send(msg);
+    if (id === null) {
+      this.dom.error.textContent = 'Not connected to the server — retrying; try again in a moment.';
+      return false;
+    }
+    this.dom.error.textContent = '';
+    this.requests.set(id, what);
+    return true;
+  }
+
+  /** Posts the seek `msg` (replacing this page's earlier one) under this browser's name. */
+  async seek(msg, refusal) {
+    const name = refusal ? await askAgain(refusal) : await nameForSeat();
+    if (!name) return;
+    const seek = { ...msg, name };
+    if (this.request(seek, { seek })) this.seekMsg = seek;
+  }
+
+  /** Takes up seek `id` under this browser's name; `joined` follows. */
+  async accept(id, refusal) {
+    const name = refusal ? await askAgain(refusal) : await nameForSeat();
+    if (!name) return;
+    this.request({ type: 'accept_seek', seek: id, name }, { accept: id });
+  }
+
+  cancelSeek() {
+    this.seekMsg = null;
+    this.request({ type: 'cancel_seek' }, { cancel: true });
   }
 
   side(form) {
@@ -176,33 +262,65 @@ class Lobby {
     };
     if (seats.as) msg.as = seats.as;
     if (name) msg.name = name;
-    const id = this.conn.send(msg);
-    if (id === null) {
-      this.dom.error.textContent = 'Not connected to the server — retrying; try again in a moment.';
-      return;
-    }
-    this.dom.error.textContent = '';
-    this.requests.set(id, seats);
+    this.request(msg, { create: seats });
   }
 
   handle(msg) {
+    const asked = msg.id === undefined ? undefined : this.requests.get(msg.id);
+    if (asked && ['error', 'ack', 'created', 'joined', 'seeking'].includes(msg.type)) this.requests.delete(msg.id);
     if (msg.type === 'games') this.renderGames(msg.games || []);
-    else if (msg.type === 'created') {
+    else if (msg.type === 'seeks') {
+      this.seeks = Array.isArray(msg.seeks) ? msg.seeks : [];
+      this.renderSeeks();
+    } else if (msg.type === 'seeking') {
+      this.mySeek = msg.seek;
+      this.renderSeeks();
+    } else if (msg.type === 'ack' && asked?.cancel) {
+      this.mySeek = null;
+      this.renderSeeks();
+    } else if (msg.type === 'created' || msg.type === 'joined') {
+      // A game of ours: created here, or a seek's (ours accepted, or theirs taken up here).
+      if (this.moving) return;
+      this.moving = msg.game;
       if (msg.token && msg.color) saveSeat(msg.game, { token: msg.token, color: msg.color });
       location.assign(`/g/${encodeURIComponent(msg.game)}`);
     } else if (msg.type === 'error') {
-      const seats = this.requests.get(msg.id);
-      if (seats) {
-        this.dom.error.textContent = msg.message;
+      this.error(msg, asked);
+    }
+  }
+
+  /** An `error`: the answer to `asked` (a request of ours, see `requests`), or to nothing. */
+  error(msg, asked) {
+    if (asked?.cancel) {
+      // No seek to cancel: it was just accepted (`joined` is on its way) or already gone.
+      this.mySeek = null;
+      this.renderSeeks();
+    } else if (asked) {
+      this.dom.error.textContent = msg.message;
+      if (asked.create) {
         // A bad FEN is the usual cause; show the options so the field can be fixed.
         if (/fen|clock/i.test(msg.message)) this.root.querySelector('#options').open = true;
-        // The server refused the name: ask for another with its words, then try again.
-        if (isNameRefusal(msg)) askAgain(msg.message).then((name) => name && this.create(seats));
-      } else if (msg.id === undefined) {
-        // Not an answer to a request: the server refused the connection (too many) or failed.
-        this.dom.error.textContent = msg.message || msg.code;
       }
+      if (asked.seek) this.seekMsg = null;
+      // The server refused the name: ask for another with its words, then try again.
+      if (isNameRefusal(msg)) {
+        if (asked.create) askAgain(msg.message).then((name) => name && this.create(asked.create));
+        else if (asked.seek) this.seek(asked.seek, msg.message);
+        else if (asked.accept) this.accept(asked.accept, msg.message);
+      }
+    } else if (msg.id === undefined) {
+      // Not an answer to a request: the server refused the connection (too many) or failed.
+      this.dom.error.textContent = msg.message || msg.code;
     }
+  }
+
+  renderSeeks() {
+    const seeks = this.seeks;
+    if (!seeks.length) {
+      setHtml(this.dom.seeks, '<li class="none">No open challenges — post one above.</li>');
+      return;
+    }
+    setHtml(this.dom.seeks, seeks.map((s) => seekRow(s, s.seek === this.mySeek)).join(''));
   }
 
   renderGames(games) {
@@ -232,6 +350,29 @@ export function gameRow(g) {
         <span class="state">${escapeHtml(status)}</span>
         <span class="watchers">${g.watchers} watching</span>
       </a></li>`;
+}
+
+/**
+ * The list item of one open seek (of `seeks`): who posted it, the time control, the variant and
+ * the side its creator plays, with the button that accepts it — or, for this page's own seek
+ * (`mine`), a note that it waits and the button that withdraws it. Text from the server goes
+ * in escaped.
+ */
+export function seekRow(s, mine) {
+  const time = timeControlName(s.clock);
+  const variant = `${VARIANTS[s.variant] || s.variant}${s.fen ? ', from a position' : ''}`;
+  const side = SIDE_NAMES[s.color];
+  const name = typeof s.name === 'string' && s.name ? s.name : 'Anonymous';
+  const action = mine
+    ? '<span class="seek-waiting">Waiting for an opponent…</span> <button type="button" id="cancel-seek">Cancel</button>'
+    : `<button type="button" class="accept-seek primary" data-seek="${escapeHtml(s.seek)}" aria-label="Accept ${escapeHtml(name)}'s challenge">Accept</button>`;
+  return `<li class="seek${mine ? ' mine' : ''}" data-seek="${escapeHtml(s.seek)}">
+        <span class="seek-name">${escapeHtml(name)}${mine ? ' (you)' : ''}</span>
+        <span class="time-control">${escapeHtml(time)}</span>
+        <span class="variant">${escapeHtml(variant)}</span>
+        <span class="seek-color"><span class="swatch ${side ? s.color : 'random'}" aria-hidden="true"></span>${side ? `plays ${side}` : 'random side'}</span>
+        <span class="seek-action">${action}</span>
+      </li>`;
 }
 
 /** Starts the lobby inside `root`. */

@@ -1,8 +1,9 @@
 // The player's display name on this browser: the "Playing as Alice · change" control in the top
 // bar (of the lobby and the game page alike), and the dialog that asks for the name — when the
 // person asks to change it, and the first time they take a seat (create or join) with no name
-// stored. The name lives in localStorage (store.js) and goes with every `create` and `join`;
-// a seat already taken keeps the name it was taken with.
+// stored. The name lives in localStorage (store.js) and goes with every `create`, `join`,
+// `seek` and `accept_seek`, and with `watch` as a spectator's name in the chat; a seat already
+// taken keeps the name it was taken with.
 
 import { checkName, NAME_MAX } from './names.js';
 import { loadName, NAME_KEY, saveName } from './store.js';
@@ -10,6 +11,7 @@ import { escapeHtml, pick } from './ui.js';
 
 const WHY_SEAT = 'Choose the name your opponent and the spectators will see next to the board.';
 const WHY_CHANGE = 'The name for the games you create or join from now on.';
+const WHY_CHAT = 'Choose the name the others in the chat will see next to your lines.';
 
 class NameBox {
   constructor() {
@@ -133,6 +135,11 @@ export function installNameBox() {
  */
 export async function nameForSeat() {
   return loadName() ?? nameBox().ask({ why: WHY_SEAT, action: 'Continue' });
+}
+
+/** The name to chat under as a spectator: the stored one, or one asked for now (null: cancelled). */
+export async function nameForChat() {
+  return loadName() ?? nameBox().ask({ why: WHY_CHAT, action: 'Continue' });
 }
 
 /**

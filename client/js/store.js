@@ -1,5 +1,6 @@
 // What the page keeps in localStorage: the seat tokens, one per game, so a reload or a new tab
-// on the same browser takes the seat back; and the player's display name. Storage can be
+// on the same browser takes the seat back; the player's display name; and which chat rooms
+// the player muted. Storage can be
 // unavailable (private windows, quotas): then they last as long as the page, which is the best
 // that can be done.
 
@@ -48,5 +49,28 @@ export function saveName(name) {
   pageName = name;
   try {
     localStorage.setItem(NAME_KEY, name);
+  } catch { /* see above */ }
+}
+
+const MUTE_PREFIX = 'gambit:mute:';
+// Without storage the mutes last as long as the page.
+const mutes = new Set();
+
+/** Whether this browser hides the chat room `room` ('players' or 'spectators'). */
+export function loadMute(room) {
+  try {
+    return localStorage.getItem(MUTE_PREFIX + room) === '1';
+  } catch {
+    return mutes.has(room);
+  }
+}
+
+/** Remembers whether the chat room `room` is hidden on this browser. */
+export function saveMute(room, muted) {
+  if (muted) mutes.add(room);
+  else mutes.delete(room);
+  try {
+    if (muted) localStorage.setItem(MUTE_PREFIX + room, '1');
+    else localStorage.removeItem(MUTE_PREFIX + room);
   } catch { /* see above */ }
 }

@@ -1,6 +1,7 @@
 // The seated player's controls — the typed-move box, take back, draw, resign (with its
-// confirmation), abort (in its place until both sides have moved, as on lichess) — and, for
-// everyone, flipping the board, the PGN download and the watcher count.
+// confirmation), abort (in its place until both sides have moved, as on lichess), and after the
+// end the rematch — and, for everyone, the way to the rematch once it is made, flipping the
+// board, the PGN download and the watcher count.
 
 import { otherColor } from '../chess.js';
 import { escapeHtml, pick } from '../ui.js';
@@ -19,6 +20,10 @@ export function template(id) {
             <button type="button" id="draw">Offer draw</button>
             <button type="button" id="resign">Resign</button>
             <button type="button" id="abort" title="Call the game off with no result (before both sides have moved)">Abort</button>
+          </div>
+          <div class="after-game" id="after-game" hidden>
+            <button type="button" id="rematch" class="primary" title="Play again, colours swapped">Rematch</button>
+            <a id="next-game" class="button primary" hidden></a>
           </div>
           <div class="confirm" id="resign-confirm-box" hidden>
             Resign this game?
@@ -39,6 +44,7 @@ export class ControlsView {
     const d = pick(root, {
       form: '#move-form', input: '#move-input', undo: '#undo', draw: '#draw', resign: '#resign', abort: '#abort',
       confirmBox: '#resign-confirm-box', confirm: '#resign-confirm', cancel: '#resign-cancel', flip: '#flip', watchers: '#watchers',
+      after: '#after-game', rematch: '#rematch', next: '#next-game',
     });
     this.dom = d;
     d.form.addEventListener('submit', (e) => {
@@ -59,6 +65,7 @@ export class ControlsView {
       ctrl.send({ type: 'resign' });
     });
     d.abort.addEventListener('click', () => ctrl.send({ type: 'abort' }));
+    d.rematch.addEventListener('click', () => ctrl.rematch());
     d.flip.addEventListener('click', () => ctrl.flip());
   }
 
@@ -84,5 +91,26 @@ export class ControlsView {
     d.resign.disabled = !ongoing;
     d.input.disabled = !ctrl.myTurn();
     d.watchers.textContent = `${g.watchers} watching`;
+    this.renderAfter();
+  }
+
+  /**
+   * After the end: a player may ask for a rematch (unless one is asked for already: the offer
+   * box answers it); once it is made, everyone gets the way to it (the page also moves there).
+   */
+  renderAfter() {
+    const ctrl = this.ctrl;
+    const g = ctrl.game;
+    const d = this.dom;
+    const ended = g.status === 'ended';
+    const opponent = ctrl.seat && g.seats[otherColor(ctrl.seat.color)];
+    d.rematch.hidden = !(ended && ctrl.seat && !g.next && opponent && opponent.kind !== 'open' && g.offer?.kind !== 'rematch');
+    d.rematch.disabled = !ctrl.connected || Boolean(ctrl.moving);
+    d.next.hidden = !(ended && g.next);
+    if (g.next) {
+      d.next.href = `/g/${encodeURIComponent(g.next)}`;
+      d.next.textContent = ctrl.seat ? 'Play the rematch' : 'Watch the rematch';
+    }
+    d.after.hidden = d.rematch.hidden && d.next.hidden;
   }
 }

@@ -6,13 +6,26 @@
 // broadcast it. When the follower finds the model out of step, the controller asks for a fresh
 // `state`. What is the page's own — the seat, the move sent and not yet confirmed, the position
 // under review, when the clock and the claim count-down arrived — lives here, not in the model.
+//
+// The chat is here too: its lines are not game events (no version), so they bypass the
+// follower. A fresh subscription (no `v`) brings the state and then the last lines of each room
+// the page may read, so the log is cleared whenever the page asks for one; lines seen already
+// (a reply crossing a live line) are recognised and dropped. When a rematch is agreed, the page
+// moves on to the new game by itself, with its seat if it has one.
 
 import { otherColor, resolveMove } from '../chess.js';
 import { Connection } from '../connection.js';
 import { APPLIED, follow, RESYNC } from '../follow.js';
 import { isNameRefusal } from '../names.js';
-import { forgetSeat, loadSeat, saveSeat } from '../store.js';
+import { chatLine, chatRooms, checkChat } from '../social.js';
+import { forgetSeat, loadName, loadSeat, saveSeat } from '../store.js';
 import { setConnectionBadge } from '../ui.js';
+
+/** The chat lines the page keeps; beyond this the oldest go. */
+const CHAT_KEPT = 400;
+
+/** What each kind of offer is called when it is declined. */
+const OFFER_NAMES = { draw: 'draw offer', undo: 'takeback request', rematch: 'rematch offer' };
 
 export class GameCtrl {
   constructor(id) {
@@ -28,6 +41,16 @@ export class GameCtrl {
     this.missing = false;
     this.claimSent = false; // a claim was sent and not yet answered
     this.joining = null; // the last `join` sent: {id, color}
+    // The chat: the lines shown (`chatLine`s, oldest first), their keys to drop repeats, and a
+    // count of clears (the view starts its log afresh when it changes).
+    this.chat = { lines: [], keys: new Set(), epoch: 0 };
+    this.chatSent = null; // the last line sent and not yet acknowledged: {id, text}
+    this.chatRestore = null; // a refused line, for the view to put back in the box
+    this.watchName = null; // the name the last `watch` carried (a spectator's chat name)
+    this.watching = null; // the last `watch` sent: {id, v}
+    this.moving = null; // the rematch this page is moving to
+    // How the page goes to another game (a property so tests can watch it).
+    this.navigate = (path) => location.assign(path);
     // When the clock and the claim last arrived (performance.now()): the views count down from there.
     this.clockAt = 0;
     this.claimAt = 0;
@@ -55,22 +78,64 @@ export class GameCtrl {
   /** Follows the game on a (re)opened connection: resume the seat, else watch; with our `v`. */
   subscribe() {
     const v = this.game && !this.game.awaiting ? this.game.v : undefined;
-    if (this.seat) {
-      this.resumeId = this.conn.send({ type: 'resume', game: this.id, token: this.seat.token, v });
-    } else {
-      this.conn.send({ type: 'watch', game: this.id, v });
-    }
+    if (this.seat) this.resume(v);
+    else this.watch(v);
   }
 
   /** Asks the server for a fresh `state` (the follower found our model out of step). */
   resync() {
-    if (this.seat) this.resumeId = this.conn.send({ type: 'resume', game: this.id, token: this.seat.token });
-    else this.conn.send({ type: 'watch', game: this.id });
+    if (this.seat) this.resume();
+    else this.watch();
+  }
+
+  /** `resume` of our seat, after version `v` (none: afresh, the chat's last lines with it). */
+  resume(v) {
+    if (v === undefined) this.clearChat();
+    this.resumeId = this.conn.send({ type: 'resume', game: this.id, token: this.seat.token, v });
+  }
+
+  /** `watch`, after version `v` (none: afresh), under this browser's name (the chat's). */
+  watch(v, name = loadName()) {
+    if (v === undefined) this.clearChat();
+    this.watching = { id: this.conn.send({ type: 'watch', game: this.id, v, name: name ?? undefined }), v };
+    if (this.watching.id !== null) this.watchName = name;
+  }
+
+  clearChat() {
+    this.chat.lines = [];
+    this.chat.keys.clear();
+    this.chat.epoch += 1;
+  }
+
+  /** Keeps a `chat` message's line, unless it was seen already. */
+  addChat(msg) {
+    const line = chatLine(msg);
+    if (!line || this.chat.keys.has(line.key)) return false;
+    const chat = this.chat;
+    chat.keys.add(line.key);
+    chat.lines.push(line);
+    if (chat.lines.length > CHAT_KEPT) {
+      for (const old of chat.lines.splice(0, chat.lines.length - CHAT_KEPT)) chat.keys.delete(old.key);
+      chat.epoch += 1;
+    }
+    return true;
+  }
+
+  /** The chat rooms this page reads and may write in (none before the first `state`). */
+  chatRooms() {
+    if (!this.game) return [];
+    return chatRooms(Boolean(this.seat), this.game.status === 'ended');
   }
 
   handle(msg) {
     if (msg.game !== undefined && msg.game !== this.id) return;
-    if (msg.type === 'joined') {
+    if (msg.type === 'chat') {
+      if (!this.addChat(msg)) return;
+    } else if (msg.type === 'ack') {
+      if (msg.id === undefined || msg.id !== this.chatSent?.id) return;
+      this.chatSent = null;
+      return;
+    } else if (msg.type === 'joined') {
       this.seat = { token: msg.token, color: msg.color };
       saveSeat(this.id, this.seat);
       if (!this.flipped) this.orientation = msg.color;
@@ -104,9 +169,14 @@ export class GameCtrl {
       case 'end':
         if (msg.clock) this.clockAt = now;
         this.pending = null;
+        // Players read the spectators' room once the game is over: the server sends them its
+        // lines so far right after the end (new ones arrive by themselves).
         break;
       case 'declined':
-        if (this.seat?.color === msg.by) this.notice = `Your ${msg.kind === 'draw' ? 'draw offer' : 'takeback request'} was declined.`;
+        if (this.seat?.color === msg.by) this.notice = `Your ${OFFER_NAMES[msg.kind] || 'offer'} was declined.`;
+        break;
+      case 'rematch':
+        this.moveTo(msg.next);
         break;
       case 'seats':
         this.claimAt = now;
@@ -126,12 +196,22 @@ export class GameCtrl {
       // The server does not know our token (the game was restarted or the token is stale): watch.
       forgetSeat(this.id);
       this.seat = null;
-      this.conn.send({ type: 'watch', game: this.id });
+      this.watch();
+      return;
+    }
+    if (msg.id !== undefined && msg.id === this.watching?.id && this.watchName && isNameRefusal(msg)) {
+      // A name the server does not take must not keep anyone from watching: watch without it.
+      this.watch(this.watching.v, null);
       return;
     }
     this.pending = null;
     this.claimSent = false;
     this.notice = msg.message || msg.code;
+    if (msg.id !== undefined && msg.id === this.chatSent?.id) {
+      // The line was refused: it goes back in the box, to be fixed or sent again.
+      this.chatRestore = this.chatSent.text;
+      this.chatSent = null;
+    }
     if (msg.id !== undefined && msg.id === this.joining?.id && isNameRefusal(msg)) this.onNameRefused(msg.message, this.joining.color);
   }
 
@@ -183,6 +263,45 @@ export class GameCtrl {
     const id = this.send({ type: 'join', color, name });
     this.joining = id === null ? null : { id, color };
     this.redraw();
+  }
+
+  /**
+   * Sends `text` to the chat room `room`; a spectator's line goes under `name` (the view asks
+   * for one). False, with the reason in the notice, when the line cannot be sent.
+   */
+  sendChat(room, text, name = null) {
+    const checked = checkChat(text);
+    if (checked.error) {
+      this.notice = checked.error;
+      this.redraw();
+      return false;
+    }
+    if (!this.chatRooms().includes(room)) return false;
+    this.notice = '';
+    // The server knows a spectator's name from `watch`: a new one goes with a `watch` first.
+    if (!this.seat && name && name !== this.watchName) this.watch(this.game.awaiting ? undefined : this.game.v, name);
+    const id = this.send({ type: 'chat', room, text: checked.text });
+    if (id !== null) this.chatSent = { id, text: checked.text };
+    this.redraw();
+    return id !== null;
+  }
+
+  /** Offers a rematch, or accepts the opponent's offer. */
+  rematch() {
+    this.notice = '';
+    this.send({ type: 'rematch' });
+    this.redraw();
+  }
+
+  /**
+   * Goes to game `next`, the rematch of this one: with our seat, whose token holds the new
+   * game's seat of the other colour, or as a spectator.
+   */
+  moveTo(next) {
+    if (!next || this.moving) return;
+    this.moving = next;
+    if (this.seat) saveSeat(next, { token: this.seat.token, color: otherColor(this.seat.color) });
+    this.navigate(`/g/${encodeURIComponent(next)}`);
   }
 
   /** Claims the game of an absent opponent: `result` is 'win' or 'draw'. */

@@ -1,9 +1,12 @@
-// The boxes that ask something of the people at the board: a pending draw or takeback offer,
+// The boxes that ask something of the people at the board: a pending draw, takeback or rematch offer,
 // the away notice with its count-down and claim buttons, the buttons that take an open seat,
 // and the invite link a seated creator sends to a friend.
 
 import { askAgain, nameForSeat } from '../namebox.js';
 import { pick, setHtml, SIDE_NAMES } from '../ui.js';
+
+/** What each kind of offer asks for, in words. */
+const OFFERS = { draw: 'a draw', undo: 'to take back a move', rematch: 'a rematch' };
 
 export const template = `
           <div id="offer" class="offer" hidden></div>
@@ -74,12 +77,14 @@ export class PromptsView {
     const seat = this.ctrl.seat;
     const offer = this.ctrl.game.offer;
     const node = this.dom.offer;
-    node.hidden = !offer;
-    if (!offer) return;
-    const what = offer.kind === 'draw' ? 'a draw' : 'to take back a move';
+    // Only the kinds this page knows how to answer.
+    node.hidden = !(offer && Object.hasOwn(OFFERS, offer.kind));
+    if (node.hidden) return;
+    const what = OFFERS[offer.kind];
     if (seat && offer.by !== seat.color) {
+      // Accepting sends the offer's own kind: `draw`, `undo` or `rematch`.
       setHtml(node, `<span>Your opponent offers ${what}.</span>
-          <button type="button" data-act="${offer.kind}" id="accept-offer">Accept</button>
+          <button type="button" class="primary" data-act="${offer.kind}" id="accept-offer">${offer.kind === 'rematch' ? 'Accept rematch' : 'Accept'}</button>
           <button type="button" data-act="decline" id="decline-offer">Decline</button>`);
     } else if (seat) {
       setHtml(node, `<span>You offered ${what}; waiting for an answer.</span>`);

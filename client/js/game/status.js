@@ -1,25 +1,33 @@
 // The status line and the notice at the top of the game page's panel: whose move, who is
-// thinking, or how the game ended; and the last thing that went wrong.
+// thinking, or how the game ended; the last thing that went wrong; and the running score of a
+// match of rematches, once a game of it has counted.
 
 import { otherColor } from '../chess.js';
 import { headline } from '../outcome.js';
-import { pick, SIDE_NAMES } from '../ui.js';
+import { matchLine } from '../social.js';
+import { pick, seatName, SIDE_NAMES } from '../ui.js';
 
 export const template = `
+          <p id="match" class="match" hidden><span class="match-label">Match</span> <span id="match-score"></span></p>
           <p id="status" class="status" role="status" aria-live="polite">Connecting…</p>
           <p id="notice" class="notice" role="alert"></p>`;
 
 export class StatusView {
   constructor(root, ctrl) {
     this.ctrl = ctrl;
-    this.dom = pick(root, { status: '#status', notice: '#notice' });
+    this.dom = pick(root, { status: '#status', notice: '#notice', match: '#match', score: '#match-score' });
   }
 
   render() {
-    const { status, notice } = this.dom;
+    const { status, notice, match, score } = this.dom;
+    const g = this.ctrl.game;
     status.textContent = statusText(this.ctrl);
     notice.textContent = this.ctrl.notice;
     document.title = `gambit · ${status.textContent}`;
+    // White's name first, as the board's colours are now: "Alice 1½ – ½ Bob".
+    const line = g ? matchLine(g.match, seatName(g.seats.white), seatName(g.seats.black)) : null;
+    match.hidden = line === null;
+    score.textContent = line ?? '';
   }
 }
 

@@ -1,9 +1,10 @@
-// The game page's view: lays out the board and the panel from each view's template, and redraws
-// them all from the controller. The board (board.js) shows a reviewed position, or the live one
+// The game page's view: lays out the board, the panel and the chat from each view's template,
+// and redraws them all from the controller. The board (board.js) shows a reviewed position, or the live one
 // with the move we sent shown until the server confirms it.
 
 import { Board } from '../board.js';
 import { applyUci, kingSquare, moveNumber } from '../chess.js';
+import { ChatView, template as chat } from './chat.js';
 import { ClocksView } from './clocks.js';
 import { ControlsView, template as controls } from './controls.js';
 import { MovesView, template as moves } from './moves.js';
@@ -23,7 +24,7 @@ export class GameView {
           ${playerBar('bottom')}
         </section>
         <aside class="panel">${status}${prompts}${moves}${controls(ctrl.id)}
-        </aside>
+        </aside>${chat}
       </div>`;
     this.board = new Board(root.querySelector('#board-host'), { onMove: (uci) => ctrl.play(uci), label: `Board of game ${ctrl.id}` });
     this.status = new StatusView(root, ctrl);
@@ -32,6 +33,7 @@ export class GameView {
     this.moves = new MovesView(root, ctrl);
     this.prompts = new PromptsView(root, ctrl);
     this.controls = new ControlsView(root, ctrl, { choosePromotion: (choices) => this.board.choosePromotion(choices) });
+    this.chat = new ChatView(root, ctrl);
   }
 
   render() {
@@ -49,6 +51,7 @@ export class GameView {
     this.moves.render();
     this.prompts.render();
     this.controls.render();
+    this.chat.render();
   }
 
   renderBoard() {

@@ -57,6 +57,8 @@ pub(super) struct Room {
     pub(super) score: MatchScore,
     /// The rematch of this game, once agreed.
     pub(super) next: Option<GameId>,
+    /// The game's end has been published (the players may read the spectators' room).
+    pub(super) ended_published: bool,
     pub(super) ctx: RoomContext,
 }
 

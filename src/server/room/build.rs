@@ -149,6 +149,7 @@ impl Room {
         let setup = Setup { id: stored.id, game, seats, clock, created_ms: stored.created_ms, score };
         let mut room = Room::assemble(setup, EventLog::new(v, ctx.relay.clone()), ctx, me);
         room.chat = chat;
+        room.ended_published = room.game.is_over();
         room.sync_clock();
         Ok(room)
     }
@@ -182,6 +183,7 @@ impl Room {
             chat: ChatLog::default(),
             score,
             next: None,
+            ended_published: false,
             ctx,
         }
     }

@@ -38,6 +38,11 @@ impl ChatLog {
         }
     }
 
+    /// The spectators' lines, which the players may read once the game is over.
+    pub(super) fn spectators(&self) -> impl Iterator<Item = Arc<str>> + '_ {
+        self.lines.iter().filter(|(room, _)| *room == ChatRoom::Spectators).map(|(_, t)| t.clone())
+    }
+
     /// The lines a follower may read: a player reads the players' room, and the spectators'
     /// once the game is over; anyone else the spectators' room.
     pub(super) fn readable(&self, player: bool, over: bool) -> impl Iterator<Item = Arc<str>> + '_ {
@@ -60,6 +65,14 @@ fn text_of(game: &str, line: ChatLine) -> Arc<str> {
 }
 
 impl Room {
+    /// Once the end is published: the players are sent what the spectators wrote during the
+    /// game, which they may read from now on (later lines reach them as they are written).
+    pub(super) fn open_spectators_room(&self) {
+        for text in self.chat.spectators() {
+            self.events.tell(&self.id, text, Audience::Players);
+        }
+    }
+
     /// A chat line from the seat holding `token`, or from a spectator called `name`: checked,
     /// stored, kept and sent to the room's members.
     pub(super) async fn chat(

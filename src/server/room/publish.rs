@@ -23,8 +23,13 @@ impl Room {
         if batch.is_empty() {
             return;
         }
+        let was_over = self.ended_published;
         if let Some(v) = self.events.publish(&self.id, batch) {
             drop(self.ctx.store.record(&self.id, StoreEvent::Version { v }));
+        }
+        self.ended_published = self.game.is_over();
+        if self.ended_published && !was_over {
+            self.open_spectators_room();
         }
         self.report();
     }
