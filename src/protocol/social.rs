@@ -4,7 +4,8 @@
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use thiserror::Error;
 
-use super::values::{ClockSpec, PlayerName, RulesSpec, VariantName};
+use super::client::NewGame;
+use super::values::{ClockSpec, PlayerName, RulesSpec, SeatSpec, VariantName};
 use crate::chess::Color;
 
 /// The longest chat line, in characters.
@@ -179,6 +180,22 @@ pub struct NewSeek {
     pub color: Option<Color>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<PlayerName>,
+}
+
+impl NewSeek {
+    /// The game the seek asks for: two people, the creator seated as `creator`.
+    pub fn game(&self, creator: Color) -> NewGame {
+        NewGame {
+            variant: self.variant,
+            fen: self.fen.clone(),
+            rules: self.rules,
+            white: SeatSpec::Human,
+            black: SeatSpec::Human,
+            clock: self.clock,
+            as_side: Some(creator),
+            name: self.name.clone(),
+        }
+    }
 }
 
 /// An open challenge as the lobby lists it.

@@ -11,7 +11,7 @@ use tokio::sync::mpsc;
 use super::lobby::{Creator, Lobby};
 use super::room::Action;
 use crate::chess::Color;
-use crate::protocol::{ErrorCode, GameId, NewGame, NewSeek, PlayerName, Refusal, SeatSpec, SeekId, SeekView};
+use crate::protocol::{ErrorCode, GameId, NewSeek, PlayerName, Refusal, SeekId, SeekView};
 
 /// How a seek's creator learns that it was accepted: the game and the token of their seat,
 /// which their connection then resumes.
@@ -37,21 +37,6 @@ pub struct Seek {
 }
 
 impl Seek {
-    /// The game the seek asks for, the creator seated as `creator`.
-    pub fn game(&self, creator: Color) -> NewGame {
-        let spec = self.spec.clone();
-        NewGame {
-            variant: spec.variant,
-            fen: spec.fen,
-            rules: spec.rules,
-            white: SeatSpec::Human,
-            black: SeatSpec::Human,
-            clock: spec.clock,
-            as_side: Some(creator),
-            name: spec.name,
-        }
-    }
-
     /// The creator's colour: as asked, or drawn now.
     pub fn creator_color(&self) -> Color {
         self.spec.color.unwrap_or_else(|| if rand::rng().random_bool(0.5) { Color::White } else { Color::Black })
@@ -102,11 +87,6 @@ impl Seeks {
         self.open.insert(seek.view.seek.clone(), seek);
     }
 
-    /// True if `id` is open here.
-    pub fn has(&self, id: &str) -> bool {
-        self.open.contains_key(id)
-    }
-
     /// The seeks as the lobby lists them, oldest id first for a stable order.
     pub fn views(&self) -> Vec<SeekView> {
         let mut views: Vec<SeekView> = self.open.values().map(|s| s.view.clone()).collect();
@@ -121,7 +101,7 @@ impl Seeks {
 pub async fn play(lobby: &Lobby, seek: Seek, name: Option<PlayerName>) -> Result<(GameId, String), Refusal> {
     let color = seek.creator_color();
     let creator = Creator { connection: seek.seeker.connection, ip: seek.seeker.ip };
-    let (game, created) = lobby.create(seek.game(color), Some(creator)).await?;
+    let (game, created) = lobby.create(seek.spec.game(color), Some(creator)).await?;
     let Some((_, creator_token)) = created.seat.clone() else {
         return Err(Refusal::server_error("the seek's game has no seat for its creator"));
     };
@@ -153,15 +133,15 @@ mod tests {
         let mut seeks = Seeks::default();
         let first = seeks.post(NewSeek::default(), seeker(1));
         let second = seeks.post(NewSeek { color: Some(Color::Black), ..NewSeek::default() }, seeker(1));
-        assert!(!seeks.has(&first), "a new seek replaces the connection's old one");
+        assert!(seeks.views().iter().all(|s| s.seek != first), "a new seek replaces the connection's old one");
         let other = seeks.post(NewSeek::default(), seeker(2));
         assert_eq!(seeks.views().len(), 2);
         let taken = seeks.take(&second).expect("open");
         assert_eq!(taken.creator_color(), Color::Black);
-        assert!(taken.game(Color::Black).as_side == Some(Color::Black));
+        assert!(taken.spec.game(Color::Black).as_side == Some(Color::Black));
         assert!(seeks.take(&second).is_none(), "taken once only");
         assert!(seeks.cancel(2));
-        assert!(!seeks.has(&other));
+        assert!(seeks.views().is_empty(), "{other} withdrawn");
         assert!(!seeks.cancel(2));
     }
 }

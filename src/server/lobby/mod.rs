@@ -3,7 +3,6 @@
 //! lobby forgets them and their rooms end.
 
 use std::collections::HashMap;
-use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -11,12 +10,16 @@ use rand::Rng;
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::time::Instant;
 
+mod limits;
+mod listing;
+
+pub use limits::{Creator, LobbyLimits};
+pub use listing::NodeList;
+
 use super::room::{self, Created, LobbyNote, RoomContext, RoomHandle};
 use super::seeks::{Seek, Seeker, Seeks};
 use super::store::{StoreEvent, StoredGame};
-use crate::protocol::{
-    GameId, GameResult, GameSummary, NewGame, NewSeek, Refusal, SeekId, SeekView, ServerMessage, Status,
-};
+use crate::protocol::{GameId, GameSummary, NewGame, NewSeek, Refusal, SeekId, SeekView, Status};
 
 /// Letters of game ids: lowercase base32 without the look-alikes 0/o and 1/l.
 const ID_ALPHABET: &[u8; 32] = b"abcdefghijkmnpqrstuvwxyz23456789";
@@ -30,14 +33,6 @@ const LIST_PERIOD: Duration = Duration::from_millis(250);
 const SHARE_PERIOD: Duration = Duration::from_secs(2);
 /// …and another node's list is dropped when it has not been heard of for this long.
 const REMOTE_TTL: Duration = Duration::from_secs(6);
-
-/// What a node shares with the others: its games and its open seeks.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct NodeList {
-    pub games: Vec<GameSummary>,
-    #[serde(default)]
-    pub seeks: Vec<SeekView>,
-}
 
 /// What a cluster node's lobby tells the cluster.
 pub struct ClusterHooks {
@@ -280,24 +275,6 @@ struct Entry {
     creator: Option<Creator>,
 }
 
-/// Who creates a game: its connection and that connection's client address.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Creator {
-    pub connection: u64,
-    pub ip: IpAddr,
-}
-
-/// How many games a lobby holds.
-#[derive(Clone, Copy, Debug)]
-pub struct LobbyLimits {
-    /// Games held at once, finished ones included.
-    pub max_rooms: usize,
-    /// Unfinished games created from one client address at once.
-    pub max_unfinished_per_address: usize,
-    /// Unfinished games created by one connection at once.
-    pub max_unfinished_per_connection: usize,
-}
-
 struct LobbyTask {
     games: HashMap<GameId, Entry>,
     ctx: RoomContext,
@@ -386,14 +363,7 @@ impl LobbyTask {
                 }
                 self.ctx.metrics.live_games.set(self.games.len() as i64);
             }
-            LobbyCommand::Remote { node, list } => {
-                // Nodes share their lists every few seconds, changed or not; only a change is
-                // worth a new `games` (or `seeks`) message to every socket that follows them.
-                let old = self.remote.get(&node).map(|(old, _)| old);
-                self.dirty |= old.is_none_or(|old| old.games != list.games);
-                self.seeks_dirty |= old.is_none_or(|old| old.seeks != list.seeks);
-                self.remote.insert(node, (list, Instant::now()));
-            }
+            LobbyCommand::Remote { node, list } => self.remote(node, list),
             LobbyCommand::Seeks { reply } => {
                 let _ = reply.send(self.seek_views());
             }
@@ -474,45 +444,6 @@ impl LobbyTask {
         });
     }
 
-    /// This node's seeks changed: broadcast, and shared with the other nodes.
-    fn seeks_changed(&mut self) {
-        self.seeks_dirty = true;
-        self.changed = true;
-    }
-
-    /// Takes a seek out for connection `by`, or says where it is.
-    fn take_seek(&mut self, id: &str, by: Option<u64>) -> Result<Seek, Taken> {
-        if let Some(seek) = self.seeks.take(id) {
-            if by.is_some_and(|by| by == seek.seeker.connection) {
-                self.seeks.put_back(seek);
-                return Err(Taken::Refused(Refusal::bad_request(
-                    "that is your own seek; wait for someone to accept it",
-                )));
-            }
-            self.seeks_changed();
-            return Ok(seek);
-        }
-        let holder = self.remote.iter().find(|(_, (list, _))| list.seeks.iter().any(|s| s.seek == id));
-        match holder {
-            // Asked by another node: it is gone from here already.
-            Some((node, _)) if by.is_some() => Err(Taken::Elsewhere(node.clone())),
-            _ => Err(Taken::Refused(Refusal::new(
-                crate::protocol::ErrorCode::NoSuchSeek,
-                format!("there is no open seek {id:?}: someone else accepted it, or it was withdrawn"),
-            ))),
-        }
-    }
-
-    /// Every open seek: this node's and, in a cluster, the others'.
-    fn seek_views(&self) -> Vec<SeekView> {
-        let mut views = self.seeks.views();
-        for (list, _) in self.remote.values() {
-            views.extend(list.seeks.iter().cloned());
-        }
-        views.sort_by(|a, b| a.seek.cmp(&b.seek));
-        views
-    }
-
     /// Makes a rematch: the game is given its id, stored, and its room started; the old room
     /// hears the id once the game is stored.
     fn rematch(&mut self, mut stored: StoredGame, reply: oneshot::Sender<Result<GameId, Refusal>>) {
@@ -542,28 +473,6 @@ impl LobbyTask {
             }
             let _ = reply.send(result.map(|()| id).map_err(|e| Refusal::server_error(e.to_string())));
         });
-    }
-
-    /// Refuses a creator who holds as many unfinished games as allowed, per connection or per
-    /// address.
-    fn may_create(&self, creator: Creator) -> Result<(), Refusal> {
-        let open = |same: &dyn Fn(Creator) -> bool| {
-            self.games.values().filter(|e| e.summary.status != Status::Ended && e.creator.is_some_and(same)).count()
-        };
-        let cap = self.limits.max_unfinished_per_connection;
-        if open(&|c| c.connection == creator.connection) >= cap {
-            let message = format!("you have {cap} unfinished games, the limit; finish or resign one first");
-            return Err(Refusal::too_many(message));
-        }
-        let max = self.limits.max_unfinished_per_address;
-        let by_address = open(&|c| c.ip == creator.ip);
-        if by_address >= max {
-            let message = format!(
-                "your address has {by_address} unfinished games, the limit of {max}; finish or resign one first"
-            );
-            return Err(Refusal::too_many(message));
-        }
-        Ok(())
     }
 
     fn update(&mut self, summary: GameSummary) {
@@ -614,12 +523,6 @@ impl LobbyTask {
         }
     }
 
-    /// This node's own list changed.
-    fn touched(&mut self) {
-        self.dirty = true;
-        self.changed = true;
-    }
-
     /// A game left this node's memory: in a cluster, its lease goes too.
     fn forgot(&mut self, id: &GameId) {
         self.touched();
@@ -658,42 +561,6 @@ impl LobbyTask {
                 None
             }
         }
-    }
-
-    fn flush(&mut self) {
-        if let Some(hooks) = &self.hooks {
-            if self.changed || self.shared_at.elapsed() >= SHARE_PERIOD {
-                let games: Vec<GameSummary> = self.games.values().map(|e| e.summary.clone()).collect();
-                let _ = hooks.share.send(NodeList { games, seeks: self.seeks.views() });
-                self.changed = false;
-                self.shared_at = Instant::now();
-            }
-        }
-        if self.dirty && self.list_tx.receiver_count() > 0 {
-            let text: Arc<str> = ServerMessage::Games { games: self.summaries() }.to_json().into();
-            let _ = self.list_tx.send(text);
-        }
-        if self.seeks_dirty && self.list_tx.receiver_count() > 0 {
-            let text: Arc<str> = ServerMessage::Seeks { seeks: self.seek_views() }.to_json().into();
-            let _ = self.list_tx.send(text);
-        }
-        self.dirty = false;
-        self.seeks_dirty = false;
-    }
-
-    /// The games list, ordered by id so it reads the same each time.
-    /// In a cluster, other nodes' games are in it too (a game seen twice while it changes
-    /// hands is listed once, as this node has it if it holds it).
-    fn summaries(&self) -> Vec<GameSummary> {
-        let mut list: Vec<GameSummary> = self.games.values().map(|e| e.summary.clone()).collect();
-        let mut seen: std::collections::HashSet<GameId> = self.games.keys().cloned().collect();
-        for (remote, _) in self.remote.values() {
-            list.extend(remote.games.iter().filter(|g| seen.insert(g.game.clone())).cloned());
-        }
-        // An aborted game leaves the lobby at once: there is nothing in it to look at.
-        list.retain(|g| g.result != Some(GameResult::NoResult));
-        list.sort_by(|a, b| a.game.cmp(&b.game));
-        list
     }
 }
 

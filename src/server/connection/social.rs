@@ -1,0 +1,87 @@
+//! What a connection does for people around a game rather than on its board: chat lines, and
+//! open challenges (posting, withdrawing, accepting one, and sitting down when one's own is
+//! accepted).
+
+use super::inbound::too_often;
+use super::Connection;
+use crate::chess::Color;
+use crate::protocol::{ChatRoom, ChatText, ErrorCode, GameId, NewSeek, Refusal, SeekId, ServerMessage};
+use crate::server::lobby::Taken;
+use crate::server::ratelimit::Verdict;
+use crate::server::room;
+use crate::server::seeks::{self, SeekMatch, Seeker};
+
+impl Connection {
+    /// `chat`: a line in one of the game's rooms, as this connection's seat or as a spectator.
+    pub(super) async fn chat(
+        &mut self,
+        game: GameId,
+        room: ChatRoom,
+        text: ChatText,
+        id: Option<u64>,
+    ) -> Result<(), Refusal> {
+        let Some(follow) = self.follows.get(&game) else {
+            self.room(&game).await?;
+            return Err(Refusal::not_a_player("you neither play nor watch this game on this connection"));
+        };
+        let (handle, token) = (follow.handle.clone(), follow.seat.as_ref().map(|(_, token)| token.clone()));
+        if self.chat_limiter.check() != Verdict::Allow {
+            return Err(Refusal::rate_limited("you are writing too fast; wait a few seconds"));
+        }
+        handle.chat(token, self.name.clone(), room, text).await?;
+        self.ack(id).await;
+        Ok(())
+    }
+
+    /// `seek`: posts an open challenge (replacing this connection's earlier one).
+    pub(super) async fn seek(&mut self, spec: NewSeek, id: Option<u64>) -> Result<(), Refusal> {
+        if !self.shared.limits.may_create(self.ip) {
+            return Err(too_often("creates games", self.shared.limits.config().creates_per_minute));
+        }
+        // Checked now: whoever accepts must find a game they can play.
+        room::check(&spec.game(Color::White))?;
+        self.remember(spec.name.clone());
+        let spec = NewSeek { name: self.name.clone(), ..spec };
+        let seeker = Seeker { connection: self.id, ip: self.ip, matched: self.matched.clone() };
+        let seek = self.shared.lobby.post_seek(spec, seeker).await?;
+        self.seeking = true;
+        self.send_message(&ServerMessage::Seeking { seek, id }).await;
+        Ok(())
+    }
+
+    /// `cancel_seek`: withdraws this connection's seek.
+    pub(super) async fn cancel_seek(&mut self, id: Option<u64>) -> Result<(), Refusal> {
+        self.seeking = false;
+        if !self.shared.lobby.cancel_seek(self.id).await {
+            return Err(Refusal::new(ErrorCode::NoSuchSeek, "you have no open seek (it may have just been accepted)"));
+        }
+        self.ack(id).await;
+        Ok(())
+    }
+
+    /// `accept_seek`: takes up an open challenge (on whichever node holds it) and sits down.
+    pub(super) async fn accept_seek(&mut self, seek: SeekId, id: Option<u64>) -> Result<(), Refusal> {
+        self.may_follow(None)?;
+        let name = self.name.clone();
+        let (game, token) = match self.shared.lobby.take_seek(seek.clone(), Some(self.id)).await {
+            Ok(taken) => seeks::play(&self.shared.lobby, taken, name).await?,
+            Err(Taken::Refused(refusal)) => return Err(refusal),
+            Err(Taken::Elsewhere(node)) => match &self.shared.cluster {
+                Some(cluster) => cluster.accept_seek(&node, seek, name).await?,
+                None => return Err(Refusal::server_error("a seek of another node, but no cluster")),
+            },
+        };
+        self.take_seat(game, id, |room| async move { room.resume(token, None).await }).await
+    }
+
+    /// This connection's seek was accepted: sit down in its game. False if the connection is
+    /// closing.
+    pub(super) async fn seek_matched(&mut self, matched: SeekMatch) -> bool {
+        self.seeking = false;
+        let SeekMatch { game, token } = matched;
+        if let Err(refusal) = self.take_seat(game, None, |room| async move { room.resume(token, None).await }).await {
+            self.error(refusal.code, refusal.message, None).await;
+        }
+        !self.closing()
+    }
+}

@@ -1,0 +1,49 @@
+//! What the lobby holds back: how many games it keeps, and how many unfinished games one
+//! connection or one client address may have created at once.
+
+use std::net::IpAddr;
+
+use super::LobbyTask;
+use crate::protocol::{Refusal, Status};
+
+/// Who creates a game: its connection and that connection's client address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Creator {
+    pub connection: u64,
+    pub ip: IpAddr,
+}
+
+/// How many games a lobby holds.
+#[derive(Clone, Copy, Debug)]
+pub struct LobbyLimits {
+    /// Games held at once, finished ones included.
+    pub max_rooms: usize,
+    /// Unfinished games created from one client address at once.
+    pub max_unfinished_per_address: usize,
+    /// Unfinished games created by one connection at once.
+    pub max_unfinished_per_connection: usize,
+}
+
+impl LobbyTask {
+    /// Refuses a creator who holds as many unfinished games as allowed, per connection or per
+    /// address.
+    pub(super) fn may_create(&self, creator: Creator) -> Result<(), Refusal> {
+        let open = |same: &dyn Fn(Creator) -> bool| {
+            self.games.values().filter(|e| e.summary.status != Status::Ended && e.creator.is_some_and(same)).count()
+        };
+        let cap = self.limits.max_unfinished_per_connection;
+        if open(&|c| c.connection == creator.connection) >= cap {
+            let message = format!("you have {cap} unfinished games, the limit; finish or resign one first");
+            return Err(Refusal::too_many(message));
+        }
+        let max = self.limits.max_unfinished_per_address;
+        let by_address = open(&|c| c.ip == creator.ip);
+        if by_address >= max {
+            let message = format!(
+                "your address has {by_address} unfinished games, the limit of {max}; finish or resign one first"
+            );
+            return Err(Refusal::too_many(message));
+        }
+        Ok(())
+    }
+}
