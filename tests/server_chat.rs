@@ -6,24 +6,7 @@ mod server_support;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use server_support::{human, start, Client, Server};
-
-/// Alice (white) and Bob (black) at one game, Cy watching it; every client past its initial
-/// messages.
-async fn table(server: &Server) -> (Client, Client, Client, String, String) {
-    let mut alice = server.client().await;
-    alice.send(json!({"type":"create","white":human(),"black":human(),"as":"white","name":"Alice"})).await;
-    let game = alice.recv_type("created").await["game"].as_str().expect("id").to_string();
-    alice.recv_type("state").await;
-    let mut bob = server.client().await;
-    bob.send(json!({"type":"join","game":game,"name":"Bob"})).await;
-    let bob_token = bob.recv_type("joined").await["token"].as_str().expect("token").to_string();
-    bob.recv_type("state").await;
-    alice.recv_type("seats").await;
-    let mut cy = server.client().await;
-    assert_eq!(cy.answer(json!({"type":"watch","game":game,"name":"Cy"})).await["type"], "ack");
-    (alice, bob, cy, game, bob_token)
-}
+use server_support::{start, table, Client, Table};
 
 /// Writes a line (without a request id: the writer reads its own line, no ack).
 async fn say(client: &mut Client, game: &str, room: &str, text: &str) {
@@ -31,23 +14,15 @@ async fn say(client: &mut Client, game: &str, room: &str, text: &str) {
 }
 
 /// The next message that is not a watcher count, skipping `seats`.
-async fn next(client: &mut Client) -> Value {
-    loop {
-        let m = client.recv_event().await;
-        if m["type"] != "seats" {
-            return m;
-        }
-    }
-}
 
 #[tokio::test]
 async fn players_and_spectators_each_read_their_own_room() {
     let server = start().await;
-    let (mut alice, mut bob, mut cy, game, bob_token) = table(&server).await;
+    let Table { mut alice, mut bob, mut cy, game, bob_token, .. } = table(&server).await;
 
     say(&mut alice, &game, "players", "  good luck, Bob  ").await;
     for reader in [&mut alice, &mut bob] {
-        let line = next(reader).await;
+        let line = reader.recv_news().await;
         assert_eq!(line["type"], "chat", "{line}");
         assert_eq!(
             (&line["room"], &line["from"], &line["text"]),
@@ -58,14 +33,14 @@ async fn players_and_spectators_each_read_their_own_room() {
     }
     let xss = "<img src=x onerror=alert(1)>";
     say(&mut cy, &game, "spectators", xss).await;
-    let line = next(&mut cy).await;
+    let line = cy.recv_news().await;
     assert_eq!((&line["room"], &line["from"], &line["text"]), (&json!("spectators"), &json!("Cy"), &json!(xss)));
 
     // A move after both lines: a player's next message is the move, so neither the spectators'
     // line reached the players nor the players' line the spectator.
     alice.play(&game, "e2e4").await;
-    assert_eq!(next(&mut bob).await["type"], "move");
-    assert_eq!(next(&mut cy).await["type"], "move");
+    assert_eq!(bob.recv_news().await["type"], "move");
+    assert_eq!(cy.recv_news().await["type"], "move");
 
     // Refusals, each changing nothing.
     cy.send(json!({"type":"chat","game":game,"room":"players","text":"psst"})).await;
@@ -94,22 +69,22 @@ async fn players_and_spectators_each_read_their_own_room() {
     stranger.expect_error("no_such_game").await;
     // 280 characters, of two bytes each, is fine.
     say(&mut bob, &game, "players", &"é".repeat(280)).await;
-    assert_eq!(next(&mut alice).await["text"].as_str().map(|t| t.chars().count()), Some(280));
-    next(&mut bob).await;
+    assert_eq!(alice.recv_news().await["text"].as_str().map(|t| t.chars().count()), Some(280));
+    bob.recv_news().await;
 
     // Once the game is over the players read the spectators' room: what was written in it
     // comes to them after the end; and they may write in it.
     alice.send(json!({"type":"resign","game":game})).await;
     for reader in [&mut alice, &mut bob, &mut cy] {
-        assert_eq!(next(reader).await["type"], "end");
+        assert_eq!(reader.recv_news().await["type"], "end");
     }
     for player in [&mut alice, &mut bob] {
-        let line = next(player).await;
+        let line = player.recv_news().await;
         assert_eq!((&line["room"], &line["text"]), (&json!("spectators"), &json!(xss)), "{line}");
     }
     say(&mut alice, &game, "spectators", "gg everyone").await;
     for reader in [&mut alice, &mut bob, &mut cy] {
-        let line = next(reader).await;
+        let line = reader.recv_news().await;
         assert_eq!(
             (&line["room"], &line["from"], &line["text"]),
             (&json!("spectators"), &json!("Alice"), &json!("gg everyone"))
@@ -140,7 +115,7 @@ async fn players_and_spectators_each_read_their_own_room() {
 #[tokio::test]
 async fn a_chat_flood_is_refused_and_the_connection_goes_on() {
     let server = start().await;
-    let (mut alice, mut bob, _cy, game, _) = table(&server).await;
+    let Table { mut alice, mut bob, game, .. } = table(&server).await;
     for i in 0..12 {
         alice.send(json!({"type":"chat","game":game,"room":"players","text":format!("spam {i}"),"id":i})).await;
     }

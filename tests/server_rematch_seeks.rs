@@ -7,35 +7,7 @@ mod server_support;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use server_support::{bot, human, start, Client, Server};
-
-/// Alice (white) and Bob (black) at one game, Cy watching; tokens of Alice and Bob.
-async fn table(server: &Server) -> (Client, Client, Client, String, String, String) {
-    let mut alice = server.client().await;
-    alice.send(json!({"type":"create","white":human(),"black":human(),"as":"white","name":"Alice"})).await;
-    let created = alice.recv_type("created").await;
-    let game = created["game"].as_str().expect("id").to_string();
-    let alice_token = created["token"].as_str().expect("token").to_string();
-    alice.recv_type("state").await;
-    let mut bob = server.client().await;
-    bob.send(json!({"type":"join","game":game,"name":"Bob"})).await;
-    let bob_token = bob.recv_type("joined").await["token"].as_str().expect("token").to_string();
-    bob.recv_type("state").await;
-    alice.recv_type("seats").await;
-    let mut cy = server.client().await;
-    assert_eq!(cy.answer(json!({"type":"watch","game":game,"name":"Cy"})).await["type"], "ack");
-    (alice, bob, cy, game, alice_token, bob_token)
-}
-
-/// The next message other than watcher counts and seat changes.
-async fn next(client: &mut Client) -> Value {
-    loop {
-        let m = client.recv_event().await;
-        if m["type"] != "seats" {
-            return m;
-        }
-    }
-}
+use server_support::{bot, human, start, table, Client, Table};
 
 /// Resumes `token`'s seat in `game`: the colour, and the state.
 async fn resume(client: &mut Client, game: &str, token: &str) -> (String, Value) {
@@ -47,7 +19,7 @@ async fn resume(client: &mut Client, game: &str, token: &str) -> (String, Value)
 #[tokio::test]
 async fn a_rematch_swaps_colours_carries_spectators_and_keeps_the_score() {
     let server = start().await;
-    let (mut alice, mut bob, mut cy, game, alice_token, bob_token) = table(&server).await;
+    let Table { mut alice, mut bob, mut cy, game, alice_token, bob_token } = table(&server).await;
     alice.send(json!({"type":"rematch","game":game})).await;
     assert!(alice.expect_error("bad_request").await["message"]
         .as_str()
@@ -70,7 +42,7 @@ async fn a_rematch_swaps_colours_carries_spectators_and_keeps_the_score() {
 
     alice.send(json!({"type":"rematch","game":game})).await;
     for reader in [&mut alice, &mut bob, &mut cy] {
-        let offer = next(reader).await;
+        let offer = reader.recv_news().await;
         assert_eq!(
             (&offer["type"], &offer["kind"], &offer["by"]),
             (&json!("offer"), &json!("rematch"), &json!("white"))
@@ -81,7 +53,7 @@ async fn a_rematch_swaps_colours_carries_spectators_and_keeps_the_score() {
     bob.send(json!({"type":"rematch","game":game})).await;
     let mut next_game = String::new();
     for reader in [&mut alice, &mut bob, &mut cy] {
-        let rematch = next(reader).await;
+        let rematch = reader.recv_news().await;
         assert_eq!((&rematch["type"], &rematch["game"]), (&json!("rematch"), &json!(game)), "{rematch}");
         next_game = rematch["next"].as_str().expect("next").to_string();
     }
@@ -115,7 +87,7 @@ async fn a_rematch_swaps_colours_carries_spectators_and_keeps_the_score() {
 #[tokio::test]
 async fn a_rematch_can_be_declined_and_an_aborted_game_does_not_count() {
     let server = start().await;
-    let (mut alice, mut bob, _cy, game, _, bob_token) = table(&server).await;
+    let Table { mut alice, mut bob, game, bob_token, .. } = table(&server).await;
     alice.send(json!({"type":"abort","game":game})).await;
     let end = alice.recv_type("end").await;
     assert_eq!((&end["result"], &end["match"]), (&json!("*"), &json!({"white":0,"black":0,"games":0})));
@@ -123,11 +95,11 @@ async fn a_rematch_can_be_declined_and_an_aborted_game_does_not_count() {
     bob.send(json!({"type":"decline","game":game})).await;
     bob.expect_error("game_over").await;
     bob.send(json!({"type":"rematch","game":game})).await;
-    assert_eq!(next(&mut alice).await["kind"], "rematch");
-    assert_eq!(next(&mut bob).await["kind"], "rematch");
+    assert_eq!(alice.recv_news().await["kind"], "rematch");
+    assert_eq!(bob.recv_news().await["kind"], "rematch");
     alice.send(json!({"type":"decline","game":game})).await;
     for reader in [&mut alice, &mut bob] {
-        let declined = next(reader).await;
+        let declined = reader.recv_news().await;
         assert_eq!(
             (&declined["type"], &declined["kind"], &declined["by"]),
             (&json!("declined"), &json!("rematch"), &json!("black"))
@@ -135,9 +107,9 @@ async fn a_rematch_can_be_declined_and_an_aborted_game_does_not_count() {
     }
     // Asked again, and this time taken.
     bob.send(json!({"type":"rematch","game":game})).await;
-    next(&mut alice).await;
+    alice.recv_news().await;
     alice.send(json!({"type":"rematch","game":game})).await;
-    let next_game = next(&mut alice).await["next"].as_str().expect("next").to_string();
+    let next_game = alice.recv_news().await["next"].as_str().expect("next").to_string();
     let (color, state) = resume(&mut bob, &next_game, &bob_token).await;
     assert_eq!(color, "white");
     assert_eq!(state["match"], json!({"white":0,"black":0,"games":0}), "the aborted game is not counted");

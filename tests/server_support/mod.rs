@@ -204,6 +204,16 @@ impl Client {
         }
     }
 
+    /// The next message other than watcher counts, lists and seat changes.
+    pub async fn recv_news(&mut self) -> Value {
+        loop {
+            let m = self.recv_event().await;
+            if m["type"] != "seats" {
+                return m;
+            }
+        }
+    }
+
     /// Skips messages until one of type `ty`.
     pub async fn recv_type(&mut self, ty: &str) -> Value {
         loop {
@@ -312,4 +322,32 @@ pub async fn human_game(server: &Server) -> (Client, Client, String, String, Str
     let seats = white.recv_type("seats").await;
     assert_eq!(seats["seats"]["black"]["kind"], "human");
     (white, black, game, white_token, black_token)
+}
+
+/// Alice (white) and Bob (black), named, at one game between people, and Cy watching it under
+/// his name; every client past its first messages.
+pub struct Table {
+    pub alice: Client,
+    pub bob: Client,
+    pub cy: Client,
+    pub game: String,
+    pub alice_token: String,
+    pub bob_token: String,
+}
+
+pub async fn table(server: &Server) -> Table {
+    let mut alice = server.client().await;
+    alice.send(json!({"type":"create","white":human(),"black":human(),"as":"white","name":"Alice"})).await;
+    let created = alice.recv_type("created").await;
+    let game = created["game"].as_str().expect("id").to_string();
+    let alice_token = created["token"].as_str().expect("token").to_string();
+    alice.recv_type("state").await;
+    let mut bob = server.client().await;
+    bob.send(json!({"type":"join","game":game,"name":"Bob"})).await;
+    let bob_token = bob.recv_type("joined").await["token"].as_str().expect("token").to_string();
+    bob.recv_type("state").await;
+    alice.recv_type("seats").await;
+    let mut cy = server.client().await;
+    assert_eq!(cy.answer(json!({"type":"watch","game":game,"name":"Cy"})).await["type"], "ack");
+    Table { alice, bob, cy, game, alice_token, bob_token }
 }

@@ -16,8 +16,8 @@ use super::seat::Seat;
 use super::{RoomCommand, RoomContext, RESTART_GAP};
 use crate::bots::Level;
 use crate::chess::{ByColor, Color, Game, UciMove, Variant};
-use crate::protocol::{GameId, MatchScore, NewGame, PlayerName, Points, Refusal, SeatSpec};
-use crate::server::store::{now_ms, StoredGame, StoredScore, StoredSeat, StoredTimes};
+use crate::protocol::{GameId, MatchScore, NewGame, PlayerName, Refusal, SeatSpec};
+use crate::server::store::{now_ms, StoredGame, StoredSeat, StoredTimes};
 use crate::server::token::new_token;
 
 /// What a room is made of, new or restored.
@@ -140,11 +140,7 @@ impl Room {
         // Events sent before the restart whose version was still being written are covered
         // by the gap: no client can hold a version the new room will give to another event.
         let v = stored.v + RESTART_GAP;
-        let score = MatchScore {
-            white: Points(stored.score.white),
-            black: Points(stored.score.black),
-            games: stored.score.games,
-        };
+        let score = stored.score.into();
         let chat = ChatLog::restore(&stored.id, &stored.chat);
         let setup = Setup { id: stored.id, game, seats, clock, created_ms: stored.created_ms, score };
         let mut room = Room::assemble(setup, EventLog::new(v, ctx.relay.clone()), ctx, me);
@@ -190,12 +186,7 @@ impl Room {
 
     /// The game as the store is to hold it now.
     pub(super) fn stored(&self) -> StoredGame {
-        let seat = |side: Color| match self.seat(side) {
-            Seat::Human { token, name, .. } => {
-                StoredSeat::Human { token: *token, name: name.as_ref().map(|n| n.as_str().to_string()) }
-            }
-            Seat::Bot { level, .. } => StoredSeat::Bot { level: level.get() },
-        };
+        let seat = |side: Color| self.seat(side).stored();
         let outcome = self.game.outcome();
         StoredGame {
             id: self.id.clone(),
@@ -211,7 +202,7 @@ impl Room {
             outcome,
             created_ms: self.created_ms,
             ended_ms: outcome.map(|_| self.created_ms),
-            score: StoredScore { white: self.score.white.0, black: self.score.black.0, games: self.score.games },
+            score: self.score.into(),
             // A game is stored when it is made, before anyone has written anything.
             chat: Vec::new(),
         }

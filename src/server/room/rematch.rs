@@ -9,11 +9,10 @@ use tokio::sync::oneshot;
 use super::actor::Room;
 use super::build::bad;
 use super::events::Batch;
-use super::seat::Seat;
 use super::LobbyNote;
 use crate::chess::Color;
 use crate::protocol::{OfferKind, OfferView, Refusal, ServerMessage};
-use crate::server::store::{now_ms, StoredGame, StoredScore, StoredSeat};
+use crate::server::store::{now_ms, StoredGame};
 
 impl Room {
     /// `side` offers a rematch, or accepts the opponent's offer.
@@ -48,32 +47,22 @@ impl Room {
         Ok(())
     }
 
-    /// The rematch as the store is to hold it (its id is the lobby's to give).
+    /// The rematch as the store is to hold it (its id is the lobby's to give): this game's
+    /// setup with the colours swapped, nothing played, and the match's score so far.
     fn next_game(&self) -> StoredGame {
-        let seat = |side: Color| match self.seat(side) {
-            Seat::Human { token, name, .. } => {
-                StoredSeat::Human { token: *token, name: name.as_ref().map(|n| n.as_str().to_string()) }
-            }
-            Seat::Bot { level, .. } => StoredSeat::Bot { level: level.get() },
-        };
-        let score = self.score_now().swapped();
+        let game = self.stored();
         StoredGame {
             id: String::new(),
-            variant: self.game.variant(),
-            initial_fen: self.game.initial_position().fen(),
-            rules: self.game.rules(),
-            // Colours swapped.
-            white: seat(Color::Black),
-            black: seat(Color::White),
-            clock: self.clock.as_ref().map(|c| c.spec().into()),
+            white: game.black,
+            black: game.white,
             times: None,
             moves: Vec::new(),
             v: 0,
             outcome: None,
             created_ms: now_ms(),
             ended_ms: None,
-            score: StoredScore { white: score.white.0, black: score.black.0, games: score.games },
-            chat: Vec::new(),
+            score: self.score_now().swapped().into(),
+            ..game
         }
     }
 }

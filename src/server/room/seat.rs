@@ -4,6 +4,7 @@ use tokio::time::Instant;
 
 use crate::bots::{Bot, Level};
 use crate::protocol::{PlayerName, SeatView};
+use crate::server::store::StoredSeat;
 use crate::server::token::TokenHash;
 
 /// Who sits on one side of a room.
@@ -34,6 +35,16 @@ impl Seat {
             Seat::Human { token: None, .. } => SeatView::Open,
             Seat::Human { online, name, .. } => SeatView::human(*online > 0, name.as_ref()),
             Seat::Bot { level, .. } => SeatView::bot(level.get()),
+        }
+    }
+
+    /// The seat as the store holds it.
+    pub(super) fn stored(&self) -> StoredSeat {
+        match self {
+            Seat::Human { token, name, .. } => {
+                StoredSeat::Human { token: *token, name: name.as_ref().map(|n| n.as_str().to_string()) }
+            }
+            Seat::Bot { level, .. } => StoredSeat::Bot { level: level.get() },
         }
     }
 

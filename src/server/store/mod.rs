@@ -19,7 +19,7 @@ use thiserror::Error;
 
 use super::token::TokenHash;
 use crate::chess::{Color, Outcome, Rules, Variant};
-use crate::protocol::{ClockSpec, GameId};
+use crate::protocol::{ClockSpec, GameId, MatchScore, Points};
 
 pub use pg_lease::{NodeInfo, Owner, LEASE, RENEW_EVERY};
 pub use postgres::PostgresStore;
@@ -68,6 +68,18 @@ pub struct StoredScore {
     pub white: u32,
     pub black: u32,
     pub games: u32,
+}
+
+impl From<MatchScore> for StoredScore {
+    fn from(score: MatchScore) -> StoredScore {
+        StoredScore { white: score.white.0, black: score.black.0, games: score.games }
+    }
+}
+
+impl From<StoredScore> for MatchScore {
+    fn from(score: StoredScore) -> MatchScore {
+        MatchScore { white: Points(score.white), black: Points(score.black), games: score.games }
+    }
 }
 
 /// One line of a game's chat.
