@@ -29,7 +29,11 @@ fn new_game(id: &str) -> StoredGame {
         variant: Variant::Standard,
         initial_fen: Variant::Standard.initial_fen().into(),
         rules: Rules::default(),
-        white: StoredSeat::Human { token: Some(TokenHash::of("white-token")), name: Some("Zoë W.".into()) },
+        white: StoredSeat::Human {
+            token: Some(TokenHash::of("white-token")),
+            name: Some("Zoë W.".into()),
+            account: None,
+        },
         black: StoredSeat::Bot { level: 3 },
         clock: Some(StoredClock { initial_ms: 60_000, increment_ms: 1000 }),
         times: None,
@@ -40,6 +44,8 @@ fn new_game(id: &str) -> StoredGame {
         ended_ms: None,
         score: StoredScore { white: 3, black: 1, games: 2 },
         chat: Vec::new(),
+        rated: false,
+        ratings: None,
     }
 }
 
@@ -129,7 +135,10 @@ async fn refused_changes_leave_the_rest_of_the_batch_alone() {
         let orphan = store.record("g2", StoreEvent::Move { ply: 1, uci: "e2e4".into(), times: None, v: 1 });
         let twice = store.record("g1", StoreEvent::Move { ply: 1, uci: "e2e4".into(), times: None, v: 1 });
         let clash = store.record("g1", StoreEvent::Move { ply: 1, uci: "d2d4".into(), times: None, v: 1 });
-        let seat = store.record("g9", StoreEvent::Seat { side: Color::Black, token: TokenHash::of("t"), name: None });
+        let seat = store.record(
+            "g9",
+            StoreEvent::Seat { side: Color::Black, token: TokenHash::of("t"), name: None, account: None },
+        );
         created.await.expect("created");
         assert!(again.await.unwrap_err().to_string().contains("already stored"));
         assert!(orphan.await.is_err(), "a move of a game that is not stored");
@@ -148,13 +157,16 @@ async fn seats_discards_and_closing() {
         eprintln!("store: {name}");
         let store = &*store;
         let mut open = new_game("g1");
-        open.black = StoredSeat::Human { token: None, name: None };
+        open.black = StoredSeat::Human { token: None, name: None, account: None };
         store.record("g1", StoreEvent::Created(Box::new(open))).await.expect("created");
         let token = TokenHash::of("black-token");
         let name = Some("Bob".to_string());
-        store.record("g1", StoreEvent::Seat { side: Color::Black, token, name: name.clone() }).await.expect("seat");
+        store
+            .record("g1", StoreEvent::Seat { side: Color::Black, token, name: name.clone(), account: None })
+            .await
+            .expect("seat");
         let g = store.load("g1").await.expect("load").expect("found");
-        assert_eq!(g.black, StoredSeat::Human { token: Some(token), name });
+        assert_eq!(g.black, StoredSeat::Human { token: Some(token), name, account: None });
         store.record("g1", StoreEvent::Discarded).await.expect("discarded");
         assert_eq!(store.load("g1").await.expect("load"), None);
         store.close().await;
@@ -171,7 +183,7 @@ async fn every_field_reads_back_as_written() {
         game.variant = Variant::Minichess7;
         game.initial_fen = Variant::Minichess7.initial_fen().into();
         game.rules = Rules { castling: false, en_passant: false, repetition: gambit::chess::Repetition::EightMove };
-        game.white = StoredSeat::Human { token: None, name: None };
+        game.white = StoredSeat::Human { token: None, name: None, account: None };
         game.times = times(1_234, 5_678);
         game.v = 42;
         store.record("full", StoreEvent::Created(Box::new(game.clone()))).await.expect("created");

@@ -58,6 +58,10 @@ pub struct NewGame {
     /// The creator's display name (None: "Anonymous").
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<PlayerName>,
+    /// Whether the result changes both players' ratings (two logged-in players, a clock, the
+    /// usual start position).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
 }
 
 /// A message from a client, without its request id (see [`Request`]).
@@ -77,10 +81,12 @@ pub enum ClientMessage {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<PlayerName>,
     },
-    /// Takes one's seat back on a new connection, with the token from `created`/`joined`.
+    /// Takes one's seat back on a new connection, with the token from `created`/`joined`
+    /// (a logged-in player may leave it out: the account's seat is meant).
     Resume {
         game: GameId,
-        token: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        token: Option<String>,
         #[serde(default)]
         v: Option<u64>,
     },

@@ -147,9 +147,10 @@ fn apply_event(state: &mut GameState, message: &ServerMessage) -> bool {
                 state.status = Status::Ongoing;
             }
         }
-        ServerMessage::End { result, reason, clock, score, .. } => {
+        ServerMessage::End { result, reason, clock, score, ratings, .. } => {
             state.status = Status::Ended;
             state.score = *score;
+            state.ratings = *ratings;
             state.result = Some(*result);
             state.reason = Some(*reason);
             state.legal.clear();

@@ -20,8 +20,9 @@ pub use follow::{Applied, Follower, Sequence};
 pub use server::{ErrorCode, Refusal, ServerMessage};
 pub use social::{ChatError, ChatLine, ChatRoom, ChatText, MatchScore, NewSeek, Points, SeekId, SeekView, CHAT_MAX};
 pub use values::{
-    ClaimKind, ClaimView, ClockSpec, ClockView, GameId, GameResult, GameState, GameSummary, NameError, OfferKind,
-    OfferView, PlayerName, RepetitionName, RulesSpec, SeatSpec, SeatView, Seats, Status, VariantName, NAME_MAX,
+    ClaimKind, ClaimView, ClockSpec, ClockView, GameId, GameRatings, GameResult, GameState, GameSummary, NameError,
+    OfferKind, OfferView, PlayerName, RatingChange, RepetitionName, RulesSpec, SeatSpec, SeatView, Seats, Status,
+    VariantName, NAME_MAX,
 };
 
 #[cfg(test)]
@@ -75,6 +76,7 @@ mod tests {
             reason: EndReason::Checkmate,
             clock: None,
             score: MatchScore::default(),
+            ratings: None,
         };
         assert_eq!(
             end.to_json(),

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use super::social::{ChatLine, MatchScore, SeekId, SeekView};
-use super::values::{ClaimView, ClockView, GameId, GameResult, GameState, GameSummary, OfferKind, Seats};
+use super::values::{ClaimView, ClockView, GameId, GameRatings, GameResult, GameState, GameSummary, OfferKind, Seats};
 use crate::chess::{Color, EndReason};
 
 /// Error codes of `error` replies (docs/protocol.md says when each is sent).
@@ -31,6 +31,8 @@ pub enum ErrorCode {
     ShuttingDown,
     /// The seek is no longer open: someone else accepted it, or it was withdrawn.
     NoSuchSeek,
+    /// Only logged-in players may do this (play a rated game).
+    LoginRequired,
 }
 
 /// A request turned down: the code and the message of its `error` reply. Nothing changed.
@@ -65,6 +67,10 @@ impl Refusal {
     /// There is no game `game` here.
     pub fn no_such_game(game: &str) -> Refusal {
         Refusal::new(ErrorCode::NoSuchGame, format!("there is no game {game:?} on this server"))
+    }
+
+    pub fn login_required(message: impl Into<String>) -> Refusal {
+        Refusal::new(ErrorCode::LoginRequired, message)
     }
 
     pub fn game_over(message: impl Into<String>) -> Refusal {
@@ -148,6 +154,9 @@ pub enum ServerMessage {
         /// The match's score with this game counted (see [`MatchScore`]).
         #[serde(default, rename = "match")]
         score: MatchScore,
+        /// A rated game's new ratings and their changes.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ratings: Option<GameRatings>,
     },
     /// Event: a side offers a draw or an undo.
     Offer { game: GameId, v: u64, kind: OfferKind, by: Color },

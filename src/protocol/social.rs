@@ -180,6 +180,9 @@ pub struct NewSeek {
     pub color: Option<Color>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<PlayerName>,
+    /// A rated game (see [`NewGame::rated`]).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
 }
 
 impl NewSeek {
@@ -194,6 +197,7 @@ impl NewSeek {
             clock: self.clock,
             as_side: Some(creator),
             name: self.name.clone(),
+            rated: self.rated,
         }
     }
 }
@@ -210,6 +214,8 @@ pub struct SeekView {
     pub clock: Option<ClockSpec>,
     /// The creator's colour; null: random.
     pub color: Option<Color>,
+    #[serde(default)]
+    pub rated: bool,
 }
 
 #[cfg(test)]

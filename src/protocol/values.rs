@@ -305,6 +305,8 @@ pub struct GameSummary {
     /// The time control; null for an untimed game.
     #[serde(default)]
     pub clock: Option<ClockSpec>,
+    #[serde(default)]
+    pub rated: bool,
 }
 
 /// A full snapshot of a game: sent on joining, watching, resuming, after an undo and to a
@@ -343,6 +345,28 @@ pub struct GameState {
     /// The game a rematch of this one was made as, once agreed.
     #[serde(default)]
     pub next: Option<GameId>,
+    /// Whether the result changes the players' ratings.
+    #[serde(default)]
+    pub rated: bool,
+    /// Once a rated game has ended: both players' new ratings and their changes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ratings: Option<GameRatings>,
+}
+
+/// One player's rating after a rated game: the new rating, how much it moved, and whether it
+/// is still provisional (shown as "1500?").
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct RatingChange {
+    pub rating: i32,
+    pub change: i32,
+    pub provisional: bool,
+}
+
+/// Both players' rating changes of a rated game.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct GameRatings {
+    pub white: RatingChange,
+    pub black: RatingChange,
 }
 
 /// How a game ended, as PGN writes it: `"1-0"`, `"0-1"`, `"1/2-1/2"`, or `"*"` for an aborted

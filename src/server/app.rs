@@ -15,6 +15,7 @@ use thiserror::Error;
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, watch};
 
+use super::accounts::{self, Accounts};
 use super::cluster::{BusError, Cluster, Joining};
 use super::config::{ServeArgs, ServerConfig};
 use super::connection::{self, Peer};
@@ -24,7 +25,7 @@ use super::listener::{self, ListenOptions, PeerSlot};
 use super::lobby::{Lobby, LobbyLimits};
 use super::metrics::Metrics;
 use super::room::{self, RoomContext};
-use super::store::{self, GameStore, NoStore, PostgresStore, StoreError, StoredGame, StoredSeat};
+use super::store::{self, AccountStore, GameStore, NoStore, PostgresStore, StoreError, StoredGame, StoredSeat};
 use super::web;
 use crate::chess::EndReason;
 use crate::protocol::{ClockSpec, ErrorCode, GameId, GameResult, PlayerName, SeatView, ServerMessage, VariantName};
@@ -46,6 +47,8 @@ pub struct Shared {
     pub next_connection: std::sync::atomic::AtomicU64,
     /// The cluster this server is a node of, if any: games are then found through it.
     pub cluster: Option<Arc<Cluster>>,
+    /// Accounts, sessions and ratings (kept in the same store as the games).
+    pub accounts: Accounts,
 }
 
 impl Shared {
@@ -57,11 +60,14 @@ impl Shared {
         config: ServerConfig,
         shutdown: watch::Receiver<bool>,
         store: Arc<dyn GameStore>,
+        accounts: Arc<dyn AccountStore>,
         listen_ip: std::net::IpAddr,
     ) -> Shared {
         let limits = AddressLimits::new(config.per_address.clone());
         let hosts = Hosts::new(listen_ip, config.public_url.as_deref(), &config.allowed_origins);
+        let accounts = Accounts::new(accounts, config.accounts.clone());
         Shared {
+            accounts,
             lobby,
             metrics,
             config,
@@ -117,6 +123,10 @@ pub fn router(shared: Arc<Shared>) -> Router {
     Router::new()
         .route("/", get(web::index))
         .route("/g/{id}", get(web::index))
+        .route("/login", get(web::index))
+        .route("/signup", get(web::index))
+        .route("/leaderboard", get(web::index))
+        .route("/@/{name}", get(web::index))
         .route("/assets/{*path}", get(web::asset))
         .route("/ws", get(ws))
         .route("/api/games", get(games))
@@ -125,6 +135,8 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/cluster", get(cluster))
         .route("/healthz", get(|| async { "ok\n" }))
         .route("/metrics", get(metrics))
+        .merge(accounts::http::routes())
+        .layer(middleware::from_fn_with_state(shared.clone(), accounts::http::check_origin))
         .layer(middleware::from_fn_with_state(shared.clone(), check_host))
         .layer(middleware::map_response(nosniff))
         .with_state(shared)
@@ -165,16 +177,18 @@ pub async fn serve_until(
     serve_store(config, backing, listener, signal).await
 }
 
-/// Where a server keeps its games, and, for a cluster node, what it needs to join.
+/// Where a server keeps its games and accounts, and, for a cluster node, what it needs to join.
 struct Backing {
     store: Arc<dyn GameStore>,
+    accounts: Arc<dyn AccountStore>,
     joining: Option<Joining>,
 }
 
 /// Opens the store, and in a cluster connects to the bus as well.
 async fn open(config: &ServerConfig) -> Result<Backing, ServeError> {
     let Some(cluster) = &config.cluster else {
-        return Ok(Backing { store: store::open(&config.db).await?, joining: None });
+        let (store, accounts) = store::open(&config.db).await?;
+        return Ok(Backing { store, accounts, joining: None });
     };
     if !store::is_postgres(&config.db) {
         return Err(ServeError::Usage(format!(
@@ -184,7 +198,8 @@ async fn open(config: &ServerConfig) -> Result<Backing, ServeError> {
     }
     let postgres = Arc::new(PostgresStore::connect_node(&config.db, &cluster.node).await?);
     let joining = Joining::connect(&cluster.redis, &cluster.node, postgres.clone()).await?;
-    Ok(Backing { store: postgres, joining: Some(joining) })
+    let (store, accounts) = store::both(postgres);
+    Ok(Backing { store, accounts, joining: Some(joining) })
 }
 
 /// Serves games kept in `backing` on `listener` until `signal` completes.
@@ -194,7 +209,7 @@ async fn serve_store(
     listener: TcpListener,
     signal: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
-    let Backing { store, mut joining } = backing;
+    let Backing { store, accounts, mut joining } = backing;
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let metrics = Arc::new(Metrics::new());
     // A single server goes on with its unfinished games; a cluster node takes over the games
@@ -222,7 +237,7 @@ async fn serve_store(
     let addr = listener.local_addr()?;
     let shared = Shared {
         cluster: cluster.clone(),
-        ..Shared::new(lobby.clone(), metrics.clone(), config, shutdown_rx, store.clone(), addr.ip())
+        ..Shared::new(lobby.clone(), metrics.clone(), config, shutdown_rx, store.clone(), accounts, addr.ip())
     };
     let shared = Arc::new(shared);
     match &cluster {
@@ -327,7 +342,15 @@ async fn ws(
         PeerSlot::Counted(slot) => Some(slot),
         PeerSlot::Proxy => shared.limits.connect(ip).map(Arc::new),
     };
-    let peer = Peer { ip, slot };
+    // A cookie naming no live session is no session: the player is anonymous.
+    let account = match accounts::http::account_of(&shared, &headers).await {
+        Ok(account) => account,
+        Err(e) => {
+            tracing::error!(error = %e, "could not read a session");
+            None
+        }
+    };
+    let peer = Peer { ip, slot, account };
     // Accept somewhat more than the protocol allows so an oversized message can still be
     // answered with `too_large` instead of a dropped connection.
     let limit = shared.config.max_frame * 4;
@@ -401,7 +424,7 @@ struct FinishedGame {
 impl From<StoredGame> for FinishedGame {
     fn from(g: StoredGame) -> FinishedGame {
         let view = |seat: StoredSeat| match seat {
-            StoredSeat::Human { token: Some(_), name } => {
+            StoredSeat::Human { token: Some(_), name, .. } => {
                 SeatView::human(false, PlayerName::from_stored(name).as_ref())
             }
             StoredSeat::Human { token: None, .. } => SeatView::Open,
@@ -430,14 +453,23 @@ async fn archived(shared: &Shared, id: &str) -> Result<Option<(crate::protocol::
         Err(StoreError::Damaged { message, .. }) => return Err(damaged(id, message)),
         Err(e) => return Err(store_failed(e)),
     };
-    let ctx = RoomContext {
+    room::archived(stored, archive_context(shared)).map(Some).map_err(|e| damaged(id, e.to_string()))
+}
+
+/// What a stored game is replayed with to be shown: a room that never runs.
+fn archive_context(shared: &Shared) -> RoomContext {
+    RoomContext {
         config: shared.config.room.clone(),
         metrics: shared.metrics.clone(),
         store: Arc::new(NoStore),
         lobby: mpsc::unbounded_channel().0,
         relay: None,
-    };
-    room::archived(stored, ctx).map(Some).map_err(|e| damaged(id, e.to_string()))
+    }
+}
+
+/// The PGN of a stored game.
+pub fn stored_pgn(shared: &Shared, stored: StoredGame) -> Result<String, crate::protocol::Refusal> {
+    room::archived(stored, archive_context(shared)).map(|(_, pgn)| pgn)
 }
 
 /// One game's bad record is that game's problem, not the server's: a 422 that says what it is.

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use clap::Args;
 
+use super::accounts::AccountLimits;
 use super::limits::AddressConfig;
 use super::room::RoomConfig;
 
@@ -58,6 +59,8 @@ pub struct ServerConfig {
     pub public_url: Option<String>,
     /// The cluster this node is part of, if any.
     pub cluster: Option<ClusterConfig>,
+    /// How often an address may sign up and log in, and an account be tried.
+    pub accounts: AccountLimits,
 }
 
 impl Default for ServerConfig {
@@ -84,6 +87,7 @@ impl Default for ServerConfig {
             allowed_origins: Vec::new(),
             public_url: None,
             cluster: None,
+            accounts: AccountLimits::default(),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The game server: the HTTP and WebSocket front (app, connection), the lobby of games, one room
 //! actor per game, and the observers that follow rooms (text log). See docs/protocol.md.
 
+pub mod accounts;
 pub mod app;
 pub mod cluster;
 pub mod config;

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use rand::Rng;
 use tokio::sync::mpsc;
 
+use super::accounts::Player;
 use super::lobby::{Creator, Lobby};
 use super::room::Action;
 use crate::chess::Color;
@@ -27,6 +28,8 @@ pub struct Seeker {
     pub connection: u64,
     pub ip: std::net::IpAddr,
     pub matched: mpsc::UnboundedSender<SeekMatch>,
+    /// Who they are: the seat of the game is theirs.
+    pub player: Player,
 }
 
 /// One open seek.
@@ -59,12 +62,13 @@ impl Seeks {
         }
         let view = SeekView {
             seek: id.clone(),
-            name: PlayerName::shown(spec.name.as_ref()),
+            name: PlayerName::shown(seeker.player.name.as_ref()),
             variant: spec.variant,
             fen: spec.fen.clone(),
             rules: spec.rules,
             clock: spec.clock,
             color: spec.color,
+            rated: spec.rated,
         };
         self.open.insert(id.clone(), Seek { view, spec, seeker });
         id
@@ -96,16 +100,22 @@ impl Seeks {
 }
 
 /// Plays a seek taken out of this node's lobby: makes its game (the creator in their colour),
-/// seats the acceptor, named `name`, in the other, and tells the creator. The game and the
+/// seats the acceptor, `player`, in the other, and tells the creator. The game and the
 /// acceptor's token, which their connection then resumes (on whichever node it is).
-pub async fn play(lobby: &Lobby, seek: Seek, name: Option<PlayerName>) -> Result<(GameId, String), Refusal> {
+pub async fn play(lobby: &Lobby, seek: Seek, player: Player) -> Result<(GameId, String), Refusal> {
+    if seek.spec.rated && player.account.is_none() {
+        return Err(Refusal::login_required("that seek is for a rated game: log in to accept it"));
+    }
+    if player.account_id().is_some() && player.account_id() == seek.seeker.player.account_id() {
+        return Err(Refusal::bad_request("that is your own seek"));
+    }
     let color = seek.creator_color();
     let creator = Creator { connection: seek.seeker.connection, ip: seek.seeker.ip };
-    let (game, created) = lobby.create(seek.spec.game(color), Some(creator)).await?;
+    let (game, created) = lobby.create(seek.spec.game(color), Some(creator), seek.seeker.player.clone()).await?;
     let Some((_, creator_token)) = created.seat.clone() else {
         return Err(Refusal::server_error("the seek's game has no seat for its creator"));
     };
-    let seated = created.handle.join(Some(color.other()), name).await?;
+    let seated = created.handle.join(Some(color.other()), player).await?;
     if seek.seeker.matched.send(SeekMatch { game: game.clone(), token: creator_token.clone() }).is_err() {
         // The creator left at this very moment: nobody is there to play.
         let _ = created.handle.act(creator_token, Action::Abort).await;
@@ -125,7 +135,12 @@ mod tests {
     use super::*;
 
     fn seeker(connection: u64) -> Seeker {
-        Seeker { connection, ip: std::net::Ipv4Addr::LOCALHOST.into(), matched: mpsc::unbounded_channel().0 }
+        Seeker {
+            connection,
+            ip: std::net::Ipv4Addr::LOCALHOST.into(),
+            matched: mpsc::unbounded_channel().0,
+            player: Player::default(),
+        }
     }
 
     #[test]

@@ -40,6 +40,7 @@ mod tests {
             rules: RulesSpec::default(),
             clock: Some(ClockSpec { initial_ms: 300_000, increment_ms: 3_000 }),
             color: Some(Color::White),
+            rated: false,
         };
         let text = table(&[seek]);
         let line = text.lines().nth(1).expect("a line");

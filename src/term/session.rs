@@ -513,7 +513,7 @@ impl Session {
         // Moving to a rematch: its seat, with the same token.
         let game = self.next.as_ref().map_or_else(|| self.view.game().to_string(), |(next, _)| next.clone());
         let message = match &self.token {
-            Some(token) => ClientMessage::Resume { game, token: token.clone(), v },
+            Some(token) => ClientMessage::Resume { game, token: Some(token.clone()), v },
             None => ClientMessage::Watch { game, v, name: self.name.clone() },
         };
         let Some(conn) = self.conn.as_mut() else { return false };

@@ -97,6 +97,78 @@ impl Server {
     }
 }
 
+/// An HTTP answer: its status, its head (lower-cased header lines) and its body.
+pub struct HttpAnswer {
+    pub status: u16,
+    pub head: String,
+    pub body: String,
+}
+
+impl HttpAnswer {
+    /// The body as JSON (Null if it is not).
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or(Value::Null)
+    }
+
+    /// The value of the first header `name` (lower case), if any.
+    pub fn header(&self, name: &str) -> Option<String> {
+        self.head.lines().find_map(|l| l.strip_prefix(&format!("{name}: ")).map(str::to_string))
+    }
+
+    /// The session cookie's `name=value` from `Set-Cookie`, for the next requests' `Cookie`.
+    pub fn cookie(&self) -> String {
+        let set = self.header("set-cookie").expect("a Set-Cookie header");
+        set.split(';').next().expect("cookie").trim().to_string()
+    }
+}
+
+impl Server {
+    /// Any HTTP request with these extra headers and body: the whole answer.
+    pub async fn http(&self, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> HttpAnswer {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let mut stream = TcpStream::connect(self.addr).await.expect("connect");
+        let mut request = format!("{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n");
+        for (name, value) in headers {
+            request.push_str(&format!("{name}: {value}\r\n"));
+        }
+        if !body.is_empty() {
+            request.push_str(&format!("Content-Type: application/json\r\nContent-Length: {}\r\n", body.len()));
+        } else if method == "POST" {
+            request.push_str("Content-Length: 0\r\n");
+        }
+        request.push_str("\r\n");
+        request.push_str(body);
+        stream.write_all(request.as_bytes()).await.expect("write");
+        let mut response = Vec::new();
+        tokio::time::timeout(TIMEOUT, stream.read_to_end(&mut response)).await.expect("timeout").expect("read");
+        let text = String::from_utf8_lossy(&response).to_string();
+        let status = text.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+        let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+        let head = head.lines().map(|l| match l.split_once(": ") {
+            Some((k, v)) => format!("{}: {v}", k.to_ascii_lowercase()),
+            None => l.to_string(),
+        });
+        HttpAnswer { status, head: head.collect::<Vec<_>>().join("\n"), body: dechunk(body) }
+    }
+
+    /// `POST` of a JSON body.
+    pub async fn post(&self, path: &str, headers: &[(&str, &str)], body: Value) -> HttpAnswer {
+        self.http("POST", path, headers, &body.to_string()).await
+    }
+
+    /// Signs `username` up with `password`: the session cookie (`gambit_session=…`).
+    pub async fn sign_up(&self, username: &str, password: &str) -> String {
+        let answer = self.post("/api/signup", &[], json!({"username": username, "password": password})).await;
+        assert_eq!(answer.status, 200, "sign up {username}: {}", answer.body);
+        answer.cookie()
+    }
+
+    /// A WebSocket client sending these headers on the upgrade (a cookie, an origin).
+    pub async fn client_with(&self, headers: &[(&str, &str)]) -> Result<Client, u16> {
+        Client::connect_with(self.addr, headers).await
+    }
+}
+
 /// The text of the file at `path` once it contains `needle` (written by another task, such as
 /// the text log), or as it is after 5 s.
 pub async fn read_when_it_has(path: &std::path::Path, needle: &str) -> String {
@@ -153,6 +225,22 @@ impl Client {
     pub async fn connect(addr: SocketAddr) -> Client {
         let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await.expect("websocket connect");
         Client { ws }
+    }
+
+    /// Connects with these extra headers on the upgrade; the HTTP status if it is refused.
+    pub async fn connect_with(addr: SocketAddr, headers: &[(&str, &str)]) -> Result<Client, u16> {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        use tokio_tungstenite::tungstenite::http::HeaderValue;
+        let mut request = format!("ws://{addr}/ws").into_client_request().expect("request");
+        for (name, value) in headers {
+            let name = tokio_tungstenite::tungstenite::http::HeaderName::from_bytes(name.as_bytes()).expect("name");
+            request.headers_mut().insert(name, HeaderValue::from_str(value).expect("header value"));
+        }
+        match tokio_tungstenite::connect_async(request).await {
+            Ok((ws, _)) => Ok(Client { ws }),
+            Err(tokio_tungstenite::tungstenite::Error::Http(response)) => Err(response.status().as_u16()),
+            Err(e) => panic!("websocket connect: {e}"),
+        }
     }
 
     /// Connects from the loopback address `source` (any of 127.0.0.0/8), so the server sees

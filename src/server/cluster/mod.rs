@@ -23,6 +23,7 @@ use tokio::sync::{mpsc, oneshot, Notify};
 
 use self::mirror::Mirrors;
 use self::rpc::{Call, Envelope, Reply};
+use super::accounts::Player;
 use super::lobby::{ClusterHooks, Lobby, Taken};
 use super::metrics::Metrics;
 use super::room::{Action, Created, Relay, RoomHandle, Seated, Subscription};
@@ -310,9 +311,9 @@ impl Cluster {
 
     /// Answers another node's request for a game this node holds (or for one of its seeks).
     async fn serve_request(&self, from: String, id: u64, game: GameId, call: Call) {
-        let reply = if let Call::AcceptSeek { seek, name } = call {
+        let reply = if let Call::AcceptSeek { seek, player } = call {
             let played = match self.lobby.take_seek(seek, None).await {
-                Ok(seek) => seeks::play(&self.lobby, seek, name).await,
+                Ok(seek) => seeks::play(&self.lobby, seek, player).await,
                 Err(Taken::Refused(refusal)) => Err(refusal),
                 Err(Taken::Elsewhere(_)) => Err(Refusal::server_error("the seek moved while it was being taken")),
             };
@@ -386,8 +387,8 @@ impl Cluster {
         }
     }
 
-    pub async fn join(&self, game: &str, color: Option<Color>, name: Option<PlayerName>) -> Result<Seated, Refusal> {
-        self.seat(game, Call::Join { color, name }).await
+    pub async fn join(&self, game: &str, color: Option<Color>, player: Player) -> Result<Seated, Refusal> {
+        self.seat(game, Call::Join { color, player }).await
     }
 
     pub async fn resume(&self, game: &str, token: String, v: Option<u64>) -> Result<Seated, Refusal> {
@@ -472,15 +473,10 @@ impl Cluster {
         }
     }
 
-    /// Takes up seek `seek`, which `node` holds, for a player called `name`: the game, and the
-    /// token of the acceptor's seat.
-    pub async fn accept_seek(
-        &self,
-        node: &str,
-        seek: String,
-        name: Option<PlayerName>,
-    ) -> Result<(GameId, String), Refusal> {
-        let call = Call::AcceptSeek { seek: seek.clone(), name };
+    /// Takes up seek `seek`, which `node` holds, for `player`: the game, and the token of the
+    /// acceptor's seat.
+    pub async fn accept_seek(&self, node: &str, seek: String, player: Player) -> Result<(GameId, String), Refusal> {
+        let call = Call::AcceptSeek { seek: seek.clone(), player };
         match self.request(node, &seek, call).await {
             Some(Reply::Matched { game, token }) => Ok((game, token)),
             Some(other) => Err(rpc::unexpected(&other)),

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::chess::Color;
 use crate::protocol::{ChatRoom, ChatText, ErrorCode, GameId, GameState, PlayerName, Refusal};
+use crate::server::accounts::Player;
 use crate::server::room::{Action, RoomHandle, Seated, Subscription};
 
 /// What one node asks of a game another holds: what a [`RoomHandle`] offers.
@@ -15,7 +16,7 @@ use crate::server::room::{Action, RoomHandle, Seated, Subscription};
 pub enum Call {
     Join {
         color: Option<Color>,
-        name: Option<PlayerName>,
+        player: Player,
     },
     Resume {
         token: String,
@@ -49,10 +50,10 @@ pub enum Call {
     Snapshot,
     State,
     Pgn,
-    /// Not about a game: take up seek `seek` of the node asked, for a player called `name`.
+    /// Not about a game: take up seek `seek` of the node asked, for `player`.
     AcceptSeek {
         seek: String,
-        name: Option<PlayerName>,
+        player: Player,
     },
 }
 
@@ -127,7 +128,7 @@ fn subscribed(sub: Subscription) -> Reply {
 /// [`Reply::NotHere`], so the asker looks for the game's owner again.
 pub async fn execute(handle: &RoomHandle, call: Call) -> Reply {
     let answer = match call {
-        Call::Join { color, name } => handle.join(color, name).await.map(seated),
+        Call::Join { color, player } => handle.join(color, player).await.map(seated),
         Call::Resume { token, v } => handle.resume(token, v).await.map(seated),
         Call::Watch { v, counted } => handle.watch(v, counted).await.map(subscribed),
         Call::Observe { v } => handle.observe(v).await.map(subscribed),

@@ -29,6 +29,7 @@ mod social;
 
 use self::inbound::{close_code, drain, id_of, too_often};
 use self::outbound::{forward_list, write_loop, Outbound};
+use super::accounts::{Account, Player};
 use super::app::Shared;
 use super::limits::ConnectionSlot;
 use super::lobby::Creator;
@@ -74,6 +75,8 @@ pub struct Peer {
     /// Its place in that address's count of connections, held for as long as the socket
     /// lives; None when the address holds its limit already and the socket is to be refused.
     pub slot: Option<Arc<ConnectionSlot>>,
+    /// The player logged in by the session cookie, if any.
+    pub account: Option<Account>,
 }
 
 /// Serves one upgraded WebSocket until it closes or the server shuts down.
@@ -116,7 +119,8 @@ pub async fn serve(mut socket: WebSocket, shared: Arc<Shared>, peer: Peer) {
         id: shared.next_connection.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         ip: peer.ip,
         closing: false,
-        name: None,
+        name: peer.account.as_ref().and_then(Account::name),
+        account: peer.account,
         chat_limiter,
         matched,
         seeking: false,
@@ -146,6 +150,9 @@ struct Connection {
     /// The name the client last gave (on create, join, watch, seek or accept_seek): a
     /// spectator's name in the chat.
     name: Option<PlayerName>,
+    /// The logged-in player, if any: their username is their name, and their seats' tokens
+    /// come from the account.
+    account: Option<Account>,
     /// Chat lines have their own, slower rate.
     chat_limiter: RateLimiter,
     /// Where the lobby says this connection's seek was accepted.
@@ -336,10 +343,13 @@ impl Connection {
         match message {
             ClientMessage::List => self.list(id).await,
             ClientMessage::Create(game) => self.create(game, id).await,
-            ClientMessage::Join { game, color, name } => self.join(game, color, name, id).await,
+            ClientMessage::Join { game, color, name } => {
+                self.given(name).await?;
+                self.join(game, color, id).await
+            }
             ClientMessage::Resume { game, token, v } => self.resume(game, token, v, id).await,
             ClientMessage::Watch { game, v, name } => {
-                self.remember(name);
+                self.given(name).await?;
                 self.watch(game, v, id).await
             }
             ClientMessage::Unwatch { game } => self.unwatch(game, id).await,
@@ -355,16 +365,38 @@ impl Connection {
             ClientMessage::Seek(spec) => self.seek(spec, id).await,
             ClientMessage::CancelSeek => self.cancel_seek(id).await,
             ClientMessage::AcceptSeek { seek, name } => {
-                self.remember(name);
+                self.given(name).await?;
                 self.accept_seek(seek, id).await
             }
         }
     }
 
-    /// Keeps the name the client gave, if it gave one.
-    fn remember(&mut self, name: Option<PlayerName>) {
-        if name.is_some() {
-            self.name = name;
+    /// Keeps the name the client gave, if it gave one. A logged-in player is called by their
+    /// username whatever they send; nobody else may use a registered username.
+    async fn given(&mut self, name: Option<PlayerName>) -> Result<(), Refusal> {
+        let Some(name) = name else { return Ok(()) };
+        if self.account.is_some() {
+            return Ok(());
+        }
+        let registered = self.shared.accounts.is_registered(name.as_str()).await.map_err(|e| {
+            tracing::error!(error = %e, "could not look a name up");
+            Refusal::server_error("could not check that name; try again")
+        })?;
+        if registered {
+            return Err(Refusal::bad_request(format!(
+                "the name {} belongs to a registered player; log in to use it",
+                name.as_str()
+            )));
+        }
+        self.name = Some(name);
+        Ok(())
+    }
+
+    /// Who this connection is, as a seat holder.
+    fn player(&self) -> Player {
+        match &self.account {
+            Some(account) => Player::of(account),
+            None => Player::anonymous(self.name.clone()),
         }
     }
 
@@ -388,9 +420,9 @@ impl Connection {
         }
         // The creator follows the new game: within the follow limit like any other.
         self.may_follow(None)?;
-        self.remember(spec.name.clone());
+        self.given(spec.name.clone()).await?;
         let creator = Creator { connection: self.id, ip: self.ip };
-        let (game, created) = self.shared.lobby.create(spec, Some(creator)).await?;
+        let (game, created) = self.shared.lobby.create(spec, Some(creator), self.player()).await?;
         // In a cluster the creator follows the game through the bus, like everyone else, so
         // the game may change hands without the creator noticing.
         let log_handle = created.handle.clone();
@@ -413,25 +445,35 @@ impl Connection {
     }
 
     /// `join`: an open seat of the game.
-    async fn join(
-        &mut self,
-        game: GameId,
-        color: Option<Color>,
-        name: Option<PlayerName>,
-        id: Option<u64>,
-    ) -> Result<(), Refusal> {
+    async fn join(&mut self, game: GameId, color: Option<Color>, id: Option<u64>) -> Result<(), Refusal> {
         if self.follows.get(&game).is_some_and(|f| f.seat.is_some()) {
             return Err(Refusal::seat_taken("you already hold a seat in this game"));
         }
-        self.remember(name.clone());
-        self.take_seat(game, id, |room| async move { room.join(color, name).await }).await
+        let player = self.player();
+        self.take_seat(game, id, |room| async move { room.join(color, player).await }).await
     }
 
-    /// `resume`: one's seat back, by its token, with the events after version `v`.
-    async fn resume(&mut self, game: GameId, token: String, v: Option<u64>, id: Option<u64>) -> Result<(), Refusal> {
+    /// `resume`: one's seat back, by its token (a logged-in player's is known from the
+    /// account), with the events after version `v`.
+    async fn resume(
+        &mut self,
+        game: GameId,
+        token: Option<String>,
+        v: Option<u64>,
+        id: Option<u64>,
+    ) -> Result<(), Refusal> {
         if !self.shared.limits.may_resume(self.ip) {
             return Err(too_often("resumes seats", self.shared.limits.config().resumes_per_minute));
         }
+        let token = match (token, &self.account) {
+            (Some(token), _) => token,
+            (None, Some(account)) => account.seat_token(&game),
+            (None, None) => {
+                return Err(Refusal::bad_request(
+                    "\"token\": resume needs the seat's token (or log in: your account's seats need none)",
+                ))
+            }
+        };
         self.take_seat(game, id, |room| async move { room.resume(token, v).await }).await
     }
 

@@ -161,6 +161,7 @@ mod tests {
     use super::*;
     use crate::chess::Color;
     use crate::protocol::NewGame;
+    use crate::server::accounts::Player;
     use crate::server::config::ServerConfig;
     use crate::server::lobby::Lobby;
     use crate::server::metrics::Metrics;
@@ -187,12 +188,13 @@ mod tests {
             ServerConfig::default(),
             shutdown,
             Arc::new(NoStore),
+            Arc::new(crate::server::store::SqliteStore::open(":memory:").expect("store")),
             std::net::Ipv4Addr::LOCALHOST.into(),
         ));
         let spec = NewGame { as_side: Some(Color::White), ..NewGame::default() };
-        let created = room::spawn("lagtest1".into(), spec, ctx).expect("room").created;
+        let created = room::spawn("lagtest1".into(), spec, Player::default(), ctx).expect("room").created;
         let white = created.seat.clone().expect("seat").1;
-        let black = created.handle.join(Some(Color::Black), None).await.expect("join").token;
+        let black = created.handle.join(Some(Color::Black), Player::default()).await.expect("join").token;
         // 2 × 200 events, made before the writer reads any: far more than the broadcast channel
         // holds for a reader that waits.
         for _ in 0..200 {

@@ -40,9 +40,13 @@ impl Connection {
         }
         // Checked now: whoever accepts must find a game they can play.
         room::check(&spec.game(Color::White))?;
-        self.remember(spec.name.clone());
+        if spec.rated && self.account.is_none() {
+            return Err(Refusal::login_required("log in to play rated games"));
+        }
+        self.given(spec.name.clone()).await?;
         let spec = NewSeek { name: self.name.clone(), ..spec };
-        let seeker = Seeker { connection: self.id, ip: self.ip, matched: self.matched.clone() };
+        let player = self.player();
+        let seeker = Seeker { connection: self.id, ip: self.ip, matched: self.matched.clone(), player };
         let seek = self.shared.lobby.post_seek(spec, seeker).await?;
         self.seeking = true;
         self.send_message(&ServerMessage::Seeking { seek, id }).await;
@@ -62,12 +66,12 @@ impl Connection {
     /// `accept_seek`: takes up an open challenge (on whichever node holds it) and sits down.
     pub(super) async fn accept_seek(&mut self, seek: SeekId, id: Option<u64>) -> Result<(), Refusal> {
         self.may_follow(None)?;
-        let name = self.name.clone();
+        let player = self.player();
         let (game, token) = match self.shared.lobby.take_seek(seek.clone(), Some(self.id)).await {
-            Ok(taken) => seeks::play(&self.shared.lobby, taken, name).await?,
+            Ok(taken) => seeks::play(&self.shared.lobby, taken, player).await?,
             Err(Taken::Refused(refusal)) => return Err(refusal),
             Err(Taken::Elsewhere(node)) => match &self.shared.cluster {
-                Some(cluster) => cluster.accept_seek(&node, seek, name).await?,
+                Some(cluster) => cluster.accept_seek(&node, seek, player).await?,
                 None => return Err(Refusal::server_error("a seek of another node, but no cluster")),
             },
         };

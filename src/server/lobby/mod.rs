@@ -16,6 +16,7 @@ mod listing;
 pub use limits::{Creator, LobbyLimits};
 pub use listing::NodeList;
 
+use super::accounts::Player;
 use super::room::{self, Created, LobbyNote, RoomContext, RoomHandle};
 use super::seeks::{Seek, Seeker, Seeks};
 use super::store::{StoreEvent, StoredGame};
@@ -53,6 +54,8 @@ enum LobbyCommand {
         spec: NewGame,
         /// Who asks, for the counts of unfinished games per connection and per address.
         creator: Option<Creator>,
+        /// Who sits down in the creator's seat.
+        player: Player,
         reply: oneshot::Sender<Result<(GameId, Created), Refusal>>,
     },
     Get {
@@ -207,8 +210,13 @@ impl Lobby {
     }
 
     /// Creates a game and its room, for `creator` (None: not counted).
-    pub async fn create(&self, spec: NewGame, creator: Option<Creator>) -> Result<(GameId, Created), Refusal> {
-        self.ask(|reply| LobbyCommand::Create { spec, creator, reply }).await.unwrap_or_else(|| Err(gone()))
+    pub async fn create(
+        &self,
+        spec: NewGame,
+        creator: Option<Creator>,
+        player: Player,
+    ) -> Result<(GameId, Created), Refusal> {
+        self.ask(|reply| LobbyCommand::Create { spec, creator, player, reply }).await.unwrap_or_else(|| Err(gone()))
     }
 
     /// The room of a game, if the lobby holds it.
@@ -341,7 +349,7 @@ impl LobbyTask {
     /// Carries out one command; for `Close`, hands back who waits for the rooms to close.
     fn handle(&mut self, command: LobbyCommand) -> Option<oneshot::Sender<()>> {
         match command {
-            LobbyCommand::Create { spec, creator, reply } => self.create(spec, creator, reply),
+            LobbyCommand::Create { spec, creator, player, reply } => self.create(spec, creator, player, reply),
             LobbyCommand::Saved { id, saved } => {
                 if !saved {
                     if let Some(entry) = self.games.remove(&id) {
@@ -400,6 +408,7 @@ impl LobbyTask {
         &mut self,
         spec: NewGame,
         creator: Option<Creator>,
+        player: Player,
         reply: oneshot::Sender<Result<(GameId, Created), Refusal>>,
     ) {
         if self.games.len() >= self.limits.max_rooms {
@@ -417,7 +426,7 @@ impl LobbyTask {
         while self.games.contains_key(&id) {
             id = new_game_id();
         }
-        let creating = match room::spawn(id.clone(), spec, self.ctx.clone()) {
+        let creating = match room::spawn(id.clone(), spec, player, self.ctx.clone()) {
             Ok(creating) => creating,
             Err(e) => {
                 let _ = reply.send(Err(e));

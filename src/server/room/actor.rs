@@ -14,10 +14,12 @@ use super::events::{Batch, EventLog};
 use super::idle::IdleTracker;
 use super::offers::Takebacks;
 use super::seat::Seat;
+use super::snapshot::game_ratings;
 use super::{Action, RoomCommand, RoomContext, Seated, Subscription};
-use crate::chess::{ByColor, Color, EndReason, Game, Move, MoveError, Outcome, UciMove};
+use crate::chess::{ByColor, Color, EndReason, Game, Move, MoveError, Outcome, UciMove, Variant};
 use crate::protocol::{GameId, GameResult, MatchScore, OfferView, Refusal, ServerMessage, Status};
-use crate::server::store::{StoreEvent, StoredTimes};
+use crate::server::accounts::glicko::Category;
+use crate::server::store::{now_ms, RatedResult, StoreEvent, StoredRatings, StoredTimes};
 use crate::timer::sleep_until;
 
 /// The state of one game, owned by its task.
@@ -59,6 +61,10 @@ pub(super) struct Room {
     pub(super) next: Option<GameId>,
     /// The game's end has been published (the players may read the spectators' room).
     pub(super) ended_published: bool,
+    /// Whether the result changes the players' ratings ...
+    pub(super) rated: bool,
+    /// ... and, once it has, by how much.
+    pub(super) ratings: Option<StoredRatings>,
     pub(super) ctx: RoomContext,
 }
 
@@ -173,8 +179,8 @@ impl Room {
     /// to be sent once they are published.
     pub(super) async fn handle(&mut self, command: RoomCommand, out: &mut Batch) -> Answer {
         match command {
-            RoomCommand::Join { color, name, reply } => {
-                Answer::Seated { reply, seat: self.join(color, name, out).await, since: None }
+            RoomCommand::Join { color, player, reply } => {
+                Answer::Seated { reply, seat: self.join(color, player, out).await, since: None }
             }
             RoomCommand::Resume { token, v, reply } => {
                 let seat = self.resume(&token, out).map(|side| (side, token));
@@ -372,13 +378,39 @@ impl Room {
             // keeping in the archive. The room still shows the end while it is held.
             StoreEvent::Discarded
         } else {
+            self.rate(outcome).await;
             StoreEvent::Ended { outcome, times, v: out.next_version() }
         };
         // The end follows from what is already stored, so a store failure here only gets logged.
         let _ = self.store(event).await;
         // Its version is stored with it (or, if that write failed, it is not worth another).
         let score = self.score_now();
-        out.push_stored(move |game, v| ServerMessage::End { game, v, result, reason, clock, score });
+        let ratings = self.ratings.map(game_ratings);
+        out.push_stored(move |game, v| ServerMessage::End { game, v, result, reason, clock, score, ratings });
+    }
+
+    /// Changes both players' ratings by the result of a rated game, before its end is shown,
+    /// so the end can carry the change. A store failure leaves the ratings as they were: the
+    /// game still ends, unrated, and the failure is logged.
+    async fn rate(&mut self, outcome: Outcome) {
+        let (Some(white), Some(black)) = (self.seat(Color::White).account(), self.seat(Color::Black).account()) else {
+            return;
+        };
+        if !self.rated || white == black {
+            return;
+        }
+        let Some(clock) = self.clock.as_ref().map(|c| c.spec()) else { return };
+        let category = Category::of(self.game.variant() == Variant::Minichess7, clock.initial_ms, clock.increment_ms);
+        let white_score = match outcome.winner {
+            Some(Color::White) => 1.0,
+            Some(Color::Black) => 0.0,
+            None => 0.5,
+        };
+        let result = RatedResult { white, black, category, white_score, at_ms: now_ms() };
+        match self.ctx.store.rate(&self.id, result).await {
+            Ok(ratings) => self.ratings = Some(ratings),
+            Err(e) => tracing::error!(game = %self.id, error = %e, "could not change the ratings"),
+        }
     }
 
     /// True for a game that ended with nothing worth keeping (no move played, or aborted): the

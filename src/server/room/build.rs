@@ -17,8 +17,8 @@ use super::{RoomCommand, RoomContext, RESTART_GAP};
 use crate::bots::Level;
 use crate::chess::{ByColor, Color, Game, UciMove, Variant};
 use crate::protocol::{GameId, MatchScore, NewGame, PlayerName, Refusal, SeatSpec};
+use crate::server::accounts::Player;
 use crate::server::store::{now_ms, StoredGame, StoredSeat, StoredTimes};
-use crate::server::token::new_token;
 
 /// What a room is made of, new or restored.
 pub(super) struct Setup {
@@ -29,6 +29,8 @@ pub(super) struct Setup {
     pub(super) created_ms: i64,
     /// The match's score before this game.
     pub(super) score: MatchScore,
+    /// Whether the result changes the players' ratings.
+    pub(super) rated: bool,
 }
 
 /// A room made by `create`, the creator's seat (side and token) if any, and the stored game.
@@ -50,7 +52,25 @@ pub(super) fn playable(spec: &NewGame) -> Result<(Game, Option<Clock>), Refusal>
         )));
     }
     let clock = spec.clock.map(Clock::new).transpose().map_err(|e| bad(e.to_string()))?;
+    if spec.rated {
+        rateable(spec, fen == variant.initial_fen())?;
+    }
     Ok((game, clock))
+}
+
+/// Refuses a rated game that could not be rated fairly: untimed (no category), from a chosen
+/// position, or with a computer in a seat.
+fn rateable(spec: &NewGame, from_start: bool) -> Result<(), Refusal> {
+    if spec.clock.is_none() {
+        return Err(bad("a rated game needs a clock; untimed games are casual"));
+    }
+    if !from_start {
+        return Err(bad("a rated game starts from the usual position; games from a FEN are casual"));
+    }
+    if !matches!((&spec.white, &spec.black), (SeatSpec::Human, SeatSpec::Human)) {
+        return Err(bad("a rated game is between two people; games against the computer are casual"));
+    }
+    Ok(())
 }
 
 fn seat_from(spec: SeatSpec) -> Result<Seat, Refusal> {
@@ -68,6 +88,7 @@ impl Room {
     pub(super) fn new(
         id: GameId,
         spec: NewGame,
+        player: Player,
         ctx: RoomContext,
         me: mpsc::WeakSender<RoomCommand>,
     ) -> Result<NewRoom, Refusal> {
@@ -80,12 +101,16 @@ impl Room {
             Some(side) => Some(side),
             None => seats.find(|seat| !seat.is_bot()),
         };
+        if spec.rated && player.account.is_none() {
+            return Err(Refusal::login_required("log in to play rated games"));
+        }
         let seat = creator.map(|side| {
-            let token = new_token();
-            seats[side] = Seat::taken(&token, spec.name.clone());
+            let token = player.seat_token(&id);
+            seats[side] = Seat::taken(&token, &player);
             (side, token)
         });
-        let setup = Setup { id, game, seats, clock, created_ms: now_ms(), score: MatchScore::default() };
+        let rated = spec.rated;
+        let setup = Setup { id, game, seats, clock, created_ms: now_ms(), score: MatchScore::default(), rated };
         let mut room = Room::assemble(setup, EventLog::new(0, ctx.relay.clone()), ctx, me);
         // A game with both seats filled at once (a bot opponent) starts now.
         room.sync_clock();
@@ -118,11 +143,12 @@ impl Room {
         }
         let now = Instant::now();
         let seat = |s: StoredSeat| match s {
-            StoredSeat::Human { token, name } => Ok(Seat::Human {
+            StoredSeat::Human { token, name, account } => Ok(Seat::Human {
                 token,
                 online: 0,
                 away_since: token.map(|_| now),
                 name: PlayerName::from_stored(name),
+                account,
             }),
             StoredSeat::Bot { level } => seat_from(SeatSpec::Bot { level }),
         };
@@ -142,9 +168,11 @@ impl Room {
         let v = stored.v + RESTART_GAP;
         let score = stored.score.into();
         let chat = ChatLog::restore(&stored.id, &stored.chat);
-        let setup = Setup { id: stored.id, game, seats, clock, created_ms: stored.created_ms, score };
+        let rated = stored.rated;
+        let setup = Setup { id: stored.id, game, seats, clock, created_ms: stored.created_ms, score, rated };
         let mut room = Room::assemble(setup, EventLog::new(v, ctx.relay.clone()), ctx, me);
         room.chat = chat;
+        room.ratings = stored.ratings;
         room.ended_published = room.game.is_over();
         room.sync_clock();
         Ok(room)
@@ -156,7 +184,7 @@ impl Room {
         ctx: RoomContext,
         me: mpsc::WeakSender<RoomCommand>,
     ) -> Room {
-        let Setup { id, game, seats, clock, created_ms, score } = setup;
+        let Setup { id, game, seats, clock, created_ms, score, rated } = setup;
         Room {
             id,
             game,
@@ -180,6 +208,8 @@ impl Room {
             score,
             next: None,
             ended_published: false,
+            rated,
+            ratings: None,
             ctx,
         }
     }
@@ -205,6 +235,8 @@ impl Room {
             score: self.score.into(),
             // A game is stored when it is made, before anyone has written anything.
             chat: Vec::new(),
+            rated: self.rated,
+            ratings: self.ratings,
         }
     }
 

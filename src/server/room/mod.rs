@@ -24,6 +24,7 @@ use std::time::Duration;
 
 use tokio::sync::{broadcast, mpsc, oneshot};
 
+use super::accounts::Player;
 use super::cluster::Cluster;
 use super::metrics::Metrics;
 use super::store::{GameStore, StoreError, StoredGame};
@@ -255,7 +256,7 @@ pub enum Action {
 pub enum RoomCommand {
     Join {
         color: Option<Color>,
-        name: Option<PlayerName>,
+        player: Player,
         reply: oneshot::Sender<Result<Seated, Refusal>>,
     },
     Resume {
@@ -367,10 +368,10 @@ impl RoomHandle {
     }
 
     /// Takes an open human seat under `name`.
-    pub async fn join(&self, color: Option<Color>, name: Option<PlayerName>) -> Result<Seated, Refusal> {
+    pub async fn join(&self, color: Option<Color>, player: Player) -> Result<Seated, Refusal> {
         match &self.route {
-            Route::Local(_) => self.ask(|reply| RoomCommand::Join { color, name, reply }).await?,
-            Route::Cluster(cluster, game) => Box::pin(cluster.join(game, color, name)).await,
+            Route::Local(_) => self.ask(|reply| RoomCommand::Join { color, player, reply }).await?,
+            Route::Cluster(cluster, game) => Box::pin(cluster.join(game, color, player)).await,
         }
     }
 
@@ -499,9 +500,9 @@ impl RoomHandle {
 
 /// Validates a create request, builds the room and starts its task. The game is put in the
 /// store's queue before the room can record anything else, so it is stored first.
-pub fn spawn(id: GameId, spec: NewGame, ctx: RoomContext) -> Result<Creating, Refusal> {
+pub fn spawn(id: GameId, spec: NewGame, player: Player, ctx: RoomContext) -> Result<Creating, Refusal> {
     let (tx, rx) = mpsc::channel(COMMAND_CAPACITY);
-    let (mut room, seat, stored) = actor::Room::new(id, spec, ctx.clone(), tx.downgrade())?;
+    let (mut room, seat, stored) = actor::Room::new(id, spec, player, ctx.clone(), tx.downgrade())?;
     let id = stored.id.clone();
     let saved = ctx.store.record(&id, super::store::StoreEvent::Created(Box::new(stored)));
     let sub = room.subscribe(None, Some(true));

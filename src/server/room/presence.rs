@@ -13,9 +13,10 @@ use super::idle;
 use super::seat::Seat;
 use super::ClaimKind;
 use crate::chess::{Color, EndReason, Outcome};
-use crate::protocol::{ClaimView, PlayerName, Refusal, Status};
+use crate::protocol::{ClaimView, Refusal, Status};
+use crate::server::accounts::Player;
 use crate::server::store::StoreEvent;
-use crate::server::token::{new_token, TokenHash};
+use crate::server::token::TokenHash;
 
 impl Room {
     // ---- seats ----------------------------------------------------------------------------
@@ -24,7 +25,7 @@ impl Room {
     pub(super) async fn join(
         &mut self,
         color: Option<Color>,
-        name: Option<PlayerName>,
+        player: Player,
         out: &mut Batch,
     ) -> Result<(Color, String), Refusal> {
         if self.game.is_over() {
@@ -42,11 +43,20 @@ impl Room {
             let who = if self.seat(side).is_bot() { "a bot" } else { "another player" };
             return Err(Refusal::seat_taken(format!("the {} seat is taken by {who}", side.name())));
         }
-        let token = new_token();
+        if self.rated {
+            let Some(account) = player.account_id() else {
+                return Err(Refusal::login_required("this game is rated: log in to play it"));
+            };
+            if self.seat(side.other()).account() == Some(account) {
+                return Err(Refusal::bad_request("you hold the other seat; a rated game is against someone else"));
+            }
+        }
+        let token = player.seat_token(&self.id);
         // The seat is the player's once the store has it: a restart must know their token.
-        let stored_name = name.as_ref().map(|n| n.as_str().to_string());
-        self.store(StoreEvent::Seat { side, token: TokenHash::of(&token), name: stored_name }).await?;
-        *self.seat_mut(side) = Seat::taken(&token, name);
+        let stored_name = player.name.as_ref().map(|n| n.as_str().to_string());
+        let account = player.account_id();
+        self.store(StoreEvent::Seat { side, token: TokenHash::of(&token), name: stored_name, account }).await?;
+        *self.seat_mut(side) = Seat::taken(&token, &player);
         self.push_seats(out);
         if self.sync_clock() {
             // The seats event carries no clock: a fresh state tells everyone it is running.

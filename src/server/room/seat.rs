@@ -4,7 +4,8 @@ use tokio::time::Instant;
 
 use crate::bots::{Bot, Level};
 use crate::protocol::{PlayerName, SeatView};
-use crate::server::store::StoredSeat;
+use crate::server::accounts::Player;
+use crate::server::store::{AccountKey, StoredSeat};
 use crate::server::token::TokenHash;
 
 /// Who sits on one side of a room.
@@ -12,8 +13,14 @@ pub(super) enum Seat {
     /// A person. `token` is the hash of the seat's token, None while nobody has taken the seat;
     /// `online` counts the open connections holding it, and `away_since` says since when it
     /// has had none (a player who never came back after a restart counts from the restart).
-    /// `name` is the one they gave on taking the seat.
-    Human { token: Option<TokenHash>, online: usize, away_since: Option<Instant>, name: Option<PlayerName> },
+    /// `name` is the one they gave on taking the seat; `account`, theirs if they were logged in.
+    Human {
+        token: Option<TokenHash>,
+        online: usize,
+        away_since: Option<Instant>,
+        name: Option<PlayerName>,
+        account: Option<AccountKey>,
+    },
     /// A computer player. The bot itself is lent to the thinking task while it searches.
     Bot { level: Level, bot: Option<Box<dyn Bot>> },
 }
@@ -21,12 +28,26 @@ pub(super) enum Seat {
 impl Seat {
     /// An open human seat.
     pub(super) fn open() -> Seat {
-        Seat::Human { token: None, online: 0, away_since: None, name: None }
+        Seat::Human { token: None, online: 0, away_since: None, name: None, account: None }
     }
 
-    /// A human seat taken by the holder of `token`, who is connected, under `name`.
-    pub(super) fn taken(token: &str, name: Option<PlayerName>) -> Seat {
-        Seat::Human { token: Some(TokenHash::of(token)), online: 1, away_since: None, name }
+    /// A human seat taken by `player`, holding `token`, who is connected.
+    pub(super) fn taken(token: &str, player: &Player) -> Seat {
+        Seat::Human {
+            token: Some(TokenHash::of(token)),
+            online: 1,
+            away_since: None,
+            name: player.name.clone(),
+            account: player.account_id(),
+        }
+    }
+
+    /// The account holding the seat, if a logged-in player does.
+    pub(super) fn account(&self) -> Option<AccountKey> {
+        match self {
+            Seat::Human { account, .. } => *account,
+            Seat::Bot { .. } => None,
+        }
     }
 
     /// What everyone may see of the seat.
@@ -41,9 +62,11 @@ impl Seat {
     /// The seat as the store holds it.
     pub(super) fn stored(&self) -> StoredSeat {
         match self {
-            Seat::Human { token, name, .. } => {
-                StoredSeat::Human { token: *token, name: name.as_ref().map(|n| n.as_str().to_string()) }
-            }
+            Seat::Human { token, name, account, .. } => StoredSeat::Human {
+                token: *token,
+                name: name.as_ref().map(|n| n.as_str().to_string()),
+                account: *account,
+            },
             Seat::Bot { level, .. } => StoredSeat::Bot { level: level.get() },
         }
     }
@@ -83,12 +106,15 @@ mod tests {
     #[test]
     fn seats_are_held_by_their_token() {
         let a = new_token();
-        let seat = Seat::taken(&a, PlayerName::parse("Ann").ok());
+        let seat = Seat::taken(&a, &Player::anonymous(PlayerName::parse("Ann").ok()));
         assert!(seat.held_by(&TokenHash::of(&a)));
         assert!(!seat.held_by(&TokenHash::of(&new_token())));
         assert!(!seat.held_by(&TokenHash::of("")));
         assert_eq!(seat.view(), SeatView::Human { online: true, name: "Ann".into() });
-        assert_eq!(Seat::taken(&a, None).view(), SeatView::Human { online: true, name: "Anonymous".into() });
+        assert_eq!(
+            Seat::taken(&a, &Player::default()).view(),
+            SeatView::Human { online: true, name: "Anonymous".into() }
+        );
         assert_eq!(Seat::open().view(), SeatView::Open);
         assert!(!Seat::open().held_by(&TokenHash::of("")));
     }

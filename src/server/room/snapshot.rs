@@ -9,7 +9,8 @@ use super::actor::Room;
 use super::seat::Seat;
 use super::Subscription;
 use crate::chess::{write_pgn, Color, Move, PgnTags};
-use crate::protocol::{GameResult, GameState, GameSummary, Seats, ServerMessage, Status};
+use crate::protocol::{GameRatings, GameResult, GameState, GameSummary, RatingChange, Seats, ServerMessage, Status};
+use crate::server::store::{RatingChange as StoredRatingChange, StoredRatings};
 
 impl Room {
     // ---- snapshots -------------------------------------------------------------------------
@@ -68,6 +69,8 @@ impl Room {
             claim: self.claim_view(Instant::now()),
             score: self.score_now(),
             next: self.next.clone(),
+            rated: self.rated,
+            ratings: self.ratings.map(game_ratings),
         }
     }
 
@@ -91,6 +94,7 @@ impl Room {
             watchers: self.watchers,
             result: self.game.outcome().map(GameResult::from),
             clock: self.clock.as_ref().map(|c| c.spec()),
+            rated: self.rated,
         }
     }
 
@@ -126,4 +130,11 @@ impl Room {
 /// The PGN date (`YYYY.MM.DD`, UTC) of a Unix time in milliseconds.
 fn pgn_date(unix_ms: i64) -> String {
     crate::chess::pgn_date(std::time::UNIX_EPOCH + Duration::from_millis(u64::try_from(unix_ms).unwrap_or(0)))
+}
+
+/// A rated game's rating changes as the protocol shows them.
+pub(super) fn game_ratings(stored: StoredRatings) -> GameRatings {
+    let change =
+        |c: StoredRatingChange| RatingChange { rating: c.rating, change: c.change, provisional: c.provisional };
+    GameRatings { white: change(stored.white), black: change(stored.black) }
 }

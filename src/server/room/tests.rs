@@ -39,11 +39,11 @@ async fn next_event(rx: &mut broadcast::Receiver<Broadcast>) -> serde_json::Valu
 /// anything after the join, and a waiting game's clock did not run.
 #[tokio::test(start_paused = true)]
 async fn a_flag_falls_with_no_message_under_paused_time() {
-    let created = spawn("paused01".into(), timed(60_000, None), context()).expect("room").created;
+    let created = spawn("paused01".into(), timed(60_000, None), Player::default(), context()).expect("room").created;
     let mut rx = created.sub.rx;
     tokio::time::sleep(Duration::from_secs(3600)).await; // waiting: nothing runs
     let start = tokio::time::Instant::now();
-    created.handle.join(Some(Color::Black), None).await.expect("join");
+    created.handle.join(Some(Color::Black), Player::default()).await.expect("join");
     assert_eq!(next_event(&mut rx).await["type"], "seats");
     let state = next_event(&mut rx).await;
     assert_eq!(state["clock"]["white_ms"], 60_000, "{state}");
@@ -60,9 +60,9 @@ async fn a_flag_falls_with_no_message_under_paused_time() {
 #[tokio::test(start_paused = true)]
 async fn a_flag_against_a_lone_knight_draws() {
     let spec = timed(5_000, Some("4k1n1/8/8/8/8/8/8/R3K3 w - - 0 1"));
-    let created = spawn("paused02".into(), spec, context()).expect("room").created;
+    let created = spawn("paused02".into(), spec, Player::default(), context()).expect("room").created;
     let mut rx = created.sub.rx;
-    created.handle.join(Some(Color::Black), None).await.expect("join");
+    created.handle.join(Some(Color::Black), Player::default()).await.expect("join");
     let end = loop {
         let e = next_event(&mut rx).await;
         if e["type"] == "end" {
@@ -75,10 +75,10 @@ async fn a_flag_against_a_lone_knight_draws() {
 
 #[tokio::test(start_paused = true)]
 async fn undo_keeps_the_time_used_and_runs_the_side_to_move() {
-    let created = spawn("paused03".into(), timed(60_000, None), context()).expect("room").created;
+    let created = spawn("paused03".into(), timed(60_000, None), Player::default(), context()).expect("room").created;
     let white = created.seat.clone().expect("seat").1;
     let mut rx = created.sub.rx;
-    let black = created.handle.join(Some(Color::Black), None).await.expect("join").token;
+    let black = created.handle.join(Some(Color::Black), Player::default()).await.expect("join").token;
     tokio::time::sleep(Duration::from_secs(10)).await;
     created.handle.act(white.clone(), Action::Move("e2e4".into())).await.expect("move");
     tokio::time::sleep(Duration::from_secs(5)).await;
@@ -132,10 +132,10 @@ fn untimed() -> NewGame {
 /// Black is back there is nothing to claim: the game goes on.
 #[tokio::test(start_paused = true)]
 async fn a_reconnect_within_the_grace_keeps_the_game() {
-    let created = spawn("claim001".into(), untimed(), context()).expect("room").created;
+    let created = spawn("claim001".into(), untimed(), Player::default(), context()).expect("room").created;
     let white = created.seat.clone().expect("seat").1;
     let mut rx = created.sub.rx;
-    let black = created.handle.join(Some(Color::Black), None).await.expect("join").token;
+    let black = created.handle.join(Some(Color::Black), Player::default()).await.expect("join").token;
     next_seats(&mut rx).await;
     created.handle.leave(black.clone()).await;
     let away = next_seats(&mut rx).await;
@@ -162,10 +162,11 @@ async fn a_reconnect_within_the_grace_keeps_the_game() {
 async fn a_claim_after_the_grace_ends_the_game() {
     for (kind, result) in [(ClaimKind::Win, "1-0"), (ClaimKind::Draw, "1/2-1/2")] {
         // 3+0: a grace of 15 s.
-        let created = spawn("claim002".into(), timed(180_000, None), context()).expect("room").created;
+        let created =
+            spawn("claim002".into(), timed(180_000, None), Player::default(), context()).expect("room").created;
         let white = created.seat.clone().expect("seat").1;
         let mut rx = created.sub.rx;
-        let black = created.handle.join(Some(Color::Black), None).await.expect("join").token;
+        let black = created.handle.join(Some(Color::Black), Player::default()).await.expect("join").token;
         next_seats(&mut rx).await;
         created.handle.act(white.clone(), Action::Move("e2e4".into())).await.expect("move");
         let start = tokio::time::Instant::now();
@@ -185,11 +186,11 @@ async fn a_claim_after_the_grace_ends_the_game() {
 #[tokio::test(start_paused = true)]
 async fn claims_need_an_absent_person() {
     let spec = NewGame { black: SeatSpec::Bot { level: 1 }, ..untimed() };
-    let created = spawn("claim003".into(), spec, context()).expect("room").created;
+    let created = spawn("claim003".into(), spec, Player::default(), context()).expect("room").created;
     let white = created.seat.clone().expect("seat").1;
     let e = created.handle.act(white, Action::Claim(ClaimKind::Win)).await.unwrap_err();
     assert!(e.message.contains("computer"), "{e:?}");
-    let waiting = spawn("claim004".into(), untimed(), context()).expect("room").created;
+    let waiting = spawn("claim004".into(), untimed(), Player::default(), context()).expect("room").created;
     let white = waiting.seat.clone().expect("seat").1;
     let e = waiting.handle.act(white, Action::Claim(ClaimKind::Draw)).await.unwrap_err();
     assert_eq!(e.code, ErrorCode::NotYourTurn, "{e:?}");
@@ -231,10 +232,10 @@ impl GameStore for RefusesMoves {
 #[tokio::test]
 async fn a_move_the_store_refuses_is_not_played() {
     let ctx = RoomContext { store: Arc::new(RefusesMoves), ..context() };
-    let created = spawn("refused1".into(), untimed(), ctx).expect("room").created;
+    let created = spawn("refused1".into(), untimed(), Player::default(), ctx).expect("room").created;
     let white = created.seat.clone().expect("seat").1;
     let mut rx = created.sub.rx;
-    created.handle.join(Some(Color::Black), None).await.expect("join");
+    created.handle.join(Some(Color::Black), Player::default()).await.expect("join");
     next_seats(&mut rx).await;
     let before = created.handle.state().await.expect("state");
     let e = created.handle.act(white, Action::Move("e2e4".into())).await.unwrap_err();

@@ -4,7 +4,9 @@
 //! in an SQLite file (or in memory), [`PostgresStore`] in a PostgreSQL database; [`NoStore`]
 //! keeps nothing, for tests of the room alone.
 
+mod accounts;
 mod lock;
+mod pg_accounts;
 mod pg_lease;
 mod pg_lock;
 mod pg_schema;
@@ -13,6 +15,7 @@ mod queue;
 mod records;
 pub mod schema;
 mod sqlite;
+mod sqlite_accounts;
 
 use futures::future::BoxFuture;
 use thiserror::Error;
@@ -21,6 +24,10 @@ use super::token::TokenHash;
 use crate::chess::{Color, Outcome, Rules, Variant};
 use crate::protocol::{ClockSpec, GameId, MatchScore, Points};
 
+pub use accounts::{
+    AccountKey, AccountStore, RatedResult, RatingChange, RatingPoint, Results, StoredAccount, StoredRating,
+    StoredRatings,
+};
 pub use pg_lease::{NodeInfo, Owner, LEASE, RENEW_EVERY};
 pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
@@ -29,8 +36,9 @@ pub use sqlite::SqliteStore;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StoredSeat {
     /// A person's seat; `token` is the hash of its token, None while nobody has taken it;
-    /// `name`, the display name they gave (None: none given).
-    Human { token: Option<TokenHash>, name: Option<String> },
+    /// `name`, the display name they gave (None: none given); `account`, the account that
+    /// holds it (None: an anonymous player).
+    Human { token: Option<TokenHash>, name: Option<String>, account: Option<AccountKey> },
     /// A computer player of this level.
     Bot { level: u8 },
 }
@@ -125,6 +133,10 @@ pub struct StoredGame {
     pub score: StoredScore,
     /// The last [`CHAT_KEPT`] lines of each chat room, oldest first.
     pub chat: Vec<StoredChat>,
+    /// Whether the result changes the players' ratings.
+    pub rated: bool,
+    /// The rating change, once a rated game has ended.
+    pub ratings: Option<StoredRatings>,
 }
 
 impl StoredGame {
@@ -142,8 +154,9 @@ impl StoredGame {
 pub enum StoreEvent {
     /// A new game (with no moves; with a result if its start position is already over).
     Created(Box<StoredGame>),
-    /// A person took the open seat on `side`, under `name` if they gave one.
-    Seat { side: Color, token: TokenHash, name: Option<String> },
+    /// A person took the open seat on `side`, under `name` if they gave one, with their
+    /// account if they have one.
+    Seat { side: Color, token: TokenHash, name: Option<String>, account: Option<AccountKey> },
     /// Move number `ply` (1-based) was played; the clock's times after it; `v`, the version of
     /// the event that will report it (so one write keeps both).
     Move { ply: usize, uci: String, times: Option<StoredTimes>, v: u64 },
@@ -200,6 +213,13 @@ pub trait GameStore: Send + Sync + 'static {
     fn load(&self, game: &str) -> BoxFuture<'static, Result<Option<StoredGame>, StoreError>>;
     /// Writes what is pending and closes; later calls fail with [`StoreError::Closed`].
     fn close(&self) -> BoxFuture<'static, ()>;
+    /// Applies the result of the rated game `game` to both players' ratings, in one
+    /// transaction, and keeps the change with the game. Rating a game again changes nothing
+    /// and answers the first change (a restart may replay an ending).
+    fn rate(&self, game: &str, result: RatedResult) -> BoxFuture<'static, Result<StoredRatings, StoreError>> {
+        let _ = (game, result);
+        Box::pin(async { Err(StoreError::Write("this store keeps no ratings".into())) })
+    }
 }
 
 /// True if `db` names a PostgreSQL database (`postgres://…` or `postgresql://…`) rather than an
@@ -208,13 +228,21 @@ pub fn is_postgres(db: &str) -> bool {
     db.starts_with("postgres://") || db.starts_with("postgresql://")
 }
 
+/// A store's two faces: games, and accounts with their ratings (one database behind both).
+pub type Stores = (std::sync::Arc<dyn GameStore>, std::sync::Arc<dyn AccountStore>);
+
 /// Opens the store `db` names: a PostgreSQL database, or an SQLite file (or `:memory:`).
-pub async fn open(db: &str) -> Result<std::sync::Arc<dyn GameStore>, StoreError> {
+pub async fn open(db: &str) -> Result<Stores, StoreError> {
     if is_postgres(db) {
-        Ok(std::sync::Arc::new(PostgresStore::connect(db).await?))
+        Ok(both(std::sync::Arc::new(PostgresStore::connect(db).await?)))
     } else {
-        Ok(std::sync::Arc::new(SqliteStore::open(db)?))
+        Ok(both(std::sync::Arc::new(SqliteStore::open(db)?)))
     }
+}
+
+/// Both faces of one store.
+pub fn both<S: GameStore + AccountStore>(store: std::sync::Arc<S>) -> Stores {
+    (store.clone(), store)
 }
 
 /// `db` as logs may show it: a PostgreSQL URL without its password.

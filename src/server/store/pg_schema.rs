@@ -77,8 +77,52 @@ CREATE TABLE chat (
 CREATE INDEX chat_by_game ON chat (game, room, seq);
 ";
 
+/// Version 5: as SQLite's schema 5: accounts, sessions, ratings, and who holds each seat.
+const V5: &str = "
+CREATE TABLE accounts (
+    id            BIGSERIAL PRIMARY KEY,
+    username      TEXT NOT NULL,
+    username_key  TEXT NOT NULL UNIQUE,     -- lower case: names are unique ignoring case
+    password_hash TEXT NOT NULL,            -- Argon2id, PHC string format
+    seat_key      BYTEA NOT NULL,
+    created_ms    BIGINT NOT NULL
+);
+CREATE TABLE sessions (
+    token_hash BYTEA PRIMARY KEY,
+    account    BIGINT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    created_ms BIGINT NOT NULL,
+    used_ms    BIGINT NOT NULL
+);
+CREATE TABLE ratings (
+    account    BIGINT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    category   TEXT NOT NULL,
+    rating     DOUBLE PRECISION NOT NULL,
+    rd         DOUBLE PRECISION NOT NULL,
+    volatility DOUBLE PRECISION NOT NULL,
+    games      INTEGER NOT NULL,
+    rated_ms   BIGINT NOT NULL,
+    PRIMARY KEY (account, category)
+);
+CREATE INDEX ratings_by_category ON ratings (category, rating);
+CREATE TABLE rating_history (
+    seq      BIGSERIAL PRIMARY KEY,
+    account  BIGINT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    category TEXT NOT NULL,
+    game     TEXT NOT NULL,
+    at_ms    BIGINT NOT NULL,
+    rating   DOUBLE PRECISION NOT NULL
+);
+CREATE INDEX rating_history_by_account ON rating_history (account, at_ms);
+ALTER TABLE games ADD COLUMN white_account BIGINT;
+ALTER TABLE games ADD COLUMN black_account BIGINT;
+ALTER TABLE games ADD COLUMN rated BOOLEAN NOT NULL DEFAULT FALSE;
+ALTER TABLE games ADD COLUMN ratings TEXT;
+CREATE INDEX games_by_white_account ON games (white_account, ended_ms);
+CREATE INDEX games_by_black_account ON games (black_account, ended_ms);
+";
+
 /// Every migration's SQL, oldest first: version n is `STEPS[n - 1]`.
-const STEPS: [&str; 4] = [V1, V2, V3, V4];
+const STEPS: [&str; 5] = [V1, V2, V3, V4, V5];
 
 /// The schema version this server writes.
 pub const LATEST: usize = STEPS.len();

@@ -130,6 +130,23 @@ impl PostgresStore {
             read(&client).await
         })
     }
+
+    /// As `read`, with the connection to itself, for work that needs a transaction.
+    pub(super) fn write<T: Send + 'static>(
+        &self,
+        write: impl for<'c> FnOnce(&'c mut Client) -> BoxFuture<'c, Result<T, StoreError>> + Send + 'static,
+    ) -> BoxFuture<'static, Result<T, StoreError>> {
+        let (reached, barrier) = oneshot::channel();
+        let sent = self.jobs.send(Job::Then(Then::Barrier(reached))).is_ok();
+        let pool = self.pool.clone();
+        Box::pin(async move {
+            if !sent || barrier.await.is_err() {
+                return Err(StoreError::Closed);
+            }
+            let mut client = pool.get().await.map_err(|e| StoreError::Write(unavailable(&e)))?;
+            write(&mut client).await
+        })
+    }
 }
 
 /// The URL as logs and errors may show it: without its password.
@@ -184,6 +201,14 @@ impl GameStore for PostgresStore {
                 the_one(id, found)
             })
         })
+    }
+
+    fn rate(
+        &self,
+        game: &str,
+        result: super::RatedResult,
+    ) -> BoxFuture<'static, Result<super::StoredRatings, StoreError>> {
+        self.rate_game(game, result)
     }
 
     fn close(&self) -> BoxFuture<'static, ()> {
@@ -285,9 +310,10 @@ async fn apply(
                 .prepare_cached(
                     "INSERT INTO games (id, variant, initial_fen, rules, white, black, white_token, black_token,
                                         clock, status, result, reason, created_ms, ended_ms, v, white_ms, black_ms,
-                                        white_name, black_name, match_white, match_black, match_games)
+                                        white_name, black_name, match_white, match_black, match_games,
+                                        white_account, black_account, rated, ratings)
                      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19,
-                             $20, $21, $22)",
+                             $20, $21, $22, $23, $24, $25, $26)",
                 )
                 .await
                 .map_err(sql)?;
@@ -316,6 +342,10 @@ async fn apply(
                     &row.match_white,
                     &row.match_black,
                     &row.match_games,
+                    &row.white_account,
+                    &row.black_account,
+                    &row.rated,
+                    &row.ratings,
                 ],
             )
             .await
@@ -327,17 +357,19 @@ async fn apply(
                 fence.own_new(tx, game).await?;
             }
         }
-        StoreEvent::Seat { side, token, name } => {
+        StoreEvent::Seat { side, token, name, account } => {
             let update = match side {
                 Color::White => {
-                    "UPDATE games SET white_token = $2, white_name = $3 WHERE id = $1 AND status <> 'ended'"
+                    "UPDATE games SET white_token = $2, white_name = $3, white_account = $4
+                     WHERE id = $1 AND status <> 'ended'"
                 }
                 Color::Black => {
-                    "UPDATE games SET black_token = $2, black_name = $3 WHERE id = $1 AND status <> 'ended'"
+                    "UPDATE games SET black_token = $2, black_name = $3, black_account = $4
+                     WHERE id = $1 AND status <> 'ended'"
                 }
             };
             let update = tx.prepare_cached(update).await.map_err(sql)?;
-            must_change(tx.execute(&update, &[&game, &&token.0[..], name]).await.map_err(sql)?)?;
+            must_change(tx.execute(&update, &[&game, &&token.0[..], name, account]).await.map_err(sql)?)?;
         }
         StoreEvent::Move { ply, uci, times, v } => {
             let insert = tx
@@ -479,6 +511,10 @@ fn game_row(row: &Row) -> Result<StoredGame, String> {
         match_white: row.try_get(18).map_err(|e| column("match_white", e))?,
         match_black: row.try_get(19).map_err(|e| column("match_black", e))?,
         match_games: row.try_get(20).map_err(|e| column("match_games", e))?,
+        white_account: row.try_get(21).map_err(|e| column("white_account", e))?,
+        black_account: row.try_get(22).map_err(|e| column("black_account", e))?,
+        rated: row.try_get(23).map_err(|e| column("rated", e))?,
+        ratings: row.try_get(24).map_err(|e| column("ratings", e))?,
         id,
     };
     record.into_game()

@@ -2,6 +2,7 @@
 //! schema 1 and kept ever since; they are the store's, not the wire's, and happen to read as
 //! the protocol's JSON did then. Change them only with a migration (in both stores).
 
+use super::accounts::{ratings_json, ratings_of};
 use super::{StoreError, StoredChat, StoredClock, StoredGame, StoredScore, StoredSeat, StoredTimes, CHAT_KEPT};
 use crate::chess::{Outcome, Repetition, Rules, Variant};
 use crate::server::token::TokenHash;
@@ -30,6 +31,10 @@ pub(super) struct GameRow {
     pub(super) match_white: i32,
     pub(super) match_black: i32,
     pub(super) match_games: i32,
+    pub(super) white_account: Option<i64>,
+    pub(super) black_account: Option<i64>,
+    pub(super) rated: bool,
+    pub(super) ratings: Option<String>,
 }
 
 impl GameRow {
@@ -57,6 +62,10 @@ impl GameRow {
             match_white: to_i32(g.score.white),
             match_black: to_i32(g.score.black),
             match_games: to_i32(g.score.games),
+            white_account: account(&g.white),
+            black_account: account(&g.black),
+            rated: g.rated,
+            ratings: g.ratings.as_ref().map(ratings_json),
         }
     }
 
@@ -76,16 +85,15 @@ impl GameRow {
         let variant = variant_of(&self.variant).ok_or_else(|| bad("variant", &self.variant))?;
         let rules: RulesRecord = serde_json::from_str(&self.rules).map_err(|e| bad("rules", &e))?;
         let rules = Rules::try_from(rules).map_err(|e| bad("rules", &e))?;
-        let seat =
-            |spec: &str, token: Option<Vec<u8>>, name: Option<String>, what: &str| -> Result<StoredSeat, String> {
-                let spec: SeatRecord = serde_json::from_str(spec).map_err(|e| bad(what, &e))?;
-                Ok(match spec {
-                    SeatRecord::Bot { level } => StoredSeat::Bot { level },
-                    SeatRecord::Human => {
-                        StoredSeat::Human { token: token.as_deref().and_then(TokenHash::from_slice), name }
-                    }
-                })
-            };
+        let seat = |spec: &str, token: Option<Vec<u8>>, name: Option<String>, account: Option<i64>, what: &str| {
+            let spec: SeatRecord = serde_json::from_str(spec).map_err(|e| bad(what, &e))?;
+            Ok::<_, String>(match spec {
+                SeatRecord::Bot { level } => StoredSeat::Bot { level },
+                SeatRecord::Human => {
+                    StoredSeat::Human { token: token.as_deref().and_then(TokenHash::from_slice), name, account }
+                }
+            })
+        };
         let clock: Option<ClockRecord> =
             self.clock.map(|c| serde_json::from_str(&c)).transpose().map_err(|e| bad("clock", &e))?;
         let clock = clock.map(|c| StoredClock { initial_ms: c.initial_ms, increment_ms: c.increment_ms });
@@ -104,8 +112,8 @@ impl GameRow {
             variant,
             initial_fen: self.initial_fen,
             rules,
-            white: seat(&self.white, self.white_token, self.white_name, "white seat")?,
-            black: seat(&self.black, self.black_token, self.black_name, "black seat")?,
+            white: seat(&self.white, self.white_token, self.white_name, self.white_account, "white seat")?,
+            black: seat(&self.black, self.black_token, self.black_name, self.black_account, "black seat")?,
             clock,
             times,
             moves: Vec::new(),
@@ -119,6 +127,8 @@ impl GameRow {
                 games: u32::try_from(self.match_games).unwrap_or(0),
             },
             chat: Vec::new(),
+            rated: self.rated,
+            ratings: ratings_of(self.ratings.as_deref()),
             id,
         })
     }
@@ -127,7 +137,8 @@ impl GameRow {
 /// The `games` columns in [`GameRow`]'s order, for both stores' SELECTs.
 pub(super) const COLUMNS: &str = "id, variant, initial_fen, rules, white, black, white_token, black_token, clock,
                                   result, reason, created_ms, ended_ms, v, white_ms, black_ms, white_name, black_name,
-                                  match_white, match_black, match_games";
+                                  match_white, match_black, match_games, white_account, black_account, rated,
+                                  ratings";
 
 /// The games that could be read; the others are logged and left out.
 pub(super) fn readable(games: Vec<Result<StoredGame, String>>) -> Result<Vec<StoredGame>, StoreError> {
@@ -177,6 +188,13 @@ fn name(seat: &StoredSeat) -> Option<String> {
 }
 
 /// A score as a database INTEGER (far below its limit).
+fn account(seat: &StoredSeat) -> Option<i64> {
+    match seat {
+        StoredSeat::Human { account, .. } => *account,
+        StoredSeat::Bot { .. } => None,
+    }
+}
+
 fn to_i32(n: u32) -> i32 {
     i32::try_from(n).unwrap_or(i32::MAX)
 }

@@ -62,8 +62,52 @@ CREATE TABLE chat (
 CREATE INDEX chat_by_game ON chat (game, room);
 ";
 
+/// Version 5: accounts, their sessions and ratings; which account holds each seat; whether a
+/// game is rated, and the rating change it made.
+const V5: &str = "
+CREATE TABLE accounts (
+    id            INTEGER PRIMARY KEY,
+    username      TEXT NOT NULL,
+    username_key  TEXT NOT NULL UNIQUE,     -- the username in lower case: names are unique ignoring case
+    password_hash TEXT NOT NULL,            -- Argon2id, PHC string format (salt and parameters included)
+    seat_key      BLOB NOT NULL,            -- secret the account's seat tokens are derived from
+    created_ms    INTEGER NOT NULL
+);
+CREATE TABLE sessions (
+    token_hash BLOB PRIMARY KEY,            -- SHA-256 of the cookie's token
+    account    INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    created_ms INTEGER NOT NULL,
+    used_ms    INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE ratings (
+    account    INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    category   TEXT NOT NULL,               -- bullet | blitz | rapid | classical | minichess7
+    rating     REAL NOT NULL,
+    rd         REAL NOT NULL,
+    volatility REAL NOT NULL,
+    games      INTEGER NOT NULL,
+    rated_ms   INTEGER NOT NULL,            -- when it last changed
+    PRIMARY KEY (account, category)
+) WITHOUT ROWID;
+CREATE INDEX ratings_by_category ON ratings (category, rating);
+CREATE TABLE rating_history (
+    account  INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    category TEXT NOT NULL,
+    game     TEXT NOT NULL,
+    at_ms    INTEGER NOT NULL,
+    rating   REAL NOT NULL
+);
+CREATE INDEX rating_history_by_account ON rating_history (account, at_ms);
+ALTER TABLE games ADD COLUMN white_account INTEGER;   -- NULL: an anonymous player, an open seat or a bot
+ALTER TABLE games ADD COLUMN black_account INTEGER;
+ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN ratings TEXT;            -- the rating change, as JSON, once a rated game ended
+CREATE INDEX games_by_white_account ON games (white_account, ended_ms);
+CREATE INDEX games_by_black_account ON games (black_account, ended_ms);
+";
+
 /// Every migration's SQL, oldest first: version n is `STEPS[n - 1]`.
-const STEPS: [&str; 4] = [V1, V2, V3, V4];
+const STEPS: [&str; 5] = [V1, V2, V3, V4, V5];
 
 /// The schema version this server writes.
 pub const LATEST: usize = STEPS.len();

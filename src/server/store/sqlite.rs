@@ -56,7 +56,7 @@ impl SqliteStore {
     }
 
     /// Runs `read` on the store's thread (after the changes queued before it).
-    fn read<T: Send + 'static>(
+    pub(super) fn read<T: Send + 'static>(
         &self,
         read: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
     ) -> BoxFuture<'static, Result<T, StoreError>> {
@@ -112,6 +112,14 @@ impl GameStore for SqliteStore {
             let found = games(conn, "id = ?1", params![id])?;
             the_one(id, found)
         })
+    }
+
+    fn rate(
+        &self,
+        game: &str,
+        result: super::RatedResult,
+    ) -> BoxFuture<'static, Result<super::StoredRatings, StoreError>> {
+        self.rate_game(game, result)
     }
 
     fn close(&self) -> BoxFuture<'static, ()> {
@@ -177,9 +185,10 @@ fn apply(conn: &Connection, game: &str, event: &StoreEvent) -> Result<(), String
             conn.prepare_cached(
                 "INSERT INTO games (id, variant, initial_fen, rules, white, black, white_token, black_token, clock,
                                     status, result, reason, created_ms, ended_ms, v, white_ms, black_ms,
-                                    white_name, black_name, match_white, match_black, match_games)
+                                    white_name, black_name, match_white, match_black, match_games,
+                                    white_account, black_account, rated, ratings)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
-                         ?20, ?21, ?22)",
+                         ?20, ?21, ?22, ?23, ?24, ?25, ?26)",
             )
             .and_then(|mut insert| {
                 insert.execute(params![
@@ -205,6 +214,10 @@ fn apply(conn: &Connection, game: &str, event: &StoreEvent) -> Result<(), String
                     row.match_white,
                     row.match_black,
                     row.match_games,
+                    row.white_account,
+                    row.black_account,
+                    row.rated,
+                    row.ratings,
                 ])
             })
             .map_err(|e| match e {
@@ -214,18 +227,20 @@ fn apply(conn: &Connection, game: &str, event: &StoreEvent) -> Result<(), String
                 e => e.to_string(),
             })?;
         }
-        StoreEvent::Seat { side, token, name } => {
+        StoreEvent::Seat { side, token, name, account } => {
             let column = match side {
                 Color::White => {
-                    "UPDATE games SET white_token = ?2, white_name = ?3 WHERE id = ?1 AND status <> 'ended'"
+                    "UPDATE games SET white_token = ?2, white_name = ?3, white_account = ?4
+                     WHERE id = ?1 AND status <> 'ended'"
                 }
                 Color::Black => {
-                    "UPDATE games SET black_token = ?2, black_name = ?3 WHERE id = ?1 AND status <> 'ended'"
+                    "UPDATE games SET black_token = ?2, black_name = ?3, black_account = ?4
+                     WHERE id = ?1 AND status <> 'ended'"
                 }
             };
             must_change(
                 conn.prepare_cached(column)
-                    .and_then(|mut s| s.execute(params![game, &token.0[..], name]))
+                    .and_then(|mut s| s.execute(params![game, &token.0[..], name, account]))
                     .map_err(sql)?,
             )?;
         }
@@ -291,7 +306,7 @@ fn set_state(conn: &Connection, game: &str, v: Option<u64>, times: Option<Stored
 
 /// The games matching `filter` (an SQL condition and order), with their moves; a game whose
 /// row or moves cannot be read is there as the reason why, so one bad game fails only itself.
-fn games(
+pub(super) fn games(
     conn: &Connection,
     filter: &str,
     args: &[&dyn rusqlite::ToSql],
@@ -347,6 +362,10 @@ fn game_row(row: &Row<'_>) -> Result<StoredGame, String> {
         match_white: row.get(18).map_err(|e| column("match_white", e))?,
         match_black: row.get(19).map_err(|e| column("match_black", e))?,
         match_games: row.get(20).map_err(|e| column("match_games", e))?,
+        white_account: row.get(21).map_err(|e| column("white_account", e))?,
+        black_account: row.get(22).map_err(|e| column("black_account", e))?,
+        rated: row.get(23).map_err(|e| column("rated", e))?,
+        ratings: row.get(24).map_err(|e| column("ratings", e))?,
         id,
     };
     record.into_game()

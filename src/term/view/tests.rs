@@ -26,6 +26,8 @@ fn state_of(game: &Game, v: u64, seats: Seats) -> GameState {
         claim: None,
         score: MatchScore::default(),
         next: None,
+        rated: false,
+        ratings: None,
     }
 }
 
@@ -83,6 +85,7 @@ fn a_game_against_a_bot_in_words() {
         reason: EndReason::Resignation,
         clock: None,
         score: MatchScore::default(),
+        ratings: None,
     };
     assert!(view.apply(&end).redraw);
     assert!(view.is_over());
@@ -112,6 +115,7 @@ fn check_and_checkmate_for_a_spectator() {
         reason: EndReason::Checkmate,
         clock: None,
         score: MatchScore::default(),
+        ratings: None,
     };
     view.apply(&end);
     assert!(view.render().ends_with("Checkmate — Black wins (0-1)\n"));
@@ -247,6 +251,7 @@ fn clocks_in_the_header_and_a_draw_on_time() {
         reason: EndReason::Timeout,
         clock: Some(clock),
         score: MatchScore::default(),
+        ratings: None,
     };
     assert!(view.apply(&end).redraw);
     assert_eq!(view.status_line(), "Draw — White's time ran out but Black cannot mate (1/2-1/2)");

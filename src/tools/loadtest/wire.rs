@@ -57,7 +57,7 @@ pub fn watch(game: &str) -> String {
 
 /// Takes back the seat `token` holds in `game`, with a fresh state.
 pub fn resume(game: &str, token: &str) -> String {
-    encode(ClientMessage::Resume { game: game.to_string(), token: token.to_string(), v: None }, None)
+    encode(ClientMessage::Resume { game: game.to_string(), token: Some(token.to_string()), v: None }, None)
 }
 
 /// The wire's name of an error code (`rate_limited`), as the report counts errors by it.

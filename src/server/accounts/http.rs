@@ -1,0 +1,215 @@
+//! The accounts' HTTP API: sign-up, log-in, log-out and who is logged in (`/api/me`), the
+//! players' pages' data (`/api/players/…`, `/api/leaderboard`), and the check that keeps other
+//! sites from acting with a player's cookie.
+
+use std::sync::Arc;
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use cookie::{Cookie, SameSite};
+use serde::Deserialize;
+
+use super::{players, session_cookie, AccountError, Session, COOKIE, SESSION_IDLE_MS};
+use crate::server::app::Shared;
+use crate::server::limits::client_ip;
+
+/// The routes of accounts and players.
+pub fn routes() -> Router<Arc<Shared>> {
+    Router::new()
+        .route("/api/signup", post(sign_up))
+        .route("/api/login", post(log_in))
+        .route("/api/logout", post(log_out))
+        .route("/api/me", get(me))
+        .route("/api/players/{name}", get(players::player))
+        .route("/api/players/{name}/games", get(players::games))
+        .route("/api/players/{name}/games.pgn", get(players::export))
+        .route("/api/leaderboard", get(players::leaderboard))
+}
+
+/// An answer of the accounts API: a status and `{"error": …}`.
+pub(super) fn refusal(status: StatusCode, message: impl Into<String>) -> Response {
+    (status, Json(serde_json::json!({ "error": message.into() }))).into_response()
+}
+
+impl IntoResponse for AccountError {
+    fn into_response(self) -> Response {
+        let status = match &self {
+            AccountError::BadUsername(_) | AccountError::BadPassword(_) => StatusCode::BAD_REQUEST,
+            AccountError::Taken => StatusCode::CONFLICT,
+            AccountError::WrongPassword => StatusCode::UNAUTHORIZED,
+            AccountError::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
+            AccountError::Store(e) => {
+                tracing::error!(error = %e, "account store failed");
+                StatusCode::INTERNAL_SERVER_ERROR
+            }
+            AccountError::Hash(e) => {
+                tracing::error!(error = %e, "password hashing failed");
+                StatusCode::INTERNAL_SERVER_ERROR
+            }
+        };
+        let mut response = refusal(status, self.to_string());
+        if let AccountError::RateLimited(seconds) = self {
+            if let Ok(value) = HeaderValue::from_str(&seconds.to_string()) {
+                response.headers_mut().insert(header::RETRY_AFTER, value);
+            }
+        }
+        response
+    }
+}
+
+/// The body of `/api/signup` and `/api/login`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Credentials {
+    username: String,
+    password: String,
+}
+
+/// What a request with credentials is for.
+#[derive(Clone, Copy)]
+enum Door {
+    SignUp,
+    LogIn,
+}
+
+async fn sign_up(
+    state: State<Arc<Shared>>,
+    peer: ConnectInfo<std::net::SocketAddr>,
+    headers: HeaderMap,
+    body: Result<Json<Credentials>, JsonRejection>,
+) -> Response {
+    enter(Door::SignUp, state, peer, headers, body).await
+}
+
+async fn log_in(
+    state: State<Arc<Shared>>,
+    peer: ConnectInfo<std::net::SocketAddr>,
+    headers: HeaderMap,
+    body: Result<Json<Credentials>, JsonRejection>,
+) -> Response {
+    enter(Door::LogIn, state, peer, headers, body).await
+}
+
+/// Signs up or logs in: a session and its cookie, or the refusal.
+async fn enter(
+    door: Door,
+    State(shared): State<Arc<Shared>>,
+    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
+    headers: HeaderMap,
+    body: Result<Json<Credentials>, JsonRejection>,
+) -> Response {
+    let body = match body {
+        Ok(Json(body)) => body,
+        Err(e) => {
+            let message = format!("send JSON {{\"username\": …, \"password\": …}}: {}", e.body_text());
+            return refusal(StatusCode::BAD_REQUEST, message);
+        }
+    };
+    let ip = client_ip(peer.ip(), &headers, &shared.config.trusted_proxies);
+    let entered = match door {
+        Door::SignUp => shared.accounts.sign_up(ip, &body.username, &body.password).await,
+        Door::LogIn => shared.accounts.log_in(ip, &body.username, &body.password).await,
+    };
+    match entered {
+        Ok(session) => {
+            if matches!(door, Door::SignUp) {
+                tracing::info!(username = %session.account.username, "account created");
+            }
+            logged_in(&shared, &headers, session).await
+        }
+        Err(e) => e.into_response(),
+    }
+}
+
+/// 200 with the player (as `/api/me`) and the session's cookie.
+async fn logged_in(shared: &Shared, headers: &HeaderMap, session: Session) -> Response {
+    let mut response = match players::me(shared, &session.account).await {
+        Ok(me) => Json(me).into_response(),
+        Err(e) => return AccountError::Store(e).into_response(),
+    };
+    let cookie = session_cookie_header(shared, headers, session.token, SESSION_IDLE_MS / 1000);
+    if let Ok(value) = HeaderValue::from_str(&cookie) {
+        response.headers_mut().insert(header::SET_COOKIE, value);
+    }
+    response
+}
+
+/// The `Set-Cookie` value of a session: script cannot read it, other sites' requests do not
+/// carry it (bar top-level links), and over HTTPS it is never sent in the clear.
+fn session_cookie_header(shared: &Shared, headers: &HeaderMap, token: String, max_age_secs: i64) -> String {
+    let https = shared.config.public_url.as_deref().is_some_and(|u| u.starts_with("https://"))
+        || headers.get("x-forwarded-proto").and_then(|v| v.to_str().ok()) == Some("https");
+    Cookie::build((COOKIE, token))
+        .path("/")
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .secure(https)
+        .max_age(cookie::time::Duration::seconds(max_age_secs))
+        .build()
+        .to_string()
+}
+
+async fn log_out(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response {
+    if let Some(token) = session_cookie(&headers) {
+        if let Err(e) = shared.accounts.log_out(&token).await {
+            return AccountError::Store(e).into_response();
+        }
+    }
+    let mut response = StatusCode::NO_CONTENT.into_response();
+    let cookie = session_cookie_header(&shared, &headers, String::new(), 0);
+    if let Ok(value) = HeaderValue::from_str(&cookie) {
+        response.headers_mut().insert(header::SET_COOKIE, value);
+    }
+    response
+}
+
+async fn me(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response {
+    let account = match account_of(&shared, &headers).await {
+        Ok(Some(account)) => account,
+        Ok(None) => return refusal(StatusCode::UNAUTHORIZED, "not logged in"),
+        Err(e) => return AccountError::Store(e).into_response(),
+    };
+    match players::me(&shared, &account).await {
+        Ok(me) => Json(me).into_response(),
+        Err(e) => AccountError::Store(e).into_response(),
+    }
+}
+
+/// The account of the request's session cookie, if it names a live session. An unknown token
+/// (expired, logged out, or made up) is simply no session.
+pub async fn account_of(
+    shared: &Shared,
+    headers: &HeaderMap,
+) -> Result<Option<super::Account>, crate::server::store::StoreError> {
+    match session_cookie(headers) {
+        Some(token) => shared.accounts.session(&token).await,
+        None => Ok(None),
+    }
+}
+
+/// Refuses a request that changes something (anything but GET and HEAD) when a browser says it
+/// comes from another site's page: the cookie would otherwise let that page act for the
+/// player. Clients that are not browsers send no `Origin` and pass.
+pub async fn check_origin(State(shared): State<Arc<Shared>>, request: Request, next: Next) -> Response {
+    if matches!(*request.method(), Method::GET | Method::HEAD | Method::OPTIONS) {
+        return next.run(request).await;
+    }
+    let origin = request.headers().get(header::ORIGIN).and_then(|h| h.to_str().ok());
+    let host = request.headers().get(header::HOST).and_then(|h| h.to_str().ok());
+    if shared.hosts.origin_allowed(origin, host) {
+        return next.run(request).await;
+    }
+    tracing::info!(?origin, "request from another site's page refused");
+    refusal(
+        StatusCode::FORBIDDEN,
+        format!(
+            "requests from {} are not allowed; the server's operator can allow a site with --allowed-origin",
+            origin.unwrap_or_default()
+        ),
+    )
+}

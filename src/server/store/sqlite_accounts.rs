@@ -1,0 +1,339 @@
+//! Accounts, sessions and ratings in the SQLite store. Every call runs on the store's one
+//! thread, after the game changes queued before it, so a rating never reads a game older than
+//! what the room has recorded.
+
+use futures::future::BoxFuture;
+use rusqlite::{params, Connection, OptionalExtension, Row};
+
+use super::accounts::{category_of, rated, ratings_json, ratings_of};
+use super::records::readable;
+use super::sqlite::{games, SqliteStore};
+use super::{
+    AccountKey, AccountStore, RatedResult, RatingPoint, Results, StoreError, StoredAccount, StoredGame, StoredRating,
+    StoredRatings,
+};
+use crate::server::accounts::glicko::{Category, Rating};
+use crate::server::token::TokenHash;
+
+fn read_failed(e: rusqlite::Error) -> StoreError {
+    StoreError::Read(e.to_string())
+}
+
+fn write_failed(e: rusqlite::Error) -> StoreError {
+    StoreError::Write(e.to_string())
+}
+
+const ACCOUNT: &str = "SELECT id, username, password_hash, seat_key, created_ms FROM accounts";
+
+fn account_row(row: &Row<'_>) -> rusqlite::Result<StoredAccount> {
+    Ok(StoredAccount {
+        id: row.get(0)?,
+        username: row.get(1)?,
+        password_hash: row.get(2)?,
+        seat_key: row.get(3)?,
+        created_ms: row.get(4)?,
+    })
+}
+
+/// A `ratings` row from `category, rating, rd, volatility, games, rated_ms` at `first`.
+fn rating_row(row: &Row<'_>, first: usize) -> rusqlite::Result<(String, StoredRating)> {
+    let category: String = row.get(first)?;
+    let rating = StoredRating {
+        category: Category::Blitz,
+        rating: Rating { rating: row.get(first + 1)?, rd: row.get(first + 2)?, volatility: row.get(first + 3)? },
+        games: row.get(first + 4)?,
+        rated_ms: row.get(first + 5)?,
+    };
+    Ok((category, rating))
+}
+
+fn with_category((name, mut rating): (String, StoredRating)) -> Result<StoredRating, StoreError> {
+    rating.category = category_of(&name)?;
+    Ok(rating)
+}
+
+fn rating_of(conn: &Connection, account: AccountKey, category: Category) -> Result<Option<StoredRating>, StoreError> {
+    conn.prepare_cached(
+        "SELECT category, rating, rd, volatility, games, rated_ms FROM ratings WHERE account = ?1 AND category = ?2",
+    )
+    .and_then(|mut s| s.query_row(params![account, category.name()], |r| rating_row(r, 0)).optional())
+    .map_err(read_failed)?
+    .map(with_category)
+    .transpose()
+}
+
+fn save_rating(
+    conn: &Connection,
+    account: AccountKey,
+    game: &str,
+    rating: &StoredRating,
+) -> Result<(), rusqlite::Error> {
+    let r = rating.rating;
+    conn.prepare_cached(
+        "INSERT INTO ratings (account, category, rating, rd, volatility, games, rated_ms)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+         ON CONFLICT (account, category) DO UPDATE SET rating = ?3, rd = ?4, volatility = ?5, games = ?6,
+                                                        rated_ms = ?7",
+    )?
+    .execute(params![
+        account,
+        rating.category.name(),
+        r.rating,
+        r.rd,
+        r.volatility,
+        rating.games,
+        rating.rated_ms
+    ])?;
+    conn.prepare_cached(
+        "INSERT INTO rating_history (account, category, game, at_ms, rating) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(params![account, rating.category.name(), game, rating.rated_ms, r.rating])?;
+    Ok(())
+}
+
+/// The rating change of `game`, if one was applied.
+fn applied(conn: &Connection, game: &str) -> Result<Option<StoredRatings>, StoreError> {
+    let text: Option<Option<String>> = conn
+        .prepare_cached("SELECT ratings FROM games WHERE id = ?1")
+        .and_then(|mut s| s.query_row(params![game], |r| r.get(0)).optional())
+        .map_err(read_failed)?;
+    Ok(ratings_of(text.flatten().as_deref()))
+}
+
+fn rate(conn: &Connection, game: &str, result: RatedResult) -> Result<StoredRatings, StoreError> {
+    let tx = conn.unchecked_transaction().map_err(write_failed)?;
+    if let Some(done) = applied(&tx, game)? {
+        return Ok(done);
+    }
+    let white = rating_of(&tx, result.white, result.category)?;
+    let black = rating_of(&tx, result.black, result.category)?;
+    let (white, black, changes) = rated(&result, white, black);
+    save_rating(&tx, result.white, game, &white).map_err(write_failed)?;
+    save_rating(&tx, result.black, game, &black).map_err(write_failed)?;
+    tx.prepare_cached("UPDATE games SET ratings = ?2 WHERE id = ?1")
+        .and_then(|mut s| s.execute(params![game, ratings_json(&changes)]))
+        .map_err(write_failed)?;
+    tx.commit().map_err(write_failed)?;
+    Ok(changes)
+}
+
+impl AccountStore for SqliteStore {
+    fn create_account(
+        &self,
+        username: String,
+        password_hash: String,
+        seat_key: Vec<u8>,
+        now_ms: i64,
+    ) -> BoxFuture<'static, Result<Option<StoredAccount>, StoreError>> {
+        self.read(move |conn| {
+            let inserted = conn
+                .prepare_cached(
+                    "INSERT INTO accounts (username, username_key, password_hash, seat_key, created_ms)
+                     VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (username_key) DO NOTHING",
+                )
+                .and_then(|mut s| {
+                    s.execute(params![username, username.to_lowercase(), password_hash, seat_key, now_ms])
+                })
+                .map_err(write_failed)?;
+            if inserted == 0 {
+                return Ok(None);
+            }
+            let id = conn.last_insert_rowid();
+            Ok(Some(StoredAccount { id, username, password_hash, seat_key, created_ms: now_ms }))
+        })
+    }
+
+    fn account(&self, username: &str) -> BoxFuture<'static, Result<Option<StoredAccount>, StoreError>> {
+        let key = username.to_lowercase();
+        self.read(move |conn| {
+            conn.prepare_cached(&format!("{ACCOUNT} WHERE username_key = ?1"))
+                .and_then(|mut s| s.query_row(params![key], account_row).optional())
+                .map_err(read_failed)
+        })
+    }
+
+    fn create_session(
+        &self,
+        session: TokenHash,
+        account: AccountKey,
+        now_ms: i64,
+    ) -> BoxFuture<'static, Result<(), StoreError>> {
+        self.read(move |conn| {
+            conn.prepare_cached(
+                "INSERT INTO sessions (token_hash, account, created_ms, used_ms) VALUES (?1, ?2, ?3, ?3)",
+            )
+            .and_then(|mut s| s.execute(params![&session.0[..], account, now_ms]))
+            .map(drop)
+            .map_err(write_failed)
+        })
+    }
+
+    fn session(
+        &self,
+        session: TokenHash,
+        now_ms: i64,
+        idle_ms: i64,
+    ) -> BoxFuture<'static, Result<Option<StoredAccount>, StoreError>> {
+        self.read(move |conn| {
+            let found: Option<(i64, StoredAccount)> = conn
+                .prepare_cached(
+                    "SELECT s.used_ms, a.id, a.username, a.password_hash, a.seat_key, a.created_ms
+                     FROM sessions s JOIN accounts a ON a.id = s.account WHERE s.token_hash = ?1",
+                )
+                .and_then(|mut s| {
+                    s.query_row(params![&session.0[..]], |r| {
+                        Ok((
+                            r.get(0)?,
+                            StoredAccount {
+                                id: r.get(1)?,
+                                username: r.get(2)?,
+                                password_hash: r.get(3)?,
+                                seat_key: r.get(4)?,
+                                created_ms: r.get(5)?,
+                            },
+                        ))
+                    })
+                    .optional()
+                })
+                .map_err(read_failed)?;
+            let Some((used_ms, account)) = found else { return Ok(None) };
+            if now_ms.saturating_sub(used_ms) > idle_ms {
+                conn.prepare_cached("DELETE FROM sessions WHERE token_hash = ?1")
+                    .and_then(|mut s| s.execute(params![&session.0[..]]))
+                    .map_err(write_failed)?;
+                return Ok(None);
+            }
+            conn.prepare_cached("UPDATE sessions SET used_ms = ?2 WHERE token_hash = ?1")
+                .and_then(|mut s| s.execute(params![&session.0[..], now_ms]))
+                .map_err(write_failed)?;
+            Ok(Some(account))
+        })
+    }
+
+    fn end_session(&self, session: TokenHash) -> BoxFuture<'static, Result<(), StoreError>> {
+        self.read(move |conn| {
+            conn.prepare_cached("DELETE FROM sessions WHERE token_hash = ?1")
+                .and_then(|mut s| s.execute(params![&session.0[..]]))
+                .map(drop)
+                .map_err(write_failed)
+        })
+    }
+
+    fn playing(&self, account: AccountKey) -> BoxFuture<'static, Result<Vec<String>, StoreError>> {
+        self.read(move |conn| {
+            conn.prepare_cached(
+                "SELECT id FROM games WHERE status <> 'ended' AND (white_account = ?1 OR black_account = ?1)
+                 ORDER BY created_ms DESC",
+            )
+            .and_then(|mut s| s.query_map(params![account], |r| r.get(0))?.collect())
+            .map_err(read_failed)
+        })
+    }
+
+    fn ratings(&self, account: AccountKey) -> BoxFuture<'static, Result<Vec<StoredRating>, StoreError>> {
+        self.read(move |conn| {
+            let rows: Vec<(String, StoredRating)> = conn
+                .prepare_cached(
+                    "SELECT category, rating, rd, volatility, games, rated_ms FROM ratings WHERE account = ?1",
+                )
+                .and_then(|mut s| s.query_map(params![account], |r| rating_row(r, 0))?.collect())
+                .map_err(read_failed)?;
+            rows.into_iter().map(with_category).collect()
+        })
+    }
+
+    fn rating_history(&self, account: AccountKey) -> BoxFuture<'static, Result<Vec<RatingPoint>, StoreError>> {
+        self.read(move |conn| {
+            let rows: Vec<(String, i64, f64)> = conn
+                .prepare_cached(
+                    "SELECT category, at_ms, rating FROM rating_history WHERE account = ?1 ORDER BY at_ms, rowid",
+                )
+                .and_then(|mut s| s.query_map(params![account], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect())
+                .map_err(read_failed)?;
+            rows.into_iter()
+                .map(|(category, at_ms, rating)| Ok(RatingPoint { category: category_of(&category)?, at_ms, rating }))
+                .collect()
+        })
+    }
+
+    fn results(&self, account: AccountKey) -> BoxFuture<'static, Result<Results, StoreError>> {
+        self.read(move |conn| {
+            conn.prepare_cached(RESULTS)
+                .and_then(|mut s| {
+                    s.query_row(params![account], |r| {
+                        let count = |i: usize| r.get::<_, Option<i64>>(i).map(|n| n.unwrap_or(0).max(0) as u64);
+                        Ok(Results { wins: count(0)?, draws: count(1)?, losses: count(2)? })
+                    })
+                })
+                .map_err(read_failed)
+        })
+    }
+
+    fn games_of(
+        &self,
+        account: AccountKey,
+        offset: u64,
+        limit: u64,
+    ) -> BoxFuture<'static, Result<(u64, Vec<StoredGame>), StoreError>> {
+        let (offset, limit) = (i64::try_from(offset).unwrap_or(i64::MAX), i64::try_from(limit).unwrap_or(i64::MAX));
+        self.read(move |conn| {
+            let total: i64 = conn
+                .prepare_cached(
+                    "SELECT count(*) FROM games WHERE status = 'ended' AND (white_account = ?1 OR black_account = ?1)",
+                )
+                .and_then(|mut s| s.query_row(params![account], |r| r.get(0)))
+                .map_err(read_failed)?;
+            let found = games(
+                conn,
+                "status = 'ended' AND (white_account = ?1 OR black_account = ?1)
+                 ORDER BY ended_ms DESC, id LIMIT ?2 OFFSET ?3",
+                params![account, limit, offset],
+            )?;
+            Ok((total.max(0) as u64, readable(found)?))
+        })
+    }
+
+    fn leaderboard(
+        &self,
+        category: Category,
+        max_rd: f64,
+        limit: u64,
+    ) -> BoxFuture<'static, Result<Vec<(String, StoredRating)>, StoreError>> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        self.read(move |conn| {
+            let rows: Vec<(String, (String, StoredRating))> = conn
+                .prepare_cached(
+                    "SELECT a.username, r.category, r.rating, r.rd, r.volatility, r.games, r.rated_ms
+                     FROM ratings r JOIN accounts a ON a.id = r.account
+                     WHERE r.category = ?1 AND r.rd <= ?2 ORDER BY r.rating DESC, a.username_key LIMIT ?3",
+                )
+                .and_then(|mut s| {
+                    s.query_map(params![category.name(), max_rd, limit], |r| Ok((r.get(0)?, rating_row(r, 1)?)))?
+                        .collect()
+                })
+                .map_err(read_failed)?;
+            rows.into_iter().map(|(name, rating)| Ok((name, with_category(rating)?))).collect()
+        })
+    }
+}
+
+impl SqliteStore {
+    /// See `GameStore::rate`.
+    pub(super) fn rate_game(
+        &self,
+        game: &str,
+        result: RatedResult,
+    ) -> BoxFuture<'static, Result<StoredRatings, StoreError>> {
+        let game = game.to_string();
+        self.read(move |conn| rate(conn, &game, result))
+    }
+}
+
+/// Wins, draws and losses of account `?1`, over its finished games.
+pub(super) const RESULTS: &str = "
+    SELECT sum(CASE WHEN (white_account = ?1 AND result = '1-0') OR (black_account = ?1 AND result = '0-1')
+                    THEN 1 ELSE 0 END),
+           sum(CASE WHEN result = '1/2-1/2' THEN 1 ELSE 0 END),
+           sum(CASE WHEN (white_account = ?1 AND result = '0-1') OR (black_account = ?1 AND result = '1-0')
+                    THEN 1 ELSE 0 END)
+    FROM games WHERE status = 'ended' AND (white_account = ?1 OR black_account = ?1)";
