@@ -7,9 +7,10 @@ mod services;
 use std::sync::Arc;
 
 use gambit::chess::{Color, Outcome, Rules, Variant};
+use gambit::server::accounts::glicko::Category;
 use gambit::server::store::{
-    GameStore, PostgresStore, SqliteStore, StoreError, StoreEvent, StoredChat, StoredClock, StoredGame, StoredScore,
-    StoredSeat, StoredTimes, CHAT_KEPT,
+    self, GameStore, PostgresStore, RatedResult, SqliteStore, StoreError, StoreEvent, StoredChat, StoredClock,
+    StoredGame, StoredScore, StoredSeat, StoredTimes, CHAT_KEPT,
 };
 use gambit::server::token::TokenHash;
 
@@ -274,4 +275,92 @@ async fn postgres_that_cannot_be_reached_is_a_clear_error() {
     let err = err.expect("nobody listens there").to_string();
     assert!(err.contains(&format!("127.0.0.1:{port}")) && !err.contains("secret"), "{err}");
     assert!(started.elapsed() < std::time::Duration::from_secs(10), "gave up in {:?}", started.elapsed());
+}
+
+/// Both faces of every store: games, and accounts with their ratings.
+async fn account_stores() -> Vec<(&'static str, gambit::server::store::Stores)> {
+    let mut stores = vec![("sqlite", store::both(Arc::new(SqliteStore::open(":memory:").expect("open sqlite"))))];
+    if let Some(url) = services::postgres::database().await {
+        stores.push(("postgres", store::both(Arc::new(PostgresStore::connect(&url).await.expect("connect postgres")))));
+    }
+    stores
+}
+
+fn seat_of(account: i64, name: &str) -> StoredSeat {
+    StoredSeat::Human { token: Some(TokenHash::of(name)), name: Some(name.into()), account: Some(account) }
+}
+
+#[tokio::test]
+async fn accounts_sessions_and_ratings_read_back() {
+    for (name, (games, accounts)) in account_stores().await {
+        eprintln!("store: {name}");
+        let alice = accounts.create_account("Alice".into(), "hash-a".into(), vec![1; 32], 1000).await.expect("create");
+        let alice = alice.expect("a new name");
+        assert_eq!(accounts.create_account("ALICE".into(), "h".into(), vec![2; 32], 1000).await.expect("ok"), None);
+        let bob = accounts.create_account("Bob".into(), "hash-b".into(), vec![3; 32], 1000).await.expect("ok");
+        let bob = bob.expect("a new name");
+        let found = accounts.account("aLiCe").await.expect("read").expect("found");
+        assert_eq!(found, alice);
+        assert_eq!(
+            (found.username.as_str(), found.password_hash.as_str(), found.seat_key.len()),
+            ("Alice", "hash-a", 32)
+        );
+        assert_eq!(accounts.account("carol").await.expect("read"), None);
+
+        // Sessions: found while used, gone once idle too long or ended.
+        let (s1, s2) = (TokenHash::of("session-1"), TokenHash::of("session-2"));
+        accounts.create_session(s1, alice.id, 10_000).await.expect("session");
+        accounts.create_session(s2, alice.id, 10_000).await.expect("session");
+        assert_eq!(accounts.session(s1, 20_000, 30_000).await.expect("read").map(|a| a.id), Some(alice.id));
+        // Used at 20 000: still alive at 45 000, though 35 000 after it was made.
+        assert!(accounts.session(s1, 45_000, 30_000).await.expect("read").is_some());
+        assert_eq!(accounts.session(s2, 45_000, 30_000).await.expect("read"), None, "idle too long");
+        assert_eq!(accounts.session(s2, 10_000, 30_000).await.expect("read"), None, "and deleted");
+        accounts.end_session(s1).await.expect("end");
+        assert_eq!(accounts.session(s1, 46_000, 30_000).await.expect("read"), None);
+
+        // A rated game: the seats' accounts, the flag, the rating change, once only.
+        let mut game = new_game("rated1");
+        (game.white, game.black, game.rated) = (seat_of(alice.id, "Alice"), seat_of(bob.id, "Bob"), true);
+        games.record("rated1", StoreEvent::Created(Box::new(game))).await.expect("created");
+        assert_eq!(accounts.playing(alice.id).await.expect("read"), ["rated1"]);
+        let result =
+            RatedResult { white: alice.id, black: bob.id, category: Category::Blitz, white_score: 1.0, at_ms: 5000 };
+        let change = games.rate("rated1", result).await.expect("rate");
+        assert!(change.white.change > 0 && change.black.change < 0, "{change:?}");
+        let again = games.rate("rated1", RatedResult { white_score: 0.0, ..result }).await.expect("rate again");
+        assert_eq!(again, change, "a game is rated once");
+        let outcome = Outcome::from_result("1-0", "resignation").expect("outcome");
+        games.record("rated1", StoreEvent::Ended { outcome, times: None, v: 3 }).await.expect("ended");
+        let back = games.load("rated1").await.expect("load").expect("found");
+        assert_eq!((back.rated, back.ratings), (true, Some(change)));
+        assert_eq!(back.white, seat_of(alice.id, "Alice"));
+        assert!(accounts.playing(alice.id).await.expect("read").is_empty());
+        let results = accounts.results(alice.id).await.expect("read");
+        assert_eq!((results.wins, results.draws, results.losses), (1, 0, 0));
+        assert_eq!(accounts.results(bob.id).await.expect("read").losses, 1);
+        let (total, page) = accounts.games_of(bob.id, 0, 20).await.expect("read");
+        assert_eq!((total, page.len(), page[0].id.as_str()), (1, 1, "rated1"));
+        assert_eq!(accounts.games_of(bob.id, 20, 20).await.expect("read").1.len(), 0);
+
+        // Many more games: the deviations fall until both are on the leaderboard, best first.
+        assert!(accounts.leaderboard(Category::Blitz, 110.0, 100).await.expect("read").is_empty());
+        for n in 0..30 {
+            let score = if n % 3 == 0 { 0.0 } else { 1.0 };
+            let result = RatedResult { white_score: score, at_ms: 10_000 + n, ..result };
+            games.rate(&format!("more{n}"), result).await.expect("rate");
+        }
+        let ratings = accounts.ratings(alice.id).await.expect("read");
+        assert_eq!(ratings.len(), 1);
+        assert_eq!((ratings[0].category, ratings[0].games), (Category::Blitz, 31));
+        assert!(ratings[0].rating.rd < 110.0, "{:?}", ratings[0]);
+        let history = accounts.rating_history(alice.id).await.expect("read");
+        assert_eq!(history.len(), 31);
+        assert!(history.windows(2).all(|w| w[0].at_ms <= w[1].at_ms));
+        let board = accounts.leaderboard(Category::Blitz, 110.0, 100).await.expect("read");
+        let names: Vec<&str> = board.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["Alice", "Bob"], "Alice won two in three");
+        assert!(accounts.leaderboard(Category::Rapid, 110.0, 100).await.expect("read").is_empty());
+        assert_eq!(accounts.leaderboard(Category::Blitz, 110.0, 1).await.expect("read").len(), 1);
+    }
 }
