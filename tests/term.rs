@@ -32,8 +32,14 @@ struct Term {
 
 impl Term {
     fn spawn(args: &[&str], with_stdin: bool) -> Term {
+        Term::spawn_with(args, with_stdin, &[])
+    }
+
+    /// As `spawn`, with these environment variables set.
+    fn spawn_with(args: &[&str], with_stdin: bool, env: &[(&str, &str)]) -> Term {
         let mut child = Command::new(env!("CARGO_BIN_EXE_gambit"))
             .args(args)
+            .envs(env.iter().copied())
             .stdin(if with_stdin { Stdio::piped() } else { Stdio::null() })
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -401,6 +407,60 @@ async fn a_seek_is_accepted_friends_chat_and_play_a_rematch() {
     term.until("Bob played 1. e4.").await;
     let (status, out, stderr) = term.finish().await;
     assert!(status.success(), "{status}: {stderr}\n{out}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn logs_in_keeps_the_session_privately_and_plays_under_the_username() {
+    let server = start().await;
+    server.sign_up("Quinn", "correct horse").await;
+    let url = ws_url(server.addr);
+    let home = server_support::scratch("term-login");
+    let config = home.to_str().expect("utf-8");
+
+    // A wrong password: one line, exit 2, nothing kept.
+    let env = [("XDG_CONFIG_HOME", config), ("GAMBIT_PASSWORD", "not it")];
+    let (status, _, stderr) =
+        Term::spawn_with(&["play", &url, "--login", "quinn", "--vs-bot", "1"], false, &env).finish().await;
+    assert_eq!(status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("could not log in: wrong username or password"), "{stderr}");
+    assert!(!home.join("gambit/sessions.json").exists());
+    // No password and no terminal to ask on.
+    let env = [("XDG_CONFIG_HOME", config)];
+    let (status, _, stderr) = Term::spawn_with(&["play", &url, "--login", "quinn"], false, &env).finish().await;
+    assert_eq!(status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("GAMBIT_PASSWORD"), "{stderr}");
+
+    let env = [("XDG_CONFIG_HOME", config), ("GAMBIT_PASSWORD", "correct horse")];
+    let mut term = Term::spawn_with(&["play", &url, "--login", "quinn", "--vs-bot", "1"], true, &env);
+    term.until("Logged in as quinn").await;
+    term.until("your move").await;
+    let file = home.join("gambit/sessions.json");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&file).expect("sessions file").permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "only the user may read it");
+    }
+    let sessions: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).expect("read")).expect("json");
+    let token = sessions[server.addr.to_string()].as_str().expect("a session for this server").to_string();
+    let cookie = format!("gambit_session={token}");
+    let me = server.http("GET", "/api/me", &[("Cookie", &cookie)], "").await;
+    let game = me.json()["playing"][0].as_str().expect("the game is the account's").to_string();
+    let (_, state) = server.get(&format!("/api/games/{game}")).await;
+    assert!(state.contains("\"name\":\"Quinn\""), "plays under the username: {state}");
+    term.type_line("quit").await;
+    let _ = term.finish().await;
+
+    // Later runs use the kept session without logging in again.
+    let env = [("XDG_CONFIG_HOME", config)];
+    let mut term = Term::spawn_with(&["play", &url, "--vs-bot", "2", "--name", "Someone"], true, &env);
+    term.until("your move").await;
+    let me = server.http("GET", "/api/me", &[("Cookie", &cookie)], "").await;
+    assert_eq!(me.json()["playing"].as_array().map(Vec::len), Some(2), "{}", me.body);
+    term.type_line("quit").await;
+    let _ = term.finish().await;
+    let _ = std::fs::remove_dir_all(&home);
 }
 
 /// Runs the binary to its end without input; (exit code, stderr).

@@ -32,9 +32,15 @@ pub struct Connection {
 
 impl Connection {
     /// Connects to `url` (a `ws://` address).
+    /// Carries the session kept by `gambit play --login` for that server, if there is one.
     pub async fn open(url: &str) -> Result<Connection, TermError> {
-        let connecting = tokio_tungstenite::connect_async_with_config(url, None, true);
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
         let fail = |reason: String| TermError::Connect { url: url.to_string(), reason };
+        let mut request = url.into_client_request().map_err(|e| fail(e.to_string()))?;
+        if let Some(cookie) = super::login::cookie_for(url).and_then(|c| c.parse().ok()) {
+            request.headers_mut().insert(tokio_tungstenite::tungstenite::http::header::COOKIE, cookie);
+        }
+        let connecting = tokio_tungstenite::connect_async_with_config(request, None, true);
         match tokio::time::timeout(CONNECT_TIMEOUT, connecting).await {
             Ok(Ok((ws, _response))) => Ok(Connection { ws }),
             Ok(Err(e)) => Err(fail(e.to_string())),

@@ -23,6 +23,7 @@ pub mod board;
 pub mod client;
 pub mod clock;
 pub mod input;
+pub mod login;
 pub mod seeks;
 pub mod session;
 pub mod view;
@@ -107,6 +108,13 @@ pub struct PlayArgs {
     /// Accept this open challenge (see gambit seeks)
     #[arg(long, value_name = "SEEK", conflicts_with_all = ["game", "vs_bot", "variant", "time", "color"])]
     pub accept: Option<String>,
+    /// Log in as this user first (asks for the password, or reads GAMBIT_PASSWORD); the session
+    /// is kept in ~/.config/gambit/ and used by every later play, watch and seeks on that server
+    #[arg(long, value_name = "USER")]
+    pub login: Option<String>,
+    /// Play a rated game (needs a login, a --time, and a person as the opponent)
+    #[arg(long, requires = "time", conflicts_with_all = ["game", "vs_bot", "accept"])]
+    pub rated: bool,
 }
 
 fn parse_name(text: &str) -> Result<PlayerName, String> {
@@ -144,6 +152,7 @@ impl PlayArgs {
                 clock: self.time,
                 color,
                 name: self.player_name(),
+                rated: self.rated,
                 ..NewSeek::default()
             });
         }
@@ -163,6 +172,7 @@ impl PlayArgs {
             clock: self.time,
             as_side: Some(mine),
             name: self.player_name(),
+            rated: self.rated,
             ..NewGame::default()
         })
     }
@@ -237,7 +247,13 @@ pub fn normalize_url(text: &str) -> Result<String, TermError> {
 /// player quits.
 pub fn play(args: &PlayArgs) -> Result<(), TermError> {
     let urls = normalize_urls(&args.urls)?;
-    run_blocking(session::play(urls, args.clone()))
+    let args = args.clone();
+    run_blocking(async move {
+        if let Some(username) = &args.login {
+            login::log_in(&urls[0], username).await?;
+        }
+        session::play(urls, args).await
+    })
 }
 
 /// `gambit watch`: follows a game, printing the board after each event, until it ends.
