@@ -325,6 +325,8 @@ mod tests {
             name: None,
             seek: false,
             accept: None,
+            login: None,
+            rated: false,
         };
         let create = base.request();
         assert!(matches!(
