@@ -339,6 +339,31 @@ async fn players_and_a_spectator_on_three_nodes_play_one_game() {
     let mut eve = cluster.node("n2").client().await;
     eve.send(json!({"type":"accept_seek","seek":seek})).await;
     eve.expect_error("no_such_seek").await;
+
+    // Accounts live in the shared database: sign up on n1, play a rated game from n1 and n3,
+    // resume on n2 without a token, and read the ratings from any node.
+    let fran = cluster.node("n1").server.sign_up("Fran", "correct horse").await;
+    let gus = cluster.node("n3").server.sign_up("Gus", "correct horse").await;
+    let mut fran_ws = cluster.node("n1").server.client_with(&[("Cookie", &fran)]).await.expect("connect");
+    fran_ws
+        .send(json!({"type":"create","white":{"kind":"human"},"black":{"kind":"human"},"as":"white",
+            "clock":{"initial_ms":180000,"increment_ms":2000},"rated":true}))
+        .await;
+    let rated = fran_ws.recv_type("created").await["game"].as_str().expect("game").to_string();
+    let mut gus_ws = cluster.node("n3").server.client_with(&[("Cookie", &gus)]).await.expect("connect");
+    gus_ws.join(&rated, "black").await;
+    fran_ws.play(&rated, "e2e4").await;
+    gus_ws.close().await;
+    let mut gus_again = cluster.node("n2").server.client_with(&[("Cookie", &gus)]).await.expect("connect");
+    gus_again.send(json!({"type":"resume","game":rated})).await;
+    assert_eq!(gus_again.recv_type("joined").await["color"], "black", "the account's seat, on another node");
+    gus_again.play(&rated, "e7e5").await;
+    gus_again.send(json!({"type":"resign","game":rated})).await;
+    let end = fran_ws.recv_type("end").await;
+    assert!(end["ratings"]["white"]["change"].as_i64().is_some_and(|c| c > 0), "{end}");
+    assert_eq!(gus_again.recv_type("end").await["ratings"], end["ratings"]);
+    let (status, page) = get_json(cluster.node("n2"), "/api/players/fran").await;
+    assert_eq!((status, &page["ratings"]["blitz"]["rating"]), (200, &end["ratings"]["white"]["rating"]), "{page}");
 }
 
 #[tokio::test]
