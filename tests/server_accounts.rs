@@ -46,6 +46,9 @@ async fn sign_up_log_in_log_out_and_the_cookie() {
     assert_eq!(server.http("GET", "/api/me", &[("Cookie", &second)], "").await.status, 200);
     // Logging out with no session is fine too.
     assert_eq!(server.post("/api/logout", &[], json!({})).await.status, 204);
+    // Behind an HTTPS proxy the cookie is never sent in the clear.
+    let https = server.post("/api/login", &[("X-Forwarded-Proto", "https")], credentials("alice", PASSWORD)).await;
+    assert!(https.header("set-cookie").is_some_and(|c| c.contains("Secure")), "{}", https.head);
 }
 
 #[tokio::test]
