@@ -192,8 +192,6 @@ async fn a_seat_follows_the_account_to_another_device() {
     let state = laptop.recv_type("state").await;
     assert_eq!(state["seats"]["white"]["name"], "Gina");
     laptop.play(&game, "e2e4").await;
-    // The bot answers.
-    while laptop.recv_event().await["ply"] != 2 {}
     let me = server.http("GET", "/api/me", &[("Cookie", &laptop_cookie)], "").await;
     assert_eq!(me.json()["playing"], json!([game]));
     laptop.close().await;
@@ -206,8 +204,10 @@ async fn a_seat_follows_the_account_to_another_device() {
     assert_eq!(joined["color"], "white", "{joined}");
     assert_eq!(joined["token"], created["token"], "the same seat");
     let state = phone.recv_type("state").await;
-    assert_eq!(state["moves"].as_array().map(Vec::len), Some(2), "{state}");
-    phone.play(&game, state["legal"][0].as_str().expect("a legal move")).await;
+    assert_eq!(state["moves"][0], "e2e4", "{state}");
+    // The bot's answer: in the state already, or still to come.
+    let now = if state["moves"].as_array().map(Vec::len) == Some(2) { state } else { phone.recv_type("move").await };
+    phone.play(&game, now["legal"][0].as_str().expect("a legal move")).await;
 
     // Someone else's account holds no seat there.
     let other = server.sign_up("Hank", PASSWORD).await;
@@ -270,6 +270,17 @@ async fn rated_games_refuse_what_cannot_be_rated() {
     let id = client.recv_type("seeking").await["seek"].clone();
     anonymous.send(json!({"type":"accept_seek","seek":id})).await;
     anonymous.expect_error("login_required").await;
+    // The refusal left the seek open: the creator's other device may not take it, a
+    // logged-in player may.
+    let mut own = logged_in(&server, &ivy).await;
+    own.send(json!({"type":"accept_seek","seek":id})).await;
+    own.expect_error("bad_request").await;
+    let sam = server.sign_up("Sam", PASSWORD).await;
+    let mut sam = logged_in(&server, &sam).await;
+    sam.send(json!({"type":"accept_seek","seek":id})).await;
+    let game = sam.recv_type("joined").await["game"].clone();
+    assert!(game.is_string(), "{game}");
+    assert_eq!(client.recv_type("joined").await["game"], game, "the creator sits down");
 }
 
 #[tokio::test]
@@ -386,4 +397,41 @@ async fn accounts_sessions_and_ratings_survive_a_restart() {
     drop(server);
     tokio::time::sleep(Duration::from_millis(300)).await;
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn a_rematch_is_rated_too_and_its_seats_follow_the_accounts() {
+    let server = start().await;
+    let (pia, rex) = (server.sign_up("Pia", PASSWORD).await, server.sign_up("Rex", PASSWORD).await);
+    let (game, mut white, mut black) = rated_game(&server, &pia, &rex).await;
+    white.play(&game, "e2e4").await;
+    white.send(json!({"type":"resign","game":game})).await;
+    let first = white.recv_type("end").await["ratings"].clone();
+    black.send(json!({"type":"rematch","game":game})).await;
+    white.recv_type("offer").await;
+    white.send(json!({"type":"rematch","game":game})).await;
+    let next = white.recv_type("rematch").await["next"].as_str().expect("next").to_string();
+
+    // Rex, now White, opens the rematch on another device: no token, the account's seat.
+    let mut phone = logged_in(&server, &rex).await;
+    phone.send(json!({"type":"resume","game":next})).await;
+    assert_eq!(phone.recv_type("joined").await["color"], "white");
+    let state = phone.recv_type("state").await;
+    assert_eq!((&state["rated"], state.get("ratings")), (&json!(true), None), "{state}");
+    phone.play(&next, "d2d4").await;
+    // Pia carries on with the token she had.
+    let mut pia_again = logged_in(&server, &pia).await;
+    pia_again.send(json!({"type":"resume","game":next})).await;
+    assert_eq!(pia_again.recv_type("joined").await["color"], "black");
+    pia_again.play(&next, "d7d5").await;
+    phone.send(json!({"type":"resign","game":next})).await;
+    let second = pia_again.recv_type("end").await["ratings"].clone();
+    assert!(second["black"]["change"].as_i64().is_some_and(|c| c > 0), "{second}");
+    assert_eq!(
+        second["black"]["rating"].as_i64(),
+        first["white"]["rating"].as_i64().zip(second["black"]["change"].as_i64()).map(|(a, b)| a + b),
+        "the second game starts from the first's rating"
+    );
+    let (_, page) = server.get("/api/players/Pia").await;
+    assert!(page.contains("\"games\":2"), "{page}");
 }

@@ -103,12 +103,6 @@ impl Seeks {
 /// seats the acceptor, `player`, in the other, and tells the creator. The game and the
 /// acceptor's token, which their connection then resumes (on whichever node it is).
 pub async fn play(lobby: &Lobby, seek: Seek, player: Player) -> Result<(GameId, String), Refusal> {
-    if seek.spec.rated && player.account.is_none() {
-        return Err(Refusal::login_required("that seek is for a rated game: log in to accept it"));
-    }
-    if player.account_id().is_some() && player.account_id() == seek.seeker.player.account_id() {
-        return Err(Refusal::bad_request("that is your own seek"));
-    }
     let color = seek.creator_color();
     let creator = Creator { connection: seek.seeker.connection, ip: seek.seeker.ip };
     let (game, created) = lobby.create(seek.spec.game(color), Some(creator), seek.seeker.player.clone()).await?;

@@ -264,10 +264,7 @@ pub async fn export(State(shared): State<Arc<Shared>>, Path(name): Path<String>)
     }
     let disposition = format!("attachment; filename=\"gambit-{}.pgn\"", account.username);
     (
-        [
-            (header::CONTENT_TYPE, "application/x-chess-pgn; charset=utf-8".to_string()),
-            (header::CONTENT_DISPOSITION, disposition),
-        ],
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8".to_string()), (header::CONTENT_DISPOSITION, disposition)],
         text,
     )
         .into_response()

@@ -24,7 +24,7 @@ use tokio::sync::{mpsc, oneshot, Notify};
 use self::mirror::Mirrors;
 use self::rpc::{Call, Envelope, Reply};
 use super::accounts::Player;
-use super::lobby::{ClusterHooks, Lobby, Taken};
+use super::lobby::{ClusterHooks, Lobby, Taken, Taker};
 use super::metrics::Metrics;
 use super::room::{Action, Created, Relay, RoomHandle, Seated, Subscription};
 use super::seeks;
@@ -312,7 +312,8 @@ impl Cluster {
     /// Answers another node's request for a game this node holds (or for one of its seeks).
     async fn serve_request(&self, from: String, id: u64, game: GameId, call: Call) {
         let reply = if let Call::AcceptSeek { seek, player } = call {
-            let played = match self.lobby.take_seek(seek, None).await {
+            let by = Taker { connection: None, account: player.account_id() };
+            let played = match self.lobby.take_seek(seek, by).await {
                 Ok(seek) => seeks::play(&self.lobby, seek, player).await,
                 Err(Taken::Refused(refusal)) => Err(refusal),
                 Err(Taken::Elsewhere(_)) => Err(Refusal::server_error("the seek moved while it was being taken")),
@@ -391,8 +392,14 @@ impl Cluster {
         self.seat(game, Call::Join { color, player }).await
     }
 
-    pub async fn resume(&self, game: &str, token: String, v: Option<u64>) -> Result<Seated, Refusal> {
-        self.seat(game, Call::Resume { token, v }).await
+    pub async fn resume(
+        &self,
+        game: &str,
+        token: String,
+        account: Option<super::store::AccountKey>,
+        v: Option<u64>,
+    ) -> Result<Seated, Refusal> {
+        self.seat(game, Call::Resume { token, account, v }).await
     }
 
     pub async fn watch(&self, game: &str, v: Option<u64>, counted: bool) -> Result<Subscription, Refusal> {

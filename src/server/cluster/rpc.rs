@@ -9,6 +9,7 @@ use crate::chess::Color;
 use crate::protocol::{ChatRoom, ChatText, ErrorCode, GameId, GameState, PlayerName, Refusal};
 use crate::server::accounts::Player;
 use crate::server::room::{Action, RoomHandle, Seated, Subscription};
+use crate::server::store::AccountKey;
 
 /// What one node asks of a game another holds: what a [`RoomHandle`] offers.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -20,6 +21,8 @@ pub enum Call {
     },
     Resume {
         token: String,
+        #[serde(default)]
+        account: Option<AccountKey>,
         v: Option<u64>,
     },
     Watch {
@@ -129,7 +132,7 @@ fn subscribed(sub: Subscription) -> Reply {
 pub async fn execute(handle: &RoomHandle, call: Call) -> Reply {
     let answer = match call {
         Call::Join { color, player } => handle.join(color, player).await.map(seated),
-        Call::Resume { token, v } => handle.resume(token, v).await.map(seated),
+        Call::Resume { token, account, v } => handle.resume(token, account, v).await.map(seated),
         Call::Watch { v, counted } => handle.watch(v, counted).await.map(subscribed),
         Call::Observe { v } => handle.observe(v).await.map(subscribed),
         Call::Unwatch => {

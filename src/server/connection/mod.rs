@@ -465,16 +465,16 @@ impl Connection {
         if !self.shared.limits.may_resume(self.ip) {
             return Err(too_often("resumes seats", self.shared.limits.config().resumes_per_minute));
         }
-        let token = match (token, &self.account) {
-            (Some(token), _) => token,
-            (None, Some(account)) => account.seat_token(&game),
+        let (token, account) = match (token, &self.account) {
+            (Some(token), _) => (token, None),
+            (None, Some(account)) => (account.seat_token(&game), Some(account.id)),
             (None, None) => {
                 return Err(Refusal::bad_request(
                     "\"token\": resume needs the seat's token (or log in: your account's seats need none)",
                 ))
             }
         };
-        self.take_seat(game, id, |room| async move { room.resume(token, v).await }).await
+        self.take_seat(game, id, |room| async move { room.resume(token, account, v).await }).await
     }
 
     /// What `join` and `resume` share: the room, the follow limit, the seat `take` asks the room

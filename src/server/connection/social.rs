@@ -6,7 +6,7 @@ use super::inbound::too_often;
 use super::Connection;
 use crate::chess::Color;
 use crate::protocol::{ChatRoom, ChatText, ErrorCode, GameId, NewSeek, Refusal, SeekId, ServerMessage};
-use crate::server::lobby::Taken;
+use crate::server::lobby::{Taken, Taker};
 use crate::server::ratelimit::Verdict;
 use crate::server::room;
 use crate::server::seeks::{self, SeekMatch, Seeker};
@@ -67,7 +67,12 @@ impl Connection {
     pub(super) async fn accept_seek(&mut self, seek: SeekId, id: Option<u64>) -> Result<(), Refusal> {
         self.may_follow(None)?;
         let player = self.player();
-        let (game, token) = match self.shared.lobby.take_seek(seek.clone(), Some(self.id)).await {
+        let (game, token) = match self
+            .shared
+            .lobby
+            .take_seek(seek.clone(), Taker { connection: Some(self.id), account: player.account_id() })
+            .await
+        {
             Ok(taken) => seeks::play(&self.shared.lobby, taken, player).await?,
             Err(Taken::Refused(refusal)) => return Err(refusal),
             Err(Taken::Elsewhere(node)) => match &self.shared.cluster {
@@ -75,7 +80,7 @@ impl Connection {
                 None => return Err(Refusal::server_error("a seek of another node, but no cluster")),
             },
         };
-        self.take_seat(game, id, |room| async move { room.resume(token, None).await }).await
+        self.take_seat(game, id, |room| async move { room.resume(token, None, None).await }).await
     }
 
     /// This connection's seek was accepted: sit down in its game. False if the connection is
@@ -83,7 +88,9 @@ impl Connection {
     pub(super) async fn seek_matched(&mut self, matched: SeekMatch) -> bool {
         self.seeking = false;
         let SeekMatch { game, token } = matched;
-        if let Err(refusal) = self.take_seat(game, None, |room| async move { room.resume(token, None).await }).await {
+        if let Err(refusal) =
+            self.take_seat(game, None, |room| async move { room.resume(token, None, None).await }).await
+        {
             self.error(refusal.code, refusal.message, None).await;
         }
         !self.closing()

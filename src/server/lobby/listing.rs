@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use tokio::time::Instant;
 
-use super::{LobbyTask, Taken, SHARE_PERIOD};
+use super::{LobbyTask, Taken, Taker, SHARE_PERIOD};
 use crate::protocol::{ErrorCode, GameId, GameResult, GameSummary, Refusal, SeekView, ServerMessage};
 use crate::server::seeks::Seek;
 
@@ -35,18 +35,26 @@ impl LobbyTask {
         self.changed = true;
     }
 
-    /// Takes a seek out for connection `by`, or says where it is.
-    pub(super) fn take_seek(&mut self, id: &str, by: Option<u64>) -> Result<Seek, Taken> {
+    /// Takes a seek out for `by`, or says where it is. A seek `by` may not play stays open.
+    pub(super) fn take_seek(&mut self, id: &str, by: &Taker) -> Result<Seek, Taken> {
         if let Some(seek) = self.seeks.take(id) {
-            if by.is_some_and(|by| by == seek.seeker.connection) {
+            let own = by.connection.is_some_and(|c| c == seek.seeker.connection)
+                || by.account.is_some_and(|a| Some(a) == seek.seeker.player.account_id());
+            let refusal = if own {
+                Some(Refusal::bad_request("that is your own seek; wait for someone to accept it"))
+            } else if seek.spec.rated && by.account.is_none() {
+                Some(Refusal::login_required("that seek is for a rated game: log in to accept it"))
+            } else {
+                None
+            };
+            if let Some(refusal) = refusal {
                 self.seeks.put_back(seek);
-                return Err(Taken::Refused(Refusal::bad_request(
-                    "that is your own seek; wait for someone to accept it",
-                )));
+                return Err(Taken::Refused(refusal));
             }
             self.seeks_changed();
             return Ok(seek);
         }
+        let by = by.connection;
         let holder = self.remote.iter().find(|(_, (list, _))| list.seeks.iter().any(|s| s.seek == id));
         match holder {
             // Asked by another node: it is gone from here already.

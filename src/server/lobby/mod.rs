@@ -86,7 +86,7 @@ enum LobbyCommand {
     /// Take a seek out to play it; `by` is the accepting connection (of this node).
     TakeSeek {
         seek: SeekId,
-        by: Option<u64>,
+        by: Taker,
         reply: oneshot::Sender<Result<Seek, Taken>>,
     },
     /// A created room's game is stored (`saved`) or could not be: keep it or let it go.
@@ -127,6 +127,14 @@ fn gone() -> Refusal {
 
 /// The games list and the seeks now, and the feed of `games` and `seeks` messages as they change.
 pub type Listing = (Vec<GameSummary>, Vec<SeekView>, broadcast::Receiver<Arc<str>>);
+
+/// Who takes up a seek: their connection (None when another node asks for its player) and
+/// their account, if they are logged in.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Taker {
+    pub connection: Option<u64>,
+    pub account: Option<crate::server::store::AccountKey>,
+}
 
 /// Why a seek could not be taken here.
 #[derive(Debug)]
@@ -265,9 +273,9 @@ impl Lobby {
         self.ask(|reply| LobbyCommand::CancelSeek { connection, reply }).await.unwrap_or(false)
     }
 
-    /// Takes seek `seek` out to play it (for connection `by` of this node, None for another
-    /// node's): once only, whoever asks first.
-    pub async fn take_seek(&self, seek: SeekId, by: Option<u64>) -> Result<Seek, Taken> {
+    /// Takes seek `seek` out to play it, for `by` (a connection of this node, or another node's
+    /// player): once only, whoever asks first.
+    pub async fn take_seek(&self, seek: SeekId, by: Taker) -> Result<Seek, Taken> {
         self.ask(|reply| LobbyCommand::TakeSeek { seek, by, reply })
             .await
             .unwrap_or_else(|| Err(Taken::Refused(gone())))
@@ -387,7 +395,7 @@ impl LobbyTask {
                 let _ = reply.send(cancelled);
             }
             LobbyCommand::TakeSeek { seek, by, reply } => {
-                let _ = reply.send(self.take_seek(&seek, by));
+                let _ = reply.send(self.take_seek(&seek, &by));
             }
             LobbyCommand::Close { reply } => return Some(reply),
             LobbyCommand::Get { game, reply } => {

@@ -182,8 +182,8 @@ impl Room {
             RoomCommand::Join { color, player, reply } => {
                 Answer::Seated { reply, seat: self.join(color, player, out).await, since: None }
             }
-            RoomCommand::Resume { token, v, reply } => {
-                let seat = self.resume(&token, out).map(|side| (side, token));
+            RoomCommand::Resume { token, account, v, reply } => {
+                let seat = self.resume(&token, account, out).map(|side| (side, token));
                 Answer::Seated { reply, seat, since: v }
             }
             RoomCommand::Watch { v, counted, reply } => {
@@ -209,7 +209,7 @@ impl Room {
             RoomCommand::Attend { tokens, watchers } => {
                 for token in tokens {
                     // A token that holds no seat here is simply not counted.
-                    let _ = self.resume(&token, out);
+                    let _ = self.resume(&token, None, out);
                 }
                 if watchers > 0 {
                     // A count from another node, over the bus: never trusted not to overflow.

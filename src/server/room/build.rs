@@ -149,6 +149,7 @@ impl Room {
                 away_since: token.map(|_| now),
                 name: PlayerName::from_stored(name),
                 account,
+                also: None,
             }),
             StoredSeat::Bot { level } => seat_from(SeatSpec::Bot { level }),
         };

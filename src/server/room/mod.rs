@@ -27,7 +27,7 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 use super::accounts::Player;
 use super::cluster::Cluster;
 use super::metrics::Metrics;
-use super::store::{GameStore, StoreError, StoredGame};
+use super::store::{AccountKey, GameStore, StoreError, StoredGame};
 use crate::bots::Bot;
 use crate::chess::Color;
 use crate::chess::Move;
@@ -261,6 +261,8 @@ pub enum RoomCommand {
     },
     Resume {
         token: String,
+        /// A logged-in player's account, whose seat `token` is then made to open too.
+        account: Option<AccountKey>,
         v: Option<u64>,
         reply: oneshot::Sender<Result<Seated, Refusal>>,
     },
@@ -376,10 +378,15 @@ impl RoomHandle {
     }
 
     /// Takes back a seat by its token.
-    pub async fn resume(&self, token: String, v: Option<u64>) -> Result<Seated, Refusal> {
+    ///
+    /// With `account` (a logged-in player's, known from their session, and `token` the one
+    /// derived from it for this game), the seat that account holds is taken back even when
+    /// it was made with another token (a rematch keeps the first game's tokens), and `token`
+    /// opens it from then on.
+    pub async fn resume(&self, token: String, account: Option<AccountKey>, v: Option<u64>) -> Result<Seated, Refusal> {
         match &self.route {
-            Route::Local(_) => self.ask(|reply| RoomCommand::Resume { token, v, reply }).await?,
-            Route::Cluster(cluster, game) => Box::pin(cluster.resume(game, token, v)).await,
+            Route::Local(_) => self.ask(|reply| RoomCommand::Resume { token, account, v, reply }).await?,
+            Route::Cluster(cluster, game) => Box::pin(cluster.resume(game, token, account, v)).await,
         }
     }
 

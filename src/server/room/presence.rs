@@ -15,7 +15,7 @@ use super::ClaimKind;
 use crate::chess::{Color, EndReason, Outcome};
 use crate::protocol::{ClaimView, Refusal, Status};
 use crate::server::accounts::Player;
-use crate::server::store::StoreEvent;
+use crate::server::store::{AccountKey, StoreEvent};
 use crate::server::token::TokenHash;
 
 impl Room {
@@ -72,9 +72,31 @@ impl Room {
         [Color::White, Color::Black].into_iter().find(|s| self.seat(*s).held_by(&presented))
     }
 
-    /// A seat holder comes back (or opens another connection): their side.
-    pub(super) fn resume(&mut self, token: &str, out: &mut Batch) -> Result<Color, Refusal> {
-        let side = self.side_of(token).ok_or_else(|| Refusal::not_a_player("that token holds no seat in this game"))?;
+    /// A seat holder comes back (or opens another connection): their side. A logged-in player
+    /// (`account`) gets back the seat their account holds, which `token` opens from then on.
+    pub(super) fn resume(
+        &mut self,
+        token: &str,
+        account: Option<AccountKey>,
+        out: &mut Batch,
+    ) -> Result<Color, Refusal> {
+        let by_account = || {
+            let account = account?;
+            [Color::White, Color::Black].into_iter().find(|s| self.seat(*s).account() == Some(account))
+        };
+        let side = match (self.side_of(token), by_account()) {
+            (Some(side), _) => side,
+            (None, Some(side)) => {
+                if let Seat::Human { also, .. } = self.seat_mut(side) {
+                    *also = Some(TokenHash::of(token));
+                }
+                side
+            }
+            (None, None) if account.is_some() => {
+                return Err(Refusal::not_a_player("your account holds no seat in this game"))
+            }
+            (None, None) => return Err(Refusal::not_a_player("that token holds no seat in this game")),
+        };
         let came_online = match self.seat_mut(side) {
             Seat::Human { online, away_since, .. } => {
                 *online += 1;

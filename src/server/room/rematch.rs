@@ -62,6 +62,7 @@ impl Room {
             created_ms: now_ms(),
             ended_ms: None,
             score: self.score_now().swapped().into(),
+            ratings: None,
             ..game
         }
     }

@@ -20,6 +20,10 @@ pub(super) enum Seat {
         away_since: Option<Instant>,
         name: Option<PlayerName>,
         account: Option<AccountKey>,
+        /// A second token that opens the seat: the one derived from `account` for this game,
+        /// once the player resumed by account a seat made with another token (a rematch's).
+        /// Held in memory only: the player's session gives it again after a restart.
+        also: Option<TokenHash>,
     },
     /// A computer player. The bot itself is lent to the thinking task while it searches.
     Bot { level: Level, bot: Option<Box<dyn Bot>> },
@@ -28,7 +32,7 @@ pub(super) enum Seat {
 impl Seat {
     /// An open human seat.
     pub(super) fn open() -> Seat {
-        Seat::Human { token: None, online: 0, away_since: None, name: None, account: None }
+        Seat::Human { token: None, online: 0, away_since: None, name: None, account: None, also: None }
     }
 
     /// A human seat taken by `player`, holding `token`, who is connected.
@@ -39,6 +43,7 @@ impl Seat {
             away_since: None,
             name: player.name.clone(),
             account: player.account_id(),
+            also: None,
         }
     }
 
@@ -81,7 +86,12 @@ impl Seat {
 
     /// True if the token hashing to `presented` holds this seat.
     pub(super) fn held_by(&self, presented: &TokenHash) -> bool {
-        matches!(self, Seat::Human { token: Some(hash), .. } if hash.same_as(presented))
+        match self {
+            Seat::Human { token: Some(hash), also, .. } => {
+                hash.same_as(presented) || also.is_some_and(|also| also.same_as(presented))
+            }
+            _ => false,
+        }
     }
 
     /// True for a taken human seat with a connection open.

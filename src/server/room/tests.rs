@@ -146,7 +146,7 @@ async fn a_reconnect_within_the_grace_keeps_the_game() {
     assert!(early.message.contains("claim in 20 s"), "{early:?}");
     let state = created.handle.state().await.expect("state");
     assert_eq!(state.claim.map(|c| (c.by, c.in_ms)), Some((Color::White, 20_000)));
-    created.handle.resume(black.clone(), None).await.expect("resume");
+    created.handle.resume(black.clone(), None, None).await.expect("resume");
     let back = next_seats(&mut rx).await;
     assert_eq!((back["seats"]["black"]["online"].as_bool(), back["claim"].is_null()), (Some(true), true), "{back}");
     tokio::time::sleep(Duration::from_secs(60)).await;
