@@ -90,6 +90,19 @@ export class Connection {
     return id;
   }
 
+  /**
+   * Closes the socket for good, quietly: no "reconnecting", no new socket (a page that no longer
+   * needs one, such as an archived game's).
+   */
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = null;
+    const socket = this.socket;
+    this.socket = null;
+    socket?.close();
+  }
+
   /** Closes the socket and drops it, as a network failure would (used to test resilience). */
   drop() {
     this.socket?.close();

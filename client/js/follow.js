@@ -31,6 +31,9 @@ export function modelFromState(s) {
     clock: s.clock || null, claim: s.claim || null,
     // The running score of the match of rematches this game is part of, and the rematch once made.
     match: s.match || { ...NO_MATCH }, next: s.next ?? null,
+    // Whether the game counts for ratings, and once a rated game is over, each side's new
+    // rating and its change: `{white: {rating, change, provisional}, black: …}`.
+    rated: Boolean(s.rated), ratings: s.ratings || null,
     // True after a gap or a doubtful event: only a fresh `state` is applied until then.
     awaiting: false,
   };
@@ -87,6 +90,7 @@ function event(g, msg) {
       if (msg.clock) g.clock = msg.clock;
       // The match's score with this game counted.
       g.match = msg.match || { ...NO_MATCH };
+      g.ratings = msg.ratings || null;
       break;
     case 'offer':
       g.offer = { kind: msg.kind, by: msg.by };

@@ -9,9 +9,12 @@
 import { GameCtrl } from './game/ctrl.js';
 import { GameView } from './game/view.js';
 
-/** Starts the game page for `id` inside `root`; returns its controller. */
-export function startGame(root, id) {
-  const ctrl = new GameCtrl(id);
+/**
+ * Starts the game page for `id` inside `root`; returns its controller. `account` is the promise
+ * of who is logged in (account.js `me()`): a logged-in player is seated by their account.
+ */
+export function startGame(root, id, { account } = {}) {
+  const ctrl = new GameCtrl(id, { account });
   const view = new GameView(root, ctrl);
   ctrl.redraw = () => view.render();
   ctrl.start();

@@ -8,11 +8,16 @@
 // first time), and carries it. A seek lives as long as this page's connection: when someone
 // accepts it (or this page accepts another's), `joined` arrives and the page moves to the game
 // the same way. A seek lost with a dropped connection is posted again when it comes back.
+//
+// Logged in (account.js), a player may make a friend game or a seek rated, and the lobby lists
+// "Your games": the unfinished games the account holds a seat in, wherever they were started.
 
+import { me } from './account.js';
 import { clockSpec, PRESETS, timeControlName } from './clock.js';
 import { Connection } from './connection.js';
 import { askAgain, nameForSeat } from './namebox.js';
 import { isNameRefusal } from './names.js';
+import { modeName } from './ratings.js';
 import { loadName, saveSeat } from './store.js';
 import { escapeHtml, seatName, setConnectionBadge, setHtml, SIDE_NAMES } from './ui.js';
 
@@ -26,6 +31,12 @@ function colorChoice(checked) {
   return `<fieldset class="choice"><legend>Your side</legend>
                 ${['white', 'black', 'random'].map((c) => `<label><input type="radio" name="color" value="${c}"${c === checked ? ' checked' : ''}> ${c[0].toUpperCase()}${c.slice(1)}</label>`).join('\n                ')}
               </fieldset>`;
+}
+
+/** The "Rated" switch of a form (`id`): usable only once logged in. */
+function ratedChoice(id) {
+  return `<label class="rated-choice" for="${id}"><span><input type="checkbox" id="${id}" name="rated" disabled> Rated</span>
+                <span class="hint rated-hint">log in to play rated</span></label>`;
 }
 
 function randomColor() {
@@ -44,7 +55,13 @@ class Lobby {
     this.mySeek = null; // the id of this page's open seek
     this.seekMsg = null; // the `seek` this page wants open (posted again after a reconnect)
     this.moving = null; // the game this page is on its way to
+    this.account = null; // who is logged in: {username, playing}, or null
+    this.games = []; // the games list, as the server last sent it
     this.buildDom();
+    me().then((who) => {
+      this.account = who;
+      this.renderAccount();
+    });
     this.conn = new Connection({
       onOpen: () => {
         this.conn.send({ type: 'list' });
@@ -85,12 +102,14 @@ class Lobby {
                 <select name="variant" id="seek-variant">${Object.entries(VARIANTS).map(([k, v]) => `<option value="${k}">${v}</option>`).join('')}</select>
               </label>
               ${colorChoice('random')}
+              ${ratedChoice('seek-rated')}
               <button type="submit" class="primary" id="post-seek">Seek</button>
             </form>
             <form class="card" id="friend-form">
               <h2>Play a friend</h2>
               <p>Get a link to send; whoever opens it takes the other side.</p>
               ${colorChoice('white')}
+              ${ratedChoice('rated')}
               <button type="submit" class="primary" id="play-friend">Create game</button>
             </form>
             <form class="card" id="bot-form">
@@ -138,6 +157,10 @@ class Lobby {
           </details>
           <p id="create-error" class="error" role="alert"></p>
         </section>
+        <section class="my-games" id="my-games-section" aria-labelledby="my-games-title" hidden>
+          <h2 id="my-games-title">Your games</h2>
+          <ul id="my-games" class="game-list"></ul>
+        </section>
         <section class="seeks" aria-labelledby="seeks-title">
           <h2 id="seeks-title">Open challenges</h2>
           <ul id="seeks" class="seek-list"><li class="none">Loading…</li></ul>
@@ -148,7 +171,8 @@ class Lobby {
         </section>
       </div>`;
     const $ = (sel) => this.root.querySelector(sel);
-    this.dom = { error: $('#create-error'), games: $('#games'), seeks: $('#seeks'), variant: $('#variant'), castling: $('#castling'), enPassant: $('#en-passant'), repetition: $('#repetition'), fen: $('#fen'),
+    this.dom = { error: $('#create-error'), games: $('#games'), seeks: $('#seeks'), myGames: $('#my-games'), myGamesSection: $('#my-games-section'),
+      rated: $('#rated'), seekRated: $('#seek-rated'), variant: $('#variant'), castling: $('#castling'), enPassant: $('#en-passant'), repetition: $('#repetition'), fen: $('#fen'),
       timeControl: $('#time-control'), customTime: $('#custom-time'), customMinutes: $('#custom-minutes'), customIncrement: $('#custom-increment') };
     this.dom.timeControl.addEventListener('change', () => {
       this.dom.customTime.hidden = this.dom.timeControl.value !== 'custom';
@@ -158,7 +182,7 @@ class Lobby {
     $('#friend-form').addEventListener('submit', (e) => {
       e.preventDefault();
       const side = this.side(e.target);
-      this.create({ white: { kind: 'human' }, black: { kind: 'human' }, as: side });
+      this.create({ white: { kind: 'human' }, black: { kind: 'human' }, as: side, rated: this.dom.rated.checked && !this.dom.rated.disabled });
     });
     $('#bot-form').addEventListener('submit', (e) => {
       e.preventDefault();
@@ -182,6 +206,7 @@ class Lobby {
         rules: { castling: true, en_passant: true, repetition: 'threefold' },
         clock: m === undefined ? null : clockSpec(m, inc),
         color: f.color.value === 'random' ? null : f.color.value,
+        rated: f.rated.checked && !f.rated.disabled,
       });
     });
     this.dom.seeks.addEventListener('click', (e) => {
@@ -261,6 +286,7 @@ class Lobby {
       clock: this.clock(),
     };
     if (seats.as) msg.as = seats.as;
+    if (seats.rated) msg.rated = true;
     if (name) msg.name = name;
     this.request(msg, { create: seats });
   }
@@ -268,7 +294,11 @@ class Lobby {
   handle(msg) {
     const asked = msg.id === undefined ? undefined : this.requests.get(msg.id);
     if (asked && ['error', 'ack', 'created', 'joined', 'seeking'].includes(msg.type)) this.requests.delete(msg.id);
-    if (msg.type === 'games') this.renderGames(msg.games || []);
+    if (msg.type === 'games') {
+      this.games = Array.isArray(msg.games) ? msg.games : [];
+      this.renderGames(this.games);
+      this.renderMyGames();
+    }
     else if (msg.type === 'seeks') {
       this.seeks = Array.isArray(msg.seeks) ? msg.seeks : [];
       this.renderSeeks();
@@ -299,7 +329,7 @@ class Lobby {
       this.dom.error.textContent = msg.message;
       if (asked.create) {
         // A bad FEN is the usual cause; show the options so the field can be fixed.
-        if (/fen|clock/i.test(msg.message)) this.root.querySelector('#options').open = true;
+        if (/fen|clock|timed|time control|position/i.test(msg.message)) this.root.querySelector('#options').open = true;
       }
       if (asked.seek) this.seekMsg = null;
       // The server refused the name: ask for another with its words, then try again.
@@ -314,13 +344,42 @@ class Lobby {
     }
   }
 
+  /** Once the server said who this is: the rated switches, and the account's games. */
+  renderAccount() {
+    const loggedIn = Boolean(this.account);
+    for (const box of [this.dom.rated, this.dom.seekRated]) {
+      box.disabled = !loggedIn;
+      if (!loggedIn) box.checked = false;
+      box.closest('label').classList.toggle('logged-in', loggedIn);
+    }
+    this.renderMyGames();
+    // Rated seeks read differently logged in; the list shows once the server sent it.
+    if (this.dom.seeks.dataset.html !== undefined) this.renderSeeks();
+  }
+
+  /**
+   * "Your games": a link to each unfinished game the account holds a seat in, newest first,
+   * with what the games list says of it. Built as DOM, the server's text as text.
+   */
+  renderMyGames() {
+    const ids = this.account?.playing || [];
+    this.dom.myGamesSection.hidden = ids.length === 0;
+    if (!ids.length) return;
+    const listed = new Map(this.games.map((g) => [g.game, g]));
+    const items = ids.map((id) => myGameItem(id, listed.get(id), this.account.username));
+    const key = JSON.stringify(items.map((i) => i.textContent));
+    if (this.dom.myGames.dataset.key === key) return;
+    this.dom.myGames.dataset.key = key;
+    this.dom.myGames.replaceChildren(...items);
+  }
+
   renderSeeks() {
     const seeks = this.seeks;
     if (!seeks.length) {
       setHtml(this.dom.seeks, '<li class="none">No open challenges — post one above.</li>');
       return;
     }
-    setHtml(this.dom.seeks, seeks.map((s) => seekRow(s, s.seek === this.mySeek)).join(''));
+    setHtml(this.dom.seeks, seeks.map((s) => seekRow(s, s.seek === this.mySeek, Boolean(this.account))).join(''));
   }
 
   renderGames(games) {
@@ -342,9 +401,10 @@ export function gameRow(g) {
   const status = g.status === 'ended' ? (g.result || 'ended') : g.status === 'waiting' ? 'waiting for a player' : 'playing';
   const moves = Math.ceil(g.plies / 2);
   const time = timeControlName(g.clock);
-  const label = `${VARIANTS[g.variant] || g.variant}, ${time}: ${seatName(g.white)} against ${seatName(g.black)}, ${status}, ${moves} moves, ${g.watchers} watching`;
+  const mode = modeName(g.rated);
+  const label = `${VARIANTS[g.variant] || g.variant}, ${time}${g.rated ? ', rated' : ''}: ${seatName(g.white)} against ${seatName(g.black)}, ${status}, ${moves} moves, ${g.watchers} watching`;
   return `<li><a href="/g/${encodeURIComponent(g.game)}" class="game-row status-${escapeHtml(g.status)}" data-game="${escapeHtml(g.game)}" aria-label="${escapeHtml(label)}">
-        <span class="variant">${escapeHtml(VARIANTS[g.variant] || g.variant)} <span class="time-control">${escapeHtml(time)}</span></span>
+        <span class="variant">${escapeHtml(VARIANTS[g.variant] || g.variant)} <span class="time-control">${escapeHtml(time)}</span> <span class="mode${g.rated ? ' rated' : ''}">${mode}</span></span>
         <span class="players"><span class="swatch white" aria-hidden="true"></span><span class="name">${escapeHtml(seatName(g.white))}</span> <span class="vs">vs</span> <span class="swatch black" aria-hidden="true"></span><span class="name">${escapeHtml(seatName(g.black))}</span></span>
         <span class="plies">${moves} ${moves === 1 ? 'move' : 'moves'}</span>
         <span class="state">${escapeHtml(status)}</span>
@@ -353,26 +413,59 @@ export function gameRow(g) {
 }
 
 /**
- * The list item of one open seek (of `seeks`): who posted it, the time control, the variant and
- * the side its creator plays, with the button that accepts it — or, for this page's own seek
- * (`mine`), a note that it waits and the button that withdraws it. Text from the server goes
+ * The list item of one open seek (of `seeks`): who posted it, the time control, rated or casual,
+ * the variant and the side its creator plays, with the button that accepts it — or, for this
+ * page's own seek (`mine`), a note that it waits and the button that withdraws it; or, for a
+ * rated seek when not logged in (`loggedIn` false), the way to log in. Text from the server goes
  * in escaped.
  */
-export function seekRow(s, mine) {
+export function seekRow(s, mine, loggedIn = true) {
   const time = timeControlName(s.clock);
   const variant = `${VARIANTS[s.variant] || s.variant}${s.fen ? ', from a position' : ''}`;
   const side = SIDE_NAMES[s.color];
   const name = typeof s.name === 'string' && s.name ? s.name : 'Anonymous';
-  const action = mine
+  let action = mine
     ? '<span class="seek-waiting">Waiting for an opponent…</span> <button type="button" id="cancel-seek">Cancel</button>'
     : `<button type="button" class="accept-seek primary" data-seek="${escapeHtml(s.seek)}" aria-label="Accept ${escapeHtml(name)}'s challenge">Accept</button>`;
+  // Only accounts play rated games: the way in is to log in first.
+  if (!mine && s.rated && !loggedIn) action = '<span class="seek-login"><a href="/login">Log in</a> to accept</span>';
   return `<li class="seek${mine ? ' mine' : ''}" data-seek="${escapeHtml(s.seek)}">
         <span class="seek-name">${escapeHtml(name)}${mine ? ' (you)' : ''}</span>
-        <span class="time-control">${escapeHtml(time)}</span>
+        <span class="time-control">${escapeHtml(time)} <span class="mode${s.rated ? ' rated' : ''}">${modeName(s.rated)}</span></span>
         <span class="variant">${escapeHtml(variant)}</span>
         <span class="seek-color"><span class="swatch ${side ? s.color : 'random'}" aria-hidden="true"></span>${side ? `plays ${side}` : 'random side'}</span>
         <span class="seek-action">${action}</span>
       </li>`;
+}
+
+/**
+ * The item of "Your games" for game `id`: a link to it, named by its opponent and time control
+ * when the games list has it (`summary`), else by its id.
+ */
+function myGameItem(id, summary, username) {
+  const li = document.createElement('li');
+  const a = document.createElement('a');
+  a.href = `/g/${encodeURIComponent(id)}`;
+  a.className = 'game-row my-game';
+  a.dataset.game = id;
+  const what = document.createElement('span');
+  what.className = 'players';
+  const detail = document.createElement('span');
+  detail.className = 'state';
+  if (summary) {
+    const mine = ['white', 'black'].find((c) => summary[c]?.kind === 'human' && summary[c].name === username);
+    const theirs = mine ? summary[mine === 'white' ? 'black' : 'white'] : null;
+    what.textContent = theirs ? `You (${mine}) vs ${seatName(theirs)}` : `${seatName(summary.white)} vs ${seatName(summary.black)}`;
+    const moves = Math.ceil((summary.plies || 0) / 2);
+    const progress = summary.status === 'waiting' ? 'waiting for a player' : `${moves} ${moves === 1 ? 'move' : 'moves'}`;
+    detail.textContent = `${timeControlName(summary.clock)} · ${modeName(summary.rated)} · ${progress}`;
+  } else {
+    what.textContent = `Game ${id}`;
+    detail.textContent = 'in progress';
+  }
+  a.append(what, detail);
+  li.append(a);
+  return li;
 }
 
 /** Starts the lobby inside `root`. */

@@ -1,28 +1,62 @@
-// The client's entry point: draws the pieces once, puts the player's name in the top bar, then
-// shows the lobby at `/` or the game at `/g/{id}`. One page serves both so a game link works as a bookmark and survives a reload.
+// The client's entry point: draws the pieces once, puts the player's name and account in the top
+// bar, then shows the page the path names: the lobby at `/`, a game at `/g/{id}`, the forms at
+// `/login` and `/signup`, a player at `/@/{name}`, the leaderboard at `/leaderboard`. One page
+// serves them all so every link works as a bookmark and survives a reload.
 
+import { installTopBar, me } from './account.js';
 import { installNameBox } from './namebox.js';
 import { installPieces } from './pieces.js';
 import { startLobby } from './lobby.js';
 import { startGame } from './game.js';
+import { startSignIn } from './signin.js';
+import { startPlayer } from './player.js';
+import { startLeaderboard } from './leaderboard.js';
 
 installPieces();
 installNameBox();
+installTopBar();
 const root = document.getElementById('app');
-const match = /^\/g\/([A-Za-z0-9]{1,32})\/?$/.exec(location.pathname);
+const path = location.pathname;
 
-function start() {
-  if (!match) {
-    document.body.classList.add('page-lobby');
-    startLobby(root);
+/** The decoded path segment, or null when it is not valid percent-encoding. */
+function decoded(segment) {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
     return null;
   }
-  document.body.classList.add('page-game');
-  return startGame(root, match[1]);
+}
+
+function start() {
+  const game = /^\/g\/([A-Za-z0-9]{1,32})\/?$/.exec(path);
+  if (game) {
+    document.body.classList.add('page-game');
+    return startGame(root, game[1], { account: me() });
+  }
+  const player = /^\/@\/([^/]+)\/?$/.exec(path);
+  const name = player && decoded(player[1]);
+  if (name) {
+    document.body.classList.add('page-player');
+    startPlayer(root, name);
+    return null;
+  }
+  if (path === '/login' || path === '/signup') {
+    document.body.classList.add('page-account');
+    startSignIn(root, path.slice(1));
+    return null;
+  }
+  if (path === '/leaderboard' || path === '/leaderboard/') {
+    document.body.classList.add('page-leaderboard');
+    startLeaderboard(root);
+    return null;
+  }
+  document.body.classList.add('page-lobby');
+  startLobby(root);
+  return null;
 }
 
 /**
- * The game page's controller on `/g/{id}` (null on the lobby). Nothing in the client reads it:
- * it is for the browser tests and the curious, who reach it with `import('/assets/js/main.js')`.
+ * The game page's controller on `/g/{id}` (null on the other pages). Nothing in the client reads
+ * it: it is for the browser tests and the curious, who reach it with `import('/assets/js/main.js')`.
  */
 export const page = start();

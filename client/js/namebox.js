@@ -4,7 +4,11 @@
 // stored. The name lives in localStorage (store.js) and goes with every `create`, `join`,
 // `seek` and `accept_seek`, and with `watch` as a spectator's name in the chat; a seat already
 // taken keeps the name it was taken with.
+//
+// A browser logged in to an account plays under its username instead: the control is hidden
+// (account.js shows the username in its place) and a seat is taken without asking.
 
+import { me } from './account.js';
 import { checkName, NAME_MAX } from './names.js';
 import { loadName, NAME_KEY, saveName } from './store.js';
 import { escapeHtml, pick } from './ui.js';
@@ -15,7 +19,8 @@ const WHY_CHAT = 'Choose the name the others in the chat will see next to your l
 
 class NameBox {
   constructor() {
-    this.slot = document.getElementById('me');
+    // Its own part of the top bar (`#me` holds the account's part too).
+    this.slot = document.getElementById('name-box') || document.getElementById('me');
     // A native modal dialog: it keeps focus inside, closes on Escape, and tells assistive
     // technology it is modal, with nothing of ours to get wrong.
     const dialog = document.createElement('dialog');
@@ -134,12 +139,21 @@ export function installNameBox() {
  * the action goes on once a name is saved). Resolves to null when the person cancels.
  */
 export async function nameForSeat() {
-  return loadName() ?? nameBox().ask({ why: WHY_SEAT, action: 'Continue' });
+  return (await accountName()) ?? loadName() ?? nameBox().ask({ why: WHY_SEAT, action: 'Continue' });
 }
 
 /** The name to chat under as a spectator: the stored one, or one asked for now (null: cancelled). */
 export async function nameForChat() {
-  return loadName() ?? nameBox().ask({ why: WHY_CHAT, action: 'Continue' });
+  return (await accountName()) ?? loadName() ?? nameBox().ask({ why: WHY_CHAT, action: 'Continue' });
+}
+
+/** The username of the account this browser is logged in as, or null (the server names its seats). */
+async function accountName() {
+  try {
+    return (await me())?.username ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /**

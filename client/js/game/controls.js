@@ -90,7 +90,7 @@ export class ControlsView {
     d.draw.disabled = !ongoing || (offer?.kind === 'draw' && offer.by === ctrl.seat?.color);
     d.resign.disabled = !ongoing;
     d.input.disabled = !ctrl.myTurn();
-    d.watchers.textContent = `${g.watchers} watching`;
+    d.watchers.textContent = ctrl.archived ? 'From the archive' : `${g.watchers} watching`;
     this.renderAfter();
   }
 
@@ -104,7 +104,7 @@ export class ControlsView {
     const d = this.dom;
     const ended = g.status === 'ended';
     const opponent = ctrl.seat && g.seats[otherColor(ctrl.seat.color)];
-    d.rematch.hidden = !(ended && ctrl.seat && !g.next && opponent && opponent.kind !== 'open' && g.offer?.kind !== 'rematch');
+    d.rematch.hidden = !(ended && ctrl.seat && !ctrl.archived && !g.next && opponent && opponent.kind !== 'open' && g.offer?.kind !== 'rematch');
     d.rematch.disabled = !ctrl.connected || Boolean(ctrl.moving);
     d.next.hidden = !(ended && g.next);
     if (g.next) {

@@ -12,10 +12,16 @@
 // the page may read, so the log is cleared whenever the page asks for one; lines seen already
 // (a reply crossing a live line) are recognised and dropped. When a rematch is agreed, the page
 // moves on to the new game by itself, with its seat if it has one.
+//
+// A logged-in player needs no stored token: with none for this game, the page first asks the
+// server for the account's seat (`resume` without a token), and watches if it holds none. A
+// game the server no longer holds (`no_such_game`) is read from the archive over HTTP and shown
+// finished, with no connection left open.
 
+import { errorText, getJson } from '../api.js';
 import { otherColor, resolveMove } from '../chess.js';
 import { Connection } from '../connection.js';
-import { APPLIED, follow, RESYNC } from '../follow.js';
+import { APPLIED, follow, modelFromState, RESYNC } from '../follow.js';
 import { isNameRefusal } from '../names.js';
 import { chatLine, chatRooms, checkChat } from '../social.js';
 import { forgetSeat, loadName, loadSeat, saveSeat } from '../store.js';
@@ -28,7 +34,11 @@ const CHAT_KEPT = 400;
 const OFFER_NAMES = { draw: 'draw offer', undo: 'takeback request', rematch: 'rematch offer' };
 
 export class GameCtrl {
-  constructor(id) {
+  /**
+   * `account`: the promise of who is logged in (`{username}` or null, see account.js); left out,
+   * the page is anonymous.
+   */
+  constructor(id, { account } = {}) {
     this.id = id;
     this.seat = loadSeat(id);
     this.game = null; // the follower's model (follow.js), or null before the first `state`
@@ -49,6 +59,16 @@ export class GameCtrl {
     this.watchName = null; // the name the last `watch` carried (a spectator's chat name)
     this.watching = null; // the last `watch` sent: {id, v}
     this.moving = null; // the rematch this page is moving to
+    // The account: its username once known (null: anonymous). Until the server said who this
+    // is, the page waits to subscribe, since an account is seated differently.
+    this.username = null;
+    this.accountKnown = !account;
+    this.waitingForAccount = false; // a subscription is due once the account is known
+    this.accountResumeId = null; // the id of the last `resume` without a token
+    this.noAccountSeat = false; // the account holds no seat here (the server said so)
+    this.archived = false; // the game is shown from the archive (the server no longer holds it)
+    this.archiveLoading = false;
+    this.unreadable = null; // why the archive could not show the game, if it could not
     // How the page goes to another game (a property so tests can watch it).
     this.navigate = (path) => location.assign(path);
     // When the clock and the claim last arrived (performance.now()): the views count down from there.
@@ -65,6 +85,18 @@ export class GameCtrl {
         this.redraw();
       },
     });
+    account?.then((who) => this.accountIs(who), () => this.accountIs(null));
+  }
+
+  /** The server said who this is: `who` is `{username}` or null. */
+  accountIs(who) {
+    this.username = typeof who?.username === 'string' ? who.username : null;
+    this.accountKnown = true;
+    if (this.waitingForAccount) {
+      this.waitingForAccount = false;
+      if (this.conn.connected) this.subscribe();
+    }
+    this.redraw();
   }
 
   start() {
@@ -75,11 +107,26 @@ export class GameCtrl {
     return this.conn.connected;
   }
 
-  /** Follows the game on a (re)opened connection: resume the seat, else watch; with our `v`. */
+  /**
+   * Follows the game on a (re)opened connection, with our `v`: resume the seat (by its token, or
+   * the account's seat when logged in with no token here), else watch.
+   */
   subscribe() {
+    if (this.archived) return;
+    if (!this.accountKnown) {
+      this.waitingForAccount = true;
+      return;
+    }
     const v = this.game && !this.game.awaiting ? this.game.v : undefined;
     if (this.seat) this.resume(v);
+    else if (this.username && !this.noAccountSeat) this.resumeAccount(v);
     else this.watch(v);
+  }
+
+  /** `resume` without a token: the server seats the account if it holds a seat here. */
+  resumeAccount(v) {
+    if (v === undefined) this.clearChat();
+    this.accountResumeId = this.conn.send({ type: 'resume', game: this.id, v });
   }
 
   /** Asks the server for a fresh `state` (the follower found our model out of step). */
@@ -123,7 +170,7 @@ export class GameCtrl {
 
   /** The chat rooms this page reads and may write in (none before the first `state`). */
   chatRooms() {
-    if (!this.game) return [];
+    if (!this.game || this.archived) return [];
     return chatRooms(Boolean(this.seat), this.game.status === 'ended');
   }
 
@@ -136,6 +183,7 @@ export class GameCtrl {
       this.chatSent = null;
       return;
     } else if (msg.type === 'joined') {
+      if (typeof msg.token !== 'string' || (msg.color !== 'white' && msg.color !== 'black')) return;
       this.seat = { token: msg.token, color: msg.color };
       saveSeat(this.id, this.seat);
       if (!this.flipped) this.orientation = msg.color;
@@ -189,15 +237,25 @@ export class GameCtrl {
 
   error(msg) {
     if (msg.code === 'no_such_game') {
-      this.missing = true;
+      // Gone from the server's memory: a finished game is still in its archive.
+      this.loadArchive();
       return;
     }
     if (msg.code === 'not_a_player' && msg.id !== undefined && msg.id === this.resumeId) {
-      // The server does not know our token (the game was restarted or the token is stale): watch.
+      // The server does not know our token (the game was restarted or the token is stale): the
+      // account's seat, if logged in, else watch.
       forgetSeat(this.id);
       this.seat = null;
-      this.watch();
+      this.subscribeAfresh();
       return;
+    }
+    if (msg.id !== undefined && msg.id === this.accountResumeId) {
+      // The account holds no seat here (`not_a_player`), or the server does not see the login
+      // any more: watch. A refusal to say so would only get in the way.
+      this.accountResumeId = null;
+      this.noAccountSeat = true;
+      this.watch();
+      if (msg.code === 'not_a_player' || msg.code === 'bad_request') return;
     }
     if (msg.id !== undefined && msg.id === this.watching?.id && this.watchName && isNameRefusal(msg)) {
       // A name the server does not take must not keep anyone from watching: watch without it.
@@ -213,6 +271,48 @@ export class GameCtrl {
       this.chatSent = null;
     }
     if (msg.id !== undefined && msg.id === this.joining?.id && isNameRefusal(msg)) this.onNameRefused(msg.message, this.joining.color);
+  }
+
+  /** Subscribes again from scratch (no version: a `state` comes). */
+  subscribeAfresh() {
+    if (this.game) this.game.awaiting = true;
+    this.subscribe();
+  }
+
+  /**
+   * Shows the game from the archive (`GET /api/games/{id}`, the same `state` as the protocol's):
+   * finished, with its moves to step through. The connection is no longer needed. A game the
+   * archive does not know either is missing.
+   */
+  async loadArchive() {
+    if (this.archiveLoading || this.archived) return;
+    this.archiveLoading = true;
+    const answer = await getJson(`/api/games/${encodeURIComponent(this.id)}`);
+    this.archiveLoading = false;
+    const state = answer.data;
+    if (answer.status === 200 && state && Array.isArray(state.moves) && typeof state.initial_fen === 'string') {
+      this.archived = true;
+      this.missing = false;
+      this.stopConnection();
+      this.game = modelFromState({ ...state, type: 'state', game: this.id, legal: [], watchers: 0 });
+      this.pending = null;
+      this.review = null;
+      this.notice = '';
+    } else if (answer.status === 404) {
+      this.missing = true;
+      this.stopConnection();
+    } else {
+      // Known but unreadable (a damaged game, or the server failed): its words say which.
+      this.missing = true;
+      this.unreadable = errorText(answer);
+    }
+    this.redraw();
+  }
+
+  /** Closes the connection for good (nothing on the server to follow any more). */
+  stopConnection() {
+    this.conn.stop?.();
+    setConnectionBadge(true);
   }
 
   /** Sends a command about this game (`{type}` plus any fields); returns its id or null. */

@@ -69,7 +69,13 @@ export class PromptsView {
     // Seats: an open seat can be taken by a visitor; a seated creator shares the link.
     const open = ['white', 'black'].filter((c) => g.seats[c].kind === 'open');
     join.hidden = Boolean(ctrl.seat) || open.length === 0 || g.status === 'ended';
-    setHtml(join, open.map((c) => `<button type="button" class="primary" data-join="${c}" id="join-${c}">Play as ${SIDE_NAMES[c]}</button>`).join(' '));
+    if (g.rated && ctrl.accountKnown && !ctrl.username) {
+      // Only accounts play rated games: the way in is to log in, then come back here.
+      const back = encodeURIComponent(`/g/${ctrl.id}`);
+      setHtml(join, `<span>This game is rated: <a href="/login?next=${back}" id="join-login">log in</a> or <a href="/signup?next=${back}">sign up</a> to play it.</span>`);
+    } else {
+      setHtml(join, open.map((c) => `<button type="button" class="primary" data-join="${c}" id="join-${c}">Play as ${SIDE_NAMES[c]}</button>`).join(' '));
+    }
     invite.hidden = !(ctrl.seat && open.length > 0 && g.status !== 'ended');
   }
 

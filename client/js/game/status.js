@@ -34,7 +34,8 @@ export class StatusView {
 /** The sentence at the top of the panel: whose move, who is thinking, or how it ended. */
 export function statusText(ctrl) {
   const g = ctrl.game;
-  if (ctrl.missing) return 'There is no such game on this server (it may have finished a while ago).';
+  if (ctrl.unreadable) return ctrl.unreadable;
+  if (ctrl.missing) return `No such game: this server has no game ${ctrl.id}.`;
   if (!g) return 'Connecting…';
   if (g.status === 'ended') return endText(g);
   const open = ['white', 'black'].filter((c) => g.seats[c].kind === 'open');

@@ -10,6 +10,7 @@ import { ControlsView, template as controls } from './controls.js';
 import { MovesView, template as moves } from './moves.js';
 import { PlayersView, template as playerBar } from './players.js';
 import { PromptsView, template as prompts } from './prompts.js';
+import { RatingsView, template as ratings } from './ratings.js';
 import { StatusView, template as status } from './status.js';
 
 export class GameView {
@@ -23,7 +24,7 @@ export class GameView {
           <div id="board-host"></div>
           ${playerBar('bottom')}
         </section>
-        <aside class="panel">${status}${prompts}${moves}${controls(ctrl.id)}
+        <aside class="panel">${status}${ratings}${prompts}${moves}${controls(ctrl.id)}
         </aside>${chat}
       </div>`;
     this.board = new Board(root.querySelector('#board-host'), { onMove: (uci) => ctrl.play(uci), label: `Board of game ${ctrl.id}` });
@@ -32,6 +33,7 @@ export class GameView {
     this.clocks = new ClocksView(root, ctrl);
     this.moves = new MovesView(root, ctrl);
     this.prompts = new PromptsView(root, ctrl);
+    this.ratings = new RatingsView(root, ctrl);
     this.controls = new ControlsView(root, ctrl, { choosePromotion: (choices) => this.board.choosePromotion(choices) });
     this.chat = new ChatView(root, ctrl);
   }
@@ -44,12 +46,14 @@ export class GameView {
     this.root.dataset.status = g?.status || (ctrl.missing ? 'missing' : 'connecting');
     this.root.dataset.plies = g ? String(g.moves.length) : '';
     this.root.dataset.seat = ctrl.seat?.color || 'spectator';
+    this.root.dataset.archived = String(ctrl.archived);
     if (!g) return;
     this.renderBoard();
     this.players.render();
     this.clocks.render();
     this.moves.render();
     this.prompts.render();
+    this.ratings.render();
     this.controls.render();
     this.chat.render();
   }
