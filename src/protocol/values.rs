@@ -369,6 +369,17 @@ pub struct GameRatings {
     pub black: RatingChange,
 }
 
+impl std::ops::Index<Color> for GameRatings {
+    type Output = RatingChange;
+
+    fn index(&self, side: Color) -> &RatingChange {
+        match side {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        }
+    }
+}
+
 /// How a game ended, as PGN writes it: `"1-0"`, `"0-1"`, `"1/2-1/2"`, or `"*"` for an aborted
 /// game.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]

@@ -191,7 +191,9 @@ impl GameView {
                 let numbered = self.numbered(self.g().san.len() - 1);
                 Update::redraw(vec![format!("{} played {numbered}.", capitalise(&self.who(turn.other())))])
             }
-            ServerMessage::End { .. } => Update::redraw(self.match_line().into_iter().collect()),
+            ServerMessage::End { .. } => {
+                Update::redraw(self.ratings_line().into_iter().chain(self.match_line()).collect())
+            }
             ServerMessage::Rematch { next, .. } => {
                 Update::note(format!("Rematch agreed: game {next}, colours swapped."))
             }
@@ -216,6 +218,23 @@ impl GameView {
             }
             _ => Update::default(),
         }
+    }
+
+    /// A rated game's new ratings, as the terminal prints them when it ends:
+    /// "Ratings: Alice 1662? (+162), Bob 1338? (−162)" ("?": provisional). None when unrated.
+    pub fn ratings_line(&self) -> Option<String> {
+        let ratings = self.g().ratings?;
+        let one = |side: Color| {
+            let r = ratings[side];
+            let sign = match r.change {
+                c if c > 0 => format!("+{c}"),
+                c if c < 0 => format!("\u{2212}{}", c.unsigned_abs()),
+                _ => "±0".to_string(),
+            };
+            let mark = if r.provisional { "?" } else { "" };
+            format!("{} {}{mark} ({sign})", label(&self.g().seats[side], side), r.rating)
+        };
+        Some(format!("Ratings: {}, {}", one(Color::White), one(Color::Black)))
     }
 
     /// The running score of the match, as the terminal prints it when a game ends:

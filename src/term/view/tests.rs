@@ -257,3 +257,30 @@ fn clocks_in_the_header_and_a_draw_on_time() {
     assert_eq!(view.status_line(), "Draw — White's time ran out but Black cannot mate (1/2-1/2)");
     assert!(view.render().contains("White 0:00.0 · Black 0:12"));
 }
+
+#[test]
+fn a_rated_end_prints_both_new_ratings() {
+    use crate::protocol::{GameRatings, RatingChange};
+    let game = Game::new(Variant::Standard);
+    let seats = Seats {
+        white: SeatView::human(true, PlayerName::parse("Alice").ok().as_ref()),
+        black: SeatView::human(true, PlayerName::parse("Bob").ok().as_ref()),
+    };
+    let mut view = GameView::new(state_of(&game, 1, seats), Some(Color::White));
+    let ratings = GameRatings {
+        white: RatingChange { rating: 1662, change: 162, provisional: true },
+        black: RatingChange { rating: 1420, change: -80, provisional: false },
+    };
+    let end = ServerMessage::End {
+        game: "g1".into(),
+        v: 2,
+        result: GameResult::WhiteWins,
+        reason: EndReason::Resignation,
+        clock: None,
+        score: MatchScore::default().plus(Some(Color::White)),
+        ratings: Some(ratings),
+    };
+    let update = view.apply(&end);
+    assert_eq!(update.notes[0], "Ratings: Alice 1662? (+162), Bob 1420 (\u{2212}80)");
+    assert!(update.notes[1].starts_with("Match: Alice 1 – 0 Bob"), "{:?}", update.notes);
+}
