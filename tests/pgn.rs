@@ -23,7 +23,8 @@ fn standard_game_from_the_start() {
     assert_eq!(
         pgn,
         "[Event \"Casual game\"]\n[Site \"gambit\"]\n[Date \"2026.11.22\"]\n[Round \"-\"]\n\
-         [White \"Alice \\\"the Rook\\\"\"]\n[Black \"Level 3\"]\n[Result \"*\"]\n\n\
+         [White \"Alice \\\"the Rook\\\"\"]\n[Black \"Level 3\"]\n[Result \"*\"]\n\
+         [ECO \"C57\"]\n[Opening \"Italian Game: Two Knights Defense, Fried Liver Attack\"]\n\n\
          1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. Ng5 d5 5. exd5 Nxd5 6. Nxf7 Kxf7 7. Qf3+ Ke6 *\n"
     );
 }

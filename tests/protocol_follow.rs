@@ -21,6 +21,7 @@ fn observed(state: &GameState, awaiting: bool) -> Value {
         "v": state["v"], "moves": state["moves"], "san": state["san"], "fen": state["fen"],
         "turn": state["turn"], "status": state["status"], "result": state["result"],
         "reason": state["reason"], "offer": state["offer"], "match": state["match"], "next": state["next"],
+        "opening": state.get("opening").cloned().unwrap_or(Value::Null),
         "awaiting": awaiting,
     })
 }

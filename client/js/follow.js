@@ -34,6 +34,8 @@ export function modelFromState(s) {
     // Whether the game counts for ratings, and once a rated game is over, each side's new
     // rating and its change: `{white: {rating, change, provisional}, black: …}`.
     rated: Boolean(s.rated), ratings: s.ratings || null,
+    // The longest named opening the moves reached: `{eco, name}`, or null.
+    opening: s.opening || null,
     // True after a gap or a doubtful event: only a fresh `state` is applied until then.
     awaiting: false,
   };
@@ -81,6 +83,7 @@ function event(g, msg) {
       g.san.push(msg.san);
       g.boards.push(placement);
       Object.assign(g, { fen: msg.fen, turn: msg.turn, legal: msg.legal, check: msg.check, offer: null });
+      g.opening = msg.opening || null;
       if (msg.clock) g.clock = msg.clock;
       if (g.status === 'waiting') g.status = 'ongoing';
       break;

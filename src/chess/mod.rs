@@ -7,6 +7,7 @@ pub mod fen;
 pub mod game;
 mod movegen;
 pub mod moves;
+pub mod openings;
 pub mod perft;
 pub mod pgn;
 pub mod piece;

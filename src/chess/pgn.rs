@@ -61,6 +61,10 @@ pub fn write_pgn(game: &Game, tags: &PgnTags) -> String {
         tag("SetUp", "1");
         tag("FEN", &game.initial_position().fen());
     }
+    if let Some(opening) = super::openings::of_game(game) {
+        tag("ECO", opening.eco);
+        tag("Opening", opening.name);
+    }
     if let Some(outcome) = game.outcome() {
         tag("Termination", outcome.reason.description());
     }

@@ -128,7 +128,8 @@ impl Follower {
 /// is wrong), which calls for a fresh state.
 fn apply_event(state: &mut GameState, message: &ServerMessage) -> bool {
     match message {
-        ServerMessage::Move { uci, san, fen, turn, ply, legal, check, clock, .. } => {
+        ServerMessage::Move { uci, san, fen, turn, ply, legal, check, clock, opening, .. } => {
+            state.opening = opening.clone();
             let variant = Variant::from(state.variant);
             if *ply != state.moves.len() + 1 || Position::from_fen(fen, variant).is_err() {
                 return false;

@@ -21,8 +21,8 @@ pub use server::{ErrorCode, Refusal, ServerMessage};
 pub use social::{ChatError, ChatLine, ChatRoom, ChatText, MatchScore, NewSeek, Points, SeekId, SeekView, CHAT_MAX};
 pub use values::{
     ClaimKind, ClaimView, ClockSpec, ClockView, GameId, GameRatings, GameResult, GameState, GameSummary, NameError,
-    OfferKind, OfferView, PlayerName, RatingChange, RepetitionName, RulesSpec, SeatSpec, SeatView, Seats, Status,
-    VariantName, NAME_MAX,
+    OfferKind, OfferView, OpeningView, PlayerName, RatingChange, RepetitionName, RulesSpec, SeatSpec, SeatView, Seats,
+    Status, VariantName, NAME_MAX,
 };
 
 #[cfg(test)]
@@ -97,6 +97,7 @@ mod tests {
                 legal: vec!["e7e5".into()],
                 check: false,
                 clock: None,
+                opening: None,
             },
             ServerMessage::Seats {
                 game: "g".into(),

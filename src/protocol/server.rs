@@ -5,7 +5,9 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use super::social::{ChatLine, MatchScore, SeekId, SeekView};
-use super::values::{ClaimView, ClockView, GameId, GameRatings, GameResult, GameState, GameSummary, OfferKind, Seats};
+use super::values::{
+    ClaimView, ClockView, GameId, GameRatings, GameResult, GameState, GameSummary, OfferKind, OpeningView, Seats,
+};
 use crate::chess::{Color, EndReason};
 
 /// Error codes of `error` replies (docs/protocol.md says when each is sent).
@@ -139,6 +141,9 @@ pub enum ServerMessage {
         /// The clock just after this move (the mover's time charged and incremented).
         #[serde(default)]
         clock: Option<ClockView>,
+        /// The game's opening after this move (kept once it leaves the book).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        opening: Option<OpeningView>,
     },
     /// A request with an `id` was carried out.
     Ack { id: u64 },

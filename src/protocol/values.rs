@@ -351,6 +351,22 @@ pub struct GameState {
     /// Once a rated game has ended: both players' new ratings and their changes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ratings: Option<GameRatings>,
+    /// The longest named opening the moves reached (standard games from the usual start).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opening: Option<OpeningView>,
+}
+
+/// The named opening a game has reached (lichess's table: ECO code and name).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct OpeningView {
+    pub eco: String,
+    pub name: String,
+}
+
+impl From<crate::chess::openings::Opening> for OpeningView {
+    fn from(opening: crate::chess::openings::Opening) -> OpeningView {
+        OpeningView { eco: opening.eco.to_string(), name: opening.name.to_string() }
+    }
 }
 
 /// One player's rating after a rated game: the new rating, how much it moved, and whether it

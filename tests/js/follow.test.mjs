@@ -11,7 +11,7 @@ import { follow, modelFromState } from '../../client/js/follow.js';
 import { parsePlacement } from '../../client/js/chess.js';
 
 const { cases } = JSON.parse(readFileSync(new URL('../data/protocol/follow.json', import.meta.url), 'utf8'));
-const FIELDS = ['v', 'moves', 'san', 'fen', 'turn', 'status', 'result', 'reason', 'offer', 'awaiting', 'match', 'next'];
+const FIELDS = ['v', 'moves', 'san', 'fen', 'turn', 'status', 'result', 'reason', 'offer', 'awaiting', 'match', 'next', 'opening'];
 
 test('the data file holds the cases', () => {
   assert.ok(cases.length >= 12, `${cases.length} cases`);

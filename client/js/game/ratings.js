@@ -1,12 +1,14 @@
 // Rated or casual, under the status line; and at the end of a rated game, each player's new
 // rating with its change — "Alice 1662 (+162)", "Bob 1338 (−162)", a "?" after a provisional
-// rating — from the `ratings` of `end` (or of the `state` of a finished game).
+// rating — from the `ratings` of `end` (or of the `state` of a finished game). Above them, the
+// opening the game has reached ("C60 · Ruy Lopez").
 
 import { timeControlName } from '../clock.js';
 import { CATEGORY_NAMES, categoryOf, changeDirection, formatChange, formatRating, modeName } from '../ratings.js';
 import { pick, seatName } from '../ui.js';
 
 export const template = `
+          <p id="game-opening" class="game-opening" hidden></p>
           <p id="game-mode" class="game-mode"></p>
           <div id="game-ratings" class="game-ratings" hidden aria-label="Ratings after the game">
             <p id="rating-white" class="rating-line"></p>
@@ -16,13 +18,17 @@ export const template = `
 export class RatingsView {
   constructor(root, ctrl) {
     this.ctrl = ctrl;
-    this.dom = pick(root, { mode: '#game-mode', box: '#game-ratings', white: '#rating-white', black: '#rating-black' });
+    this.dom = pick(root, {
+      opening: '#game-opening', mode: '#game-mode', box: '#game-ratings', white: '#rating-white', black: '#rating-black',
+    });
     this.shown = '';
   }
 
   render() {
     const g = this.ctrl.game;
     const d = this.dom;
+    d.opening.hidden = !g.opening;
+    d.opening.textContent = g.opening ? `${g.opening.eco} · ${g.opening.name}` : '';
     // "Rated · Blitz 5+3", "Casual · untimed".
     const category = g.rated ? categoryOf(g.variant, g.clock) : null;
     const time = timeControlName(g.clock);

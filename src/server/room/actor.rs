@@ -16,8 +16,9 @@ use super::offers::Takebacks;
 use super::seat::Seat;
 use super::snapshot::game_ratings;
 use super::{Action, RoomCommand, RoomContext, Seated, Subscription};
+use crate::chess::openings::{self, Opening};
 use crate::chess::{ByColor, Color, EndReason, Game, Move, MoveError, Outcome, UciMove, Variant};
-use crate::protocol::{GameId, GameResult, MatchScore, OfferView, Refusal, ServerMessage, Status};
+use crate::protocol::{GameId, GameResult, MatchScore, OfferView, OpeningView, Refusal, ServerMessage, Status};
 use crate::server::accounts::glicko::Category;
 use crate::server::store::{now_ms, RatedResult, StoreEvent, StoredRatings, StoredTimes};
 use crate::timer::sleep_until;
@@ -61,6 +62,8 @@ pub(super) struct Room {
     pub(super) next: Option<GameId>,
     /// The game's end has been published (the players may read the spectators' room).
     pub(super) ended_published: bool,
+    /// The longest named opening the moves have reached.
+    pub(super) opening: Option<Opening>,
     /// Whether the result changes the players' ratings ...
     pub(super) rated: bool,
     /// ... and, once it has, by how much.
@@ -348,7 +351,21 @@ impl Room {
         let turn = self.game.turn();
         let legal = self.legal();
         let check = self.game.position().is_check();
-        out.push_stored(move |game, v| ServerMessage::Move { game, v, uci, san, fen, turn, ply, legal, check, clock });
+        self.opening = openings::after(self.opening, &self.game);
+        let opening = self.opening.map(OpeningView::from);
+        out.push_stored(move |game, v| ServerMessage::Move {
+            game,
+            v,
+            uci,
+            san,
+            fen,
+            turn,
+            ply,
+            legal,
+            check,
+            clock,
+            opening,
+        });
         if let Some(outcome) = self.game.outcome() {
             self.announce_end(outcome, out).await;
         }

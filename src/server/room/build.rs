@@ -186,6 +186,7 @@ impl Room {
         me: mpsc::WeakSender<RoomCommand>,
     ) -> Room {
         let Setup { id, game, seats, clock, created_ms, score, rated } = setup;
+        let opening = crate::chess::openings::of_game(&game);
         Room {
             id,
             game,
@@ -209,6 +210,7 @@ impl Room {
             score,
             next: None,
             ended_published: false,
+            opening,
             rated,
             ratings: None,
             ctx,

@@ -52,6 +52,7 @@ impl Room {
         for _ in 0..plies {
             self.game.undo();
         }
+        self.opening = crate::chess::openings::of_game(&self.game);
         self.offer = None;
         // Clocks are not rolled back (docs/protocol.md): the side to move now has its time running.
         self.sync_clock();

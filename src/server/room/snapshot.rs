@@ -71,6 +71,7 @@ impl Room {
             next: self.next.clone(),
             rated: self.rated,
             ratings: self.ratings.map(game_ratings),
+            opening: self.opening.map(Into::into),
         }
     }
 

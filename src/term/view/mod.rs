@@ -465,6 +465,9 @@ impl GameView {
         }
         out.push_str(&self.move_list());
         out.push('\n');
+        if let Some(opening) = &self.g().opening {
+            out.push_str(&format!("Opening: {} {}\n", opening.eco, opening.name));
+        }
         out.push_str(&format!("FEN: {}\n", self.g().fen));
         out.push_str(&self.status_line());
         out.push('\n');

@@ -28,6 +28,7 @@ fn state_of(game: &Game, v: u64, seats: Seats) -> GameState {
         next: None,
         rated: false,
         ratings: None,
+        opening: None,
     }
 }
 
@@ -48,6 +49,7 @@ fn move_event(game: &mut Game, v: u64, uci: &str) -> ServerMessage {
         legal: game.legal_moves().iter().map(Move::to_string).collect(),
         check: game.position().is_check(),
         clock: None,
+        opening: None,
     }
 }
 
@@ -283,4 +285,17 @@ fn a_rated_end_prints_both_new_ratings() {
     let update = view.apply(&end);
     assert_eq!(update.notes[0], "Ratings: Alice 1662? (+162), Bob 1420 (\u{2212}80)");
     assert!(update.notes[1].starts_with("Match: Alice 1 – 0 Bob"), "{:?}", update.notes);
+}
+
+#[test]
+fn the_opening_is_shown_under_the_moves() {
+    let mut game = Game::new(Variant::Standard);
+    let mut view = GameView::new(state_of(&game, 1, vs_bot()), Some(Color::White));
+    assert!(!view.render().contains("Opening:"));
+    let mut event = move_event(&mut game, 2, "e2e4");
+    if let ServerMessage::Move { opening, .. } = &mut event {
+        *opening = Some(crate::protocol::OpeningView { eco: "B00".into(), name: "King's Pawn Game".into() });
+    }
+    view.apply(&event);
+    assert!(view.render().contains("Moves: 1. e4\nOpening: B00 King's Pawn Game\nFEN: "), "{}", view.render());
 }
