@@ -127,6 +127,8 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/signup", get(web::index))
         .route("/leaderboard", get(web::index))
         .route("/@/{name}", get(web::index))
+        .route("/editor", get(web::index))
+        .route("/api/position", get(super::positions::check))
         .route("/assets/{*path}", get(web::asset))
         .route("/ws", get(ws))
         .route("/api/games", get(games))

@@ -12,6 +12,7 @@ pub mod listener;
 pub mod lobby;
 pub mod metrics;
 pub mod observers;
+pub mod positions;
 pub mod ratelimit;
 pub mod room;
 pub mod seeks;
