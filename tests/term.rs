@@ -463,6 +463,70 @@ async fn logs_in_keeps_the_session_privately_and_plays_under_the_username() {
     let _ = std::fs::remove_dir_all(&home);
 }
 
+#[tokio::test(flavor = "multi_thread")]
+async fn setup_mode_builds_a_position_refuses_every_bad_command_and_plays_from_it() {
+    let server = start().await;
+    let url = ws_url(server.addr);
+    let mut term = Term::spawn(&["play", &url, "--setup", "--vs-bot", "1"], true);
+    term.until("Set up the position").await;
+    term.until("Ready: 20 legal moves").await;
+    term.type_line("help").await;
+    term.until("fen FEN").await;
+    for (bad, says) in [
+        ("fly", "\"fly\" is not a setup command"),
+        ("+ X e4", "'X' is not a piece letter"),
+        ("+ C e4", "C is a minichess7 piece"),
+        ("+ K i9", "\"i9\" is not a square of this board"),
+        ("+ K", "is not a setup command (+ LETTER SQUARE"),
+        ("- d4", "d4 is already empty"),
+        ("= red", "= takes white or black"),
+        ("castling maybe", "castling takes on or off"),
+        ("enpassant 2", "enpassant takes on or off"),
+        ("fen 8/8 w", "the board has 2 ranks; this one needs 8"),
+    ] {
+        term.type_line(bad).await;
+        term.until(says).await;
+    }
+    term.type_line("clear").await;
+    term.until("Not playable yet: impossible position: white has no king").await;
+    term.type_line("done").await;
+    term.until("cannot start from here: impossible position: white has no king").await;
+    for line in ["+ K e1", "+ k e8", "+ Q d1", "+ p a3", "castling off", "= black"] {
+        term.type_line(line).await;
+        term.until("FEN: ").await;
+    }
+    term.until("Ready:").await;
+    term.type_line("done").await;
+    let created = term.until("created").await;
+    let game = created.split_whitespace().nth(1).expect("the game id").to_string();
+    let (_, state) = server.get(&format!("/api/games/{game}")).await;
+    let state: serde_json::Value = serde_json::from_str(&state).expect("json");
+    assert_eq!(state["initial_fen"], "4k3/8/8/8/8/p7/8/3QK3 b - - 0 1", "{state}");
+    term.type_line("quit").await;
+    let (status, out, stderr) = term.finish().await;
+    assert!(status.success(), "{status}: {stderr}\n{out}");
+
+    // minichess7: the fairy pieces are placed like the others.
+    let mut term = Term::spawn(&["play", &url, "--setup", "--variant", "minichess7", "--vs-bot", "1"], true);
+    term.until("Ready:").await;
+    for line in ["clear", "+ K d1", "+ k d7", "+ C a1", "+ f g7"] {
+        term.type_line(line).await;
+        term.until("FEN: ").await;
+    }
+    term.type_line("done").await;
+    let created = term.until("created").await;
+    let game = created.split_whitespace().nth(1).expect("the game id").to_string();
+    let (_, state) = server.get(&format!("/api/games/{game}")).await;
+    assert!(state.contains("\"initial_fen\":\"3k2f/7/7/7/7/7/C2K3 w - - 0 1\""), "{state}");
+    term.type_line("quit").await;
+    let _ = term.finish().await;
+
+    // Input that ends before done makes no game, and says so.
+    let (status, _, stderr) = Term::spawn(&["play", &url, "--setup"], false).finish().await;
+    assert_eq!(status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("the input ended before done"), "{stderr}");
+}
+
 /// Runs the binary to its end without input; (exit code, stderr).
 async fn run_to_end(args: &[&str]) -> (Option<i32>, String, String) {
     let term = Term::spawn(args, false);

@@ -26,6 +26,7 @@ pub mod input;
 pub mod login;
 pub mod seeks;
 pub mod session;
+pub mod setup;
 pub mod view;
 
 use clap::{Args, ValueEnum};
@@ -33,7 +34,7 @@ use thiserror::Error;
 
 use crate::chess::Color;
 use crate::chess::Variant;
-use crate::protocol::{ClientMessage, ClockSpec, NewGame, NewSeek, PlayerName, Request, SeatSpec};
+use crate::protocol::{ClientMessage, ClockSpec, NewGame, NewSeek, PlayerName, Request, RulesSpec, SeatSpec};
 
 /// Where `play` and `watch` connect when no address is given (`gambit serve`'s default).
 pub const DEFAULT_URL: &str = "ws://127.0.0.1:8080/ws";
@@ -113,8 +114,15 @@ pub struct PlayArgs {
     #[arg(long, value_name = "USER")]
     pub login: Option<String>,
     /// Play a rated game (needs a login, a --time, and a person as the opponent)
-    #[arg(long, requires = "time", conflicts_with_all = ["game", "vs_bot", "accept"])]
+    #[arg(long, requires = "time", conflicts_with_all = ["game", "vs_bot", "accept", "setup"])]
     pub rated: bool,
+    /// Set the position up first, with the setup commands (+ K e1, - e1, = black, castling off,
+    /// enpassant off, fen FEN, clear, done; help lists them), then play from it
+    #[arg(long, conflicts_with_all = ["game", "accept"])]
+    pub setup: bool,
+    /// The position and rules set up with --setup (not a flag).
+    #[arg(skip)]
+    pub position: Option<(String, RulesSpec)>,
 }
 
 fn parse_name(text: &str) -> Result<PlayerName, String> {
@@ -153,7 +161,8 @@ impl PlayArgs {
                 color,
                 name: self.player_name(),
                 rated: self.rated,
-                ..NewSeek::default()
+                fen: self.position.as_ref().map(|(fen, _)| fen.clone()),
+                rules: self.position.as_ref().map(|(_, rules)| *rules).unwrap_or_default(),
             });
         }
         let mine = color.unwrap_or(Color::White);
@@ -173,7 +182,8 @@ impl PlayArgs {
             as_side: Some(mine),
             name: self.player_name(),
             rated: self.rated,
-            ..NewGame::default()
+            fen: self.position.as_ref().map(|(fen, _)| fen.clone()),
+            rules: self.position.as_ref().map(|(_, rules)| *rules).unwrap_or_default(),
         })
     }
 }
@@ -247,12 +257,19 @@ pub fn normalize_url(text: &str) -> Result<String, TermError> {
 /// player quits.
 pub fn play(args: &PlayArgs) -> Result<(), TermError> {
     let urls = normalize_urls(&args.urls)?;
-    let args = args.clone();
+    let mut args = args.clone();
     run_blocking(async move {
         if let Some(username) = &args.login {
             login::log_in(&urls[0], username).await?;
         }
-        session::play(urls, args).await
+        let mut lines = session::input_lines();
+        if args.setup {
+            match setup::run(args.variant.unwrap_or_default(), &mut lines).await? {
+                Some(position) => args.position = Some(position),
+                None => return Ok(()),
+            }
+        }
+        session::play(urls, args, lines).await
     })
 }
 
@@ -327,6 +344,8 @@ mod tests {
             accept: None,
             login: None,
             rated: false,
+            setup: false,
+            position: None,
         };
         let create = base.request();
         assert!(matches!(

@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::time::Duration;
 
-use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::io::{AsyncBufReadExt, BufReader, Lines, Stdin};
 use tokio::time::Instant;
 
 use super::client::{Connection, Incoming};
@@ -30,7 +30,16 @@ const FIRST_BACKOFF: Duration = Duration::from_millis(250);
 const MAX_BACKOFF: Duration = Duration::from_secs(8);
 
 /// `gambit play`: create or join, then play until the game ends or the player leaves.
-pub async fn play(urls: Vec<String>, args: PlayArgs) -> Result<(), TermError> {
+/// What the player types, line by line: one reader for the whole run, so lines typed ahead
+/// (during setup, say) are not lost when the game starts.
+pub type InputLines = Lines<BufReader<Stdin>>;
+
+/// The reader of standard input.
+pub fn input_lines() -> InputLines {
+    BufReader::new(tokio::io::stdin()).lines()
+}
+
+pub async fn play(urls: Vec<String>, args: PlayArgs, lines: InputLines) -> Result<(), TermError> {
     let (servers, mut conn) = Servers::open(urls).await?;
     let url = servers.url().to_string();
     let share = if url == DEFAULT_URL { String::new() } else { format!(" {url}") };
@@ -58,7 +67,7 @@ pub async fn play(urls: Vec<String>, args: PlayArgs) -> Result<(), TermError> {
         (false, _) => format!("Joined game {game}: you play {}. Type help for the commands.", color.name()),
     };
     let view = GameView::new(setup.state, Some(color));
-    Session::new(servers, conn, view, Some(token), args.player_name()).run(&intro).await
+    Session::new(servers, conn, view, Some(token), args.player_name()).run(&intro, lines).await
 }
 
 /// `gambit seeks`: the open challenges, one line each.
@@ -92,7 +101,7 @@ pub async fn watch(urls: Vec<String>, game: GameId, name: Option<PlayerName>) ->
     conn.send(&Request::new(watch, Some(SETUP_ID))).await?;
     let setup = setup(&mut conn, None, false).await?;
     let view = GameView::new(setup.state, None);
-    Session::new(servers, conn, view, None, name).run(&format!("Watching game {game}.")).await
+    Session::new(servers, conn, view, None, name).run(&format!("Watching game {game}."), input_lines()).await
 }
 
 /// The servers a client may use (one, or the nodes of a cluster), and the one in use.
@@ -246,13 +255,12 @@ impl Session {
         self.token.is_some()
     }
 
-    async fn run(mut self, intro: &str) -> Result<(), TermError> {
+    async fn run(mut self, intro: &str, mut lines: InputLines) -> Result<(), TermError> {
         self.show(&format!("{intro}\n\n{}", self.view.render()));
         if self.view.is_over() {
             self.close().await;
             return Ok(());
         }
-        let mut lines = BufReader::new(tokio::io::stdin()).lines();
         let mut stdin_open = true;
         let interrupted = async {
             // Without a signal handler, just never report an interrupt.
