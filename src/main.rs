@@ -8,7 +8,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use gambit::chess::perft::perft;
 use gambit::chess::{Move, Position, Variant};
-use gambit::tools::{bot, loadtest, matchplay, uci, ToolError};
+use gambit::tools::{analyse, bot, loadtest, matchplay, uci, ToolError};
 
 #[derive(Parser)]
 #[command(name = "gambit", version, about = "A multiplayer chess server and the tools around it")]
@@ -35,6 +35,8 @@ enum Command {
     Uci(uci::UciArgs),
     /// Play a match between two bots, agents or UCI engines and estimate the Elo difference
     Match(matchplay::MatchArgs),
+    /// Analyse the games of a PGN file with the engine: annotated PGN ([%eval] comments, NAGs) on stdout
+    Analyse(analyse::AnalyseArgs),
     /// Load-test a running server: spectator fan-out, many games at once, idle connections
     Loadtest(loadtest::LoadtestArgs),
 }
@@ -84,6 +86,7 @@ fn main() -> ExitCode {
         Command::Bot(args) => bot::run(&args).map(|m| println!("{m}")),
         Command::Uci(args) => uci::run(&args),
         Command::Match(args) => matchplay::run(&args),
+        Command::Analyse(args) => analyse::run(&args),
         Command::Loadtest(args) => return run_loadtest(&args),
     };
     match outcome {

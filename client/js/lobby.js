@@ -15,10 +15,10 @@
 import { me } from './account.js';
 import { clockSpec, PRESETS, timeControlName } from './clock.js';
 import { Connection } from './connection.js';
+import { botSeats, botsSeats, chosenSide, createMessage, enterGame, friendSeats } from './create.js';
 import { askAgain, nameForSeat } from './namebox.js';
 import { isNameRefusal } from './names.js';
 import { modeName } from './ratings.js';
-import { loadName, saveSeat } from './store.js';
 import { escapeHtml, seatName, setConnectionBadge, setHtml, SIDE_NAMES } from './ui.js';
 
 const VARIANTS = { standard: 'Standard', minichess7: 'Minichess 7×7' };
@@ -37,12 +37,6 @@ function colorChoice(checked) {
 function ratedChoice(id) {
   return `<label class="rated-choice" for="${id}"><span><input type="checkbox" id="${id}" name="rated" disabled> Rated</span>
                 <span class="hint rated-hint">log in to play rated</span></label>`;
-}
-
-function randomColor() {
-  const byte = new Uint8Array(1);
-  crypto.getRandomValues(byte);
-  return byte[0] % 2 ? 'white' : 'black';
 }
 
 class Lobby {
@@ -155,6 +149,7 @@ class Lobby {
               </span>
             </div>
           </details>
+          <p class="hint editor-link">Set up a position of your own in the <a href="/editor" id="editor-link">Board editor</a>.</p>
           <p id="create-error" class="error" role="alert"></p>
         </section>
         <section class="my-games" id="my-games-section" aria-labelledby="my-games-title" hidden>
@@ -181,19 +176,16 @@ class Lobby {
     this.syncOptions();
     $('#friend-form').addEventListener('submit', (e) => {
       e.preventDefault();
-      const side = this.side(e.target);
-      this.create({ white: { kind: 'human' }, black: { kind: 'human' }, as: side, rated: this.dom.rated.checked && !this.dom.rated.disabled });
+      this.create(friendSeats(this.side(e.target), this.dom.rated.checked && !this.dom.rated.disabled));
     });
     $('#bot-form').addEventListener('submit', (e) => {
       e.preventDefault();
-      const side = this.side(e.target);
-      const bot = { kind: 'bot', level: Number(e.target.elements.level.value) };
-      this.create({ white: side === 'white' ? { kind: 'human' } : bot, black: side === 'black' ? { kind: 'human' } : bot, as: side });
+      this.create(botSeats(this.side(e.target), e.target.elements.level.value));
     });
     $('#bots-form').addEventListener('submit', (e) => {
       e.preventDefault();
       const f = e.target.elements;
-      this.create({ white: { kind: 'bot', level: Number(f.white.value) }, black: { kind: 'bot', level: Number(f.black.value) } });
+      this.create(botsSeats(f.white.value, f.black.value));
     });
     $('#seek-form').addEventListener('submit', (e) => {
       e.preventDefault();
@@ -249,8 +241,7 @@ class Lobby {
   }
 
   side(form) {
-    const value = form.elements.color.value;
-    return value === 'random' ? randomColor() : value;
+    return chosenSide(form.elements.color.value);
   }
 
   /** Minichess has neither castling nor en passant: their switches would only mislead there. */
@@ -271,24 +262,13 @@ class Lobby {
   }
 
   async create(seats) {
-    // The creator takes a human seat unless both are bots; that seat shows the creator's name.
-    const seated = seats.white.kind === 'human' || seats.black.kind === 'human';
-    const name = seated ? await nameForSeat() : loadName();
-    if (seated && !name) return; // the name dialog was cancelled: nothing to create
-    const fen = this.dom.fen.value.trim();
-    const msg = {
-      type: 'create',
+    const msg = await createMessage(seats, {
       variant: this.dom.variant.value,
-      fen: fen || null,
+      fen: this.dom.fen.value.trim(),
       rules: { castling: this.dom.castling.checked, en_passant: this.dom.enPassant.checked, repetition: this.dom.repetition.value },
-      white: seats.white,
-      black: seats.black,
       clock: this.clock(),
-    };
-    if (seats.as) msg.as = seats.as;
-    if (seats.rated) msg.rated = true;
-    if (name) msg.name = name;
-    this.request(msg, { create: seats });
+    });
+    if (msg) this.request(msg, { create: seats }); // null: the name dialog was cancelled
   }
 
   handle(msg) {
@@ -312,8 +292,7 @@ class Lobby {
       // A game of ours: created here, or a seek's (ours accepted, or theirs taken up here).
       if (this.moving) return;
       this.moving = msg.game;
-      if (msg.token && msg.color) saveSeat(msg.game, { token: msg.token, color: msg.color });
-      location.assign(`/g/${encodeURIComponent(msg.game)}`);
+      enterGame(msg);
     } else if (msg.type === 'error') {
       this.error(msg, asked);
     }

@@ -1,6 +1,7 @@
 // The client's entry point: draws the pieces once, puts the player's name and account in the top
 // bar, then shows the page the path names: the lobby at `/`, a game at `/g/{id}`, the forms at
-// `/login` and `/signup`, a player at `/@/{name}`, the leaderboard at `/leaderboard`. One page
+// `/login` and `/signup`, a player at `/@/{name}`, the leaderboard at `/leaderboard`, the board
+// editor at `/editor`. One page
 // serves them all so every link works as a bookmark and survives a reload.
 
 import { installTopBar, me } from './account.js';
@@ -11,6 +12,7 @@ import { startGame } from './game.js';
 import { startSignIn } from './signin.js';
 import { startPlayer } from './player.js';
 import { startLeaderboard } from './leaderboard.js';
+import { startEditor } from './editor.js';
 
 installPieces();
 installNameBox();
@@ -48,6 +50,11 @@ function start() {
   if (path === '/leaderboard' || path === '/leaderboard/') {
     document.body.classList.add('page-leaderboard');
     startLeaderboard(root);
+    return null;
+  }
+  if (path === '/editor' || path === '/editor/') {
+    document.body.classList.add('page-editor');
+    startEditor(root);
     return null;
   }
   document.body.classList.add('page-lobby');

@@ -4,6 +4,7 @@
 //! Levels 1–4 follow fixed, simple rules (docs/bots.md); level 5 searches with alpha-beta.
 
 pub mod agents;
+pub mod analysis;
 pub mod eval;
 mod level1;
 mod level2;

@@ -1,6 +1,7 @@
-//! The command-line tools around the server — `bot`, `uci`, `match`, `loadtest` — with their arguments.
+//! The command-line tools around the server — `bot`, `uci`, `match`, `analyse`, `loadtest` — with their arguments.
 //! main.rs parses and dispatches; the work and the terminal I/O live here.
 
+pub mod analyse;
 pub mod bot;
 pub mod loadtest;
 pub mod matchplay;

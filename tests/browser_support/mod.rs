@@ -210,8 +210,13 @@ pub async fn centre(c: &Client, sq: &str) -> (f64, f64) {
 
 /// Plays `uci` by dragging the piece with the mouse, through a point on the way.
 pub async fn drag_move(c: &Client, uci: &str) {
-    let (fx, fy) = centre(c, &uci[0..2]).await;
-    let (tx, ty) = centre(c, &uci[2..4]).await;
+    let from = centre(c, &uci[0..2]).await;
+    let to = centre(c, &uci[2..4]).await;
+    drag(c, from, to).await;
+}
+
+/// Drags with the mouse from one viewport point to another, through a point on the way.
+pub async fn drag(c: &Client, (fx, fy): (f64, f64), (tx, ty): (f64, f64)) {
     let mouse = MouseActions::new("mouse".to_string())
         .then(PointerAction::MoveTo { duration: None, x: fx.round(), y: fy.round() })
         .then(PointerAction::Down { button: MOUSE_BUTTON_LEFT })

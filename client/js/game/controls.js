@@ -4,6 +4,7 @@
 // board, the PGN download and the watcher count.
 
 import { otherColor } from '../chess.js';
+import { fenAfter } from '../setup.js';
 import { escapeHtml, pick } from '../ui.js';
 
 export function template(id) {
@@ -33,6 +34,7 @@ export function template(id) {
           <div class="meta">
             <button type="button" id="flip">Flip board</button>
             <a id="pgn" href="/api/games/${encodeURIComponent(id)}/pgn" download="gambit-${escapeHtml(id)}.pgn">Download PGN</a>
+            <a id="to-editor" href="/editor">Continue from here in the editor</a>
             <span id="watchers" class="watchers"></span>
           </div>`;
 }
@@ -44,7 +46,7 @@ export class ControlsView {
     const d = pick(root, {
       form: '#move-form', input: '#move-input', undo: '#undo', draw: '#draw', resign: '#resign', abort: '#abort',
       confirmBox: '#resign-confirm-box', confirm: '#resign-confirm', cancel: '#resign-cancel', flip: '#flip', watchers: '#watchers',
-      after: '#after-game', rematch: '#rematch', next: '#next-game',
+      after: '#after-game', rematch: '#rematch', next: '#next-game', toEditor: '#to-editor',
     });
     this.dom = d;
     d.form.addEventListener('submit', (e) => {
@@ -92,6 +94,17 @@ export class ControlsView {
     d.input.disabled = !ctrl.myTurn();
     d.watchers.textContent = ctrl.archived ? 'From the archive' : `${g.watchers} watching`;
     this.renderAfter();
+    this.renderToEditor();
+  }
+
+  /** The link to the board editor with the position the board shows (a reviewed one too). */
+  renderToEditor() {
+    const ctrl = this.ctrl;
+    const g = ctrl.game;
+    const ply = ctrl.review === null ? g.moves.length : ctrl.review;
+    const live = ply === g.moves.length && typeof g.fen === 'string';
+    const fen = live ? g.fen : fenAfter({ variant: g.variant, initialFen: g.initialFen, moves: g.moves, placement: g.boards[ply], ply });
+    this.dom.toEditor.href = `/editor?${new URLSearchParams({ variant: g.variant, fen })}`;
   }
 
   /**
