@@ -7,7 +7,7 @@ mod services;
 use std::sync::Arc;
 
 use gambit::chess::{Color, Outcome, Rules, Variant};
-use gambit::server::accounts::glicko::Category;
+use gambit::server::accounts::category::Category;
 use gambit::server::store::{
     self, GameStore, PostgresStore, RatedResult, SqliteStore, StoreError, StoreEvent, StoredChat, StoredClock,
     StoredGame, StoredScore, StoredSeat, StoredTimes, CHAT_KEPT,

@@ -6,6 +6,7 @@
 //! any device the player is logged in on can compute the token of their seat and resume it:
 //! rooms and the cluster keep dealing in seat tokens only.
 
+pub mod category;
 pub mod glicko;
 pub mod http;
 mod limits;
@@ -77,12 +78,18 @@ impl Account {
     /// The token of this account's seat in `game`: the same on every device, known only to
     /// the server and to the player's logged-in connections.
     pub fn seat_token(&self, game: &str) -> String {
-        let mut hash = Sha256::new();
-        hash.update(b"gambit seat token\0");
-        hash.update(&self.seat_key);
-        hash.update(game.as_bytes());
-        hash.finalize().iter().take(16).map(|b| format!("{b:02x}")).collect()
+        derived_token(&self.seat_key, game)
     }
+}
+
+/// The seat token of `game` derived from an account's `seat_key`: 128 bits of SHA-256, so one
+/// game's token tells nothing of another's.
+fn derived_token(seat_key: &[u8], game: &str) -> String {
+    let mut hash = Sha256::new();
+    hash.update(b"gambit seat token\0");
+    hash.update(seat_key);
+    hash.update(game.as_bytes());
+    hash.finalize().iter().take(16).map(|b| format!("{b:02x}")).collect()
 }
 
 /// Who takes a seat: a name, and the account when the player is logged in. It travels with
@@ -117,9 +124,7 @@ impl Player {
     /// The token of this player's new seat in `game`: derived from the account, or random.
     pub fn seat_token(&self, game: &str) -> String {
         match &self.account {
-            Some(seat) => {
-                Account { id: seat.id, username: String::new(), seat_key: seat.seat_key.clone() }.seat_token(game)
-            }
+            Some(seat) => derived_token(&seat.seat_key, game),
             None => new_token(),
         }
     }

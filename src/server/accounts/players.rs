@@ -11,7 +11,8 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Serialize;
 
-use super::glicko::{Category, PROVISIONAL_RD};
+use super::category::Category;
+use super::glicko::PROVISIONAL_RD;
 use super::http::refusal;
 use super::{Account, AccountError, Username};
 use crate::chess::{Color, EndReason};

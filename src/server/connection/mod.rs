@@ -23,13 +23,14 @@ use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 use tokio::time::{Instant, MissedTickBehavior};
 
+mod identity;
 mod inbound;
 mod outbound;
 mod social;
 
 use self::inbound::{close_code, drain, id_of, too_often};
 use self::outbound::{forward_list, write_loop, Outbound};
-use super::accounts::{Account, Player};
+use super::accounts::Account;
 use super::app::Shared;
 use super::limits::ConnectionSlot;
 use super::lobby::Creator;
@@ -371,35 +372,6 @@ impl Connection {
         }
     }
 
-    /// Keeps the name the client gave, if it gave one. A logged-in player is called by their
-    /// username whatever they send; nobody else may use a registered username.
-    async fn given(&mut self, name: Option<PlayerName>) -> Result<(), Refusal> {
-        let Some(name) = name else { return Ok(()) };
-        if self.account.is_some() {
-            return Ok(());
-        }
-        let registered = self.shared.accounts.is_registered(name.as_str()).await.map_err(|e| {
-            tracing::error!(error = %e, "could not look a name up");
-            Refusal::server_error("could not check that name; try again")
-        })?;
-        if registered {
-            return Err(Refusal::bad_request(format!(
-                "the name {} belongs to a registered player; log in to use it",
-                name.as_str()
-            )));
-        }
-        self.name = Some(name);
-        Ok(())
-    }
-
-    /// Who this connection is, as a seat holder.
-    fn player(&self) -> Player {
-        match &self.account {
-            Some(account) => Player::of(account),
-            None => Player::anonymous(self.name.clone()),
-        }
-    }
-
     /// `list`: the games list now, then its changes.
     async fn list(&mut self, id: Option<u64>) -> Result<(), Refusal> {
         let (games, seeks, rx) = self.shared.lobby.subscribe().await.ok_or_else(Refusal::shutting_down)?;
@@ -465,15 +437,7 @@ impl Connection {
         if !self.shared.limits.may_resume(self.ip) {
             return Err(too_often("resumes seats", self.shared.limits.config().resumes_per_minute));
         }
-        let (token, account) = match (token, &self.account) {
-            (Some(token), _) => (token, None),
-            (None, Some(account)) => (account.seat_token(&game), Some(account.id)),
-            (None, None) => {
-                return Err(Refusal::bad_request(
-                    "\"token\": resume needs the seat's token (or log in: your account's seats need none)",
-                ))
-            }
-        };
+        let (token, account) = self.seat_key(&game, token)?;
         self.take_seat(game, id, |room| async move { room.resume(token, account, v).await }).await
     }
 

@@ -19,7 +19,7 @@ use super::{Action, RoomCommand, RoomContext, Seated, Subscription};
 use crate::chess::openings::{self, Opening};
 use crate::chess::{ByColor, Color, EndReason, Game, Move, MoveError, Outcome, UciMove, Variant};
 use crate::protocol::{GameId, GameResult, MatchScore, OfferView, OpeningView, Refusal, ServerMessage, Status};
-use crate::server::accounts::glicko::Category;
+use crate::server::accounts::category::Category;
 use crate::server::store::{now_ms, RatedResult, StoreEvent, StoredRatings, StoredTimes};
 use crate::timer::sleep_until;
 

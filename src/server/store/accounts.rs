@@ -7,7 +7,8 @@ use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 
 use super::{StoreError, StoredGame};
-use crate::server::accounts::glicko::{self, Category, Rating, LICHESS};
+use crate::server::accounts::category::Category;
+use crate::server::accounts::glicko::{self, Rating, LICHESS};
 use crate::server::token::TokenHash;
 
 /// An account's number in the store.

@@ -14,7 +14,8 @@ use super::{
     AccountKey, AccountStore, RatedResult, RatingPoint, Results, StoreError, StoredAccount, StoredGame, StoredRating,
     StoredRatings,
 };
-use crate::server::accounts::glicko::{Category, Rating};
+use crate::server::accounts::category::Category;
+use crate::server::accounts::glicko::Rating;
 use crate::server::token::TokenHash;
 
 fn read_failed(e: tokio_postgres::Error) -> StoreError {

@@ -1,0 +1,105 @@
+//! The rating categories: a player has a separate rating in each, as on lichess.
+
+use std::fmt;
+
+/// The rating categories. A player has a separate rating in each, since skill at bullet says
+/// little about skill at classical, and minichess is a different game altogether.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Category {
+    Bullet,
+    Blitz,
+    Rapid,
+    Classical,
+    Minichess7,
+}
+
+impl Category {
+    /// Every category, in display order.
+    pub const ALL: [Category; 5] =
+        [Category::Bullet, Category::Blitz, Category::Rapid, Category::Classical, Category::Minichess7];
+
+    /// The category's name as stored and as sent to clients.
+    pub fn name(self) -> &'static str {
+        match self {
+            Category::Bullet => "bullet",
+            Category::Blitz => "blitz",
+            Category::Rapid => "rapid",
+            Category::Classical => "classical",
+            Category::Minichess7 => "minichess7",
+        }
+    }
+
+    /// The category with this exact (lower-case) name. Case is not folded, so that a stored name
+    /// has exactly one spelling.
+    pub fn parse(s: &str) -> Option<Category> {
+        Category::ALL.into_iter().find(|c| c.name() == s)
+    }
+
+    /// minichess7 is its own category; otherwise by estimated duration = initial + 40 * increment
+    /// (as lichess): < 180 s bullet, < 480 s blitz, < 1500 s rapid, else classical.
+    ///
+    /// Forty moves is lichess's estimate of a typical game's length, so the increment counts for
+    /// forty times its value. The comparison is in milliseconds, so a clock of 179.5 s is still
+    /// bullet; the arithmetic saturates so that an absurd clock is classical rather than a panic.
+    pub fn of(minichess7: bool, initial_ms: u64, increment_ms: u64) -> Category {
+        if minichess7 {
+            return Category::Minichess7;
+        }
+        let estimated_ms = initial_ms.saturating_add(increment_ms.saturating_mul(40));
+        if estimated_ms < 180_000 {
+            Category::Bullet
+        } else if estimated_ms < 480_000 {
+            Category::Blitz
+        } else if estimated_ms < 1_500_000 {
+            Category::Rapid
+        } else {
+            Category::Classical
+        }
+    }
+}
+
+impl fmt::Display for Category {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn category_of_boundaries() {
+        assert_eq!(Category::of(false, 60_000, 0), Category::Bullet);
+        assert_eq!(Category::of(false, 120_000, 1_000), Category::Bullet);
+        assert_eq!(Category::of(false, 179_000, 0), Category::Bullet);
+        assert_eq!(Category::of(false, 179_999, 0), Category::Bullet);
+        assert_eq!(Category::of(false, 180_000, 0), Category::Blitz);
+        assert_eq!(Category::of(false, 180_000, 2_000), Category::Blitz); // 3+2: 260 s
+        assert_eq!(Category::of(false, 300_000, 3_000), Category::Blitz); // 5+3: 420 s
+        assert_eq!(Category::of(false, 479_000, 0), Category::Blitz);
+        assert_eq!(Category::of(false, 480_000, 0), Category::Rapid);
+        assert_eq!(Category::of(false, 600_000, 0), Category::Rapid); // 10+0
+        assert_eq!(Category::of(false, 900_000, 10_000), Category::Rapid); // 15+10: 1300 s
+        assert_eq!(Category::of(false, 1_499_000, 0), Category::Rapid);
+        assert_eq!(Category::of(false, 1_500_000, 0), Category::Classical); // 25+0
+        assert_eq!(Category::of(false, 0, 45_000), Category::Classical); // 0+45: 1800 s
+        assert_eq!(Category::of(false, u64::MAX, u64::MAX), Category::Classical);
+        for (initial, increment) in [(0, 0), (60_000, 0), (180_000, 2_000), (600_000, 0), (5_400_000, 30_000)] {
+            assert_eq!(Category::of(true, initial, increment), Category::Minichess7);
+        }
+    }
+
+    #[test]
+    fn category_names() {
+        for c in Category::ALL {
+            assert_eq!(Category::parse(c.name()), Some(c));
+            assert_eq!(c.to_string(), c.name());
+        }
+        assert_eq!(Category::parse("Blitz"), None);
+        assert_eq!(Category::parse(""), None);
+        assert_eq!(Category::parse("blitz "), None);
+        let names: Vec<&str> = Category::ALL.iter().map(|c| c.name()).collect();
+        assert_eq!(names, ["bullet", "blitz", "rapid", "classical", "minichess7"]);
+    }
+}
