@@ -73,8 +73,7 @@ pub fn named(position: &Position) -> Option<Opening> {
 /// The opening of a game: the last named position its moves reached, kept once the game has
 /// left the book. Only standard games from the usual start position have one.
 pub fn of_game(game: &Game) -> Option<Opening> {
-    let start = game.initial_position();
-    if game.variant() != Variant::Standard || start.hash() != Position::new(Variant::Standard).hash() {
+    if !from_the_start(game) {
         return None;
     }
     game.positions().iter().skip(1).rev().find_map(named)
@@ -82,11 +81,15 @@ pub fn of_game(game: &Game) -> Option<Opening> {
 
 /// The opening after one more move: the new position's name, or the one before.
 pub fn after(before: Option<Opening>, game: &Game) -> Option<Opening> {
-    let start = game.initial_position();
-    if game.variant() != Variant::Standard || start.hash() != Position::new(Variant::Standard).hash() {
+    if !from_the_start(game) {
         return None;
     }
     named(game.position()).or(before)
+}
+
+/// True for a standard game from the usual start position: the only games the table names.
+fn from_the_start(game: &Game) -> bool {
+    game.variant() == Variant::Standard && game.initial_position().hash() == Position::new(Variant::Standard).hash()
 }
 
 #[cfg(test)]

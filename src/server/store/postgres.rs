@@ -119,14 +119,9 @@ impl PostgresStore {
         &self,
         read: impl for<'c> FnOnce(&'c Client) -> BoxFuture<'c, Result<T, StoreError>> + Send + 'static,
     ) -> BoxFuture<'static, Result<T, StoreError>> {
-        let (reached, barrier) = oneshot::channel();
-        let sent = self.jobs.send(Job::Then(Then::Barrier(reached))).is_ok();
-        let pool = self.pool.clone();
+        let connection = self.after_queue(StoreError::Read);
         Box::pin(async move {
-            if !sent || barrier.await.is_err() {
-                return Err(StoreError::Closed);
-            }
-            let client = pool.get().await.map_err(|e| StoreError::Read(unavailable(&e)))?;
+            let client = connection.await?;
             read(&client).await
         })
     }
@@ -136,16 +131,28 @@ impl PostgresStore {
         &self,
         write: impl for<'c> FnOnce(&'c mut Client) -> BoxFuture<'c, Result<T, StoreError>> + Send + 'static,
     ) -> BoxFuture<'static, Result<T, StoreError>> {
+        let connection = self.after_queue(StoreError::Write);
+        Box::pin(async move {
+            let mut client = connection.await?;
+            write(&mut client).await
+        })
+    }
+
+    /// A pooled connection, once every change recorded before this call is committed; a pool
+    /// that cannot connect fails as `failed` says.
+    fn after_queue(
+        &self,
+        failed: fn(String) -> StoreError,
+    ) -> impl std::future::Future<Output = Result<deadpool_postgres::Object, StoreError>> + Send + 'static {
         let (reached, barrier) = oneshot::channel();
         let sent = self.jobs.send(Job::Then(Then::Barrier(reached))).is_ok();
         let pool = self.pool.clone();
-        Box::pin(async move {
+        async move {
             if !sent || barrier.await.is_err() {
                 return Err(StoreError::Closed);
             }
-            let mut client = pool.get().await.map_err(|e| StoreError::Write(unavailable(&e)))?;
-            write(&mut client).await
-        })
+            pool.get().await.map_err(|e| failed(unavailable(&e)))
+        }
     }
 }
 
