@@ -265,12 +265,18 @@ impl GameRun {
             return None;
         }
         let wait_until = Instant::now() + Duration::from_secs(15);
-        // The ack and the move's event (or a fresh state that has it) come in either order;
-        // with both, the view is ready for the next move.
-        let (mut acked, mut seen) = (false, false);
-        while !(acked && (seen || view.over)) {
+        // The ack and the move's event (or a fresh state that has it) come in either order,
+        // and a state rebuilt on another node can even come before the ack. Only the mover can
+        // hand the turn over, so a newer view with the other side to move has the move.
+        let (before, mover_white) = (view.v, view.white_to_move);
+        let mut acked = false;
+        while !(acked && (view.over || (view.v > before && view.white_to_move != mover_white))) {
             let left = wait_until.saturating_duration_since(Instant::now());
             let Some(m) = next(ws, left).await else {
+                // Name the silence, so a slow recovery says what it waited for.
+                if Instant::now() >= wait_until {
+                    self.stats.error(if acked { "no_event_after_ack" } else { "no_answer" });
+                }
                 player.ws = None;
                 return if acked { Some(true) } else { None };
             };
@@ -281,8 +287,6 @@ impl GameRun {
                     self.stats.error(m["code"].as_str().unwrap_or("error"));
                     return Some(false);
                 }
-                Some("move") if m["uci"] == uci => seen = true,
-                Some("state") => seen |= acked,
                 _ => {}
             }
         }
@@ -303,7 +307,10 @@ impl GameRun {
                 continue;
             }
             loop {
-                let Some(m) = next(&mut ws, Duration::from_secs(15)).await else { break };
+                let Some(m) = next(&mut ws, Duration::from_secs(15)).await else {
+                    self.stats.error("no_answer_to_resume");
+                    break;
+                };
                 view.update(&m);
                 if m["type"] == "error" {
                     self.stats.error(m["code"].as_str().unwrap_or("error"));
