@@ -16,14 +16,7 @@ async fn the_opening_is_named_as_the_game_is_played() {
     let Some(mut driver) = driver().await else { return };
     let server = start().await;
     let a = driver.browser(1100, 850).await;
-    open_lobby(&a, &server).await;
-    click_css(&a, "#play-friend").await;
-    choose_name(&a, "Alice").await;
-    let invite = invite_link(&a).await;
-    let game = invite.rsplit('/').next().expect("a game id").to_string();
-    let mut bob = server_support::Client::connect(server.addr).await;
-    bob.join(&game, "black").await;
-    wait_status(&a, "Your move").await;
+    let (game, mut bob) = friend_game_with_bob(&a, &server).await;
     let opening = "document.getElementById('game-opening')";
     let hidden = a.execute(&format!("return {opening}.hidden"), vec![]).await.ok();
     assert_eq!(hidden, Some(json!(true)), "no name before a move");

@@ -9,8 +9,8 @@ use std::sync::Arc;
 use gambit::chess::{Color, Outcome, Rules, Variant};
 use gambit::server::accounts::category::Category;
 use gambit::server::store::{
-    self, GameStore, PostgresStore, RatedResult, SqliteStore, StoreError, StoreEvent, StoredChat, StoredClock,
-    StoredGame, StoredScore, StoredSeat, StoredTimes, CHAT_KEPT,
+    self, AnalysisRecord, AnalysisWrite, GameStore, PostgresStore, RatedResult, SqliteStore, StoreError, StoreEvent,
+    StoredAnalysis, StoredChat, StoredClock, StoredEval, StoredGame, StoredScore, StoredSeat, StoredTimes, CHAT_KEPT,
 };
 use gambit::server::token::TokenHash;
 
@@ -149,6 +149,43 @@ async fn refused_changes_leave_the_rest_of_the_batch_alone() {
         let g = store.load("g1").await.expect("load").expect("found");
         assert_eq!(g.moves, ["e2e4"]);
         assert_eq!(store.load("g2").await.expect("load"), None);
+    }
+}
+
+#[tokio::test]
+async fn an_analysis_is_claimed_by_one_runner_and_kept() {
+    for (name, store) in stores().await {
+        eprintln!("store: {name}");
+        store.record("an1", StoreEvent::Created(Box::new(new_game("an1")))).await.expect("created");
+        let now = store::now_ms();
+        let (fresh, stale) = (now - 15_000, now + 60_000);
+        assert_eq!(store.analysis("an1", fresh).await.expect("read"), None);
+        assert!(store.claim_analysis("an1", "one", fresh).await.expect("claim"));
+        assert!(!store.claim_analysis("an1", "two", fresh).await.expect("claim"), "{name}: one runs at a time");
+        store.write_analysis("an1", "one", AnalysisWrite::Progress(0.5)).await.expect("progress");
+        assert_eq!(store.analysis("an1", fresh).await.expect("read"), Some(AnalysisRecord::Running { progress: 0.5 }));
+        // A runner nobody heard from lately stopped: its claim is for the taking, and its late
+        // writes change nothing.
+        assert_eq!(store.analysis("an1", stale).await.expect("read"), None);
+        assert!(store.claim_analysis("an1", "two", stale).await.expect("claim"), "{name}: a stale claim is taken");
+        let analysis = StoredAnalysis {
+            movetime_ms: 150,
+            positions: vec![StoredEval { cp: Some(20), mate: None, best: Some("e2e4".into()) }],
+        };
+        store.write_analysis("an1", "one", AnalysisWrite::Done(analysis.clone())).await.expect("late write");
+        assert_eq!(store.analysis("an1", fresh).await.expect("read"), Some(AnalysisRecord::Running { progress: 0.0 }));
+        store.write_analysis("an1", "two", AnalysisWrite::Done(analysis.clone())).await.expect("done");
+        let done = Some(AnalysisRecord::Done(analysis));
+        assert_eq!(store.analysis("an1", stale).await.expect("read"), done, "{name}: a result never goes stale");
+        assert!(!store.claim_analysis("an1", "three", stale).await.expect("claim"), "{name}: done is done");
+        // A failed run lets the next request start afresh.
+        store.record("an2", StoreEvent::Created(Box::new(new_game("an2")))).await.expect("created");
+        assert!(store.claim_analysis("an2", "one", fresh).await.expect("claim"));
+        store.write_analysis("an2", "one", AnalysisWrite::Abandon).await.expect("abandon");
+        assert_eq!(store.analysis("an2", fresh).await.expect("read"), None);
+        // An analysis goes with its game.
+        store.record("an1", StoreEvent::Discarded).await.expect("discarded");
+        assert_eq!(store.analysis("an1", fresh).await.expect("read"), None);
     }
 }
 

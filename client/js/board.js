@@ -19,6 +19,28 @@ function el(name, attrs = {}, parent = null) {
   return node;
 }
 
+/**
+ * The shape of an arrow from the centre (x1, y1) to the centre (x2, y2), in SVG units of a board
+ * whose squares are `unit` wide: `{x1, y1, x2, y2, head}` — a shaft that starts a little off the
+ * first centre and stops at the head's base, and the head's three corners (its tip short of the
+ * second centre), as a polygon's `points`. Null for an arrow of no length.
+ */
+export function arrowShape(x1, y1, x2, y2, unit = UNIT) {
+  const len = Math.hypot(x2 - x1, y2 - y1);
+  if (!(len > 0)) return null;
+  const [ux, uy] = [(x2 - x1) / len, (y2 - y1) / len];
+  const round = (v) => Math.round(v * 10) / 10;
+  const start = unit * 0.15;
+  const tip = len - unit * 0.12;
+  const base = tip - unit * 0.38;
+  const halfHead = unit * 0.22;
+  const at = (d, side = 0) => [x1 + ux * d - uy * side, y1 + uy * d + ux * side];
+  const [sx, sy] = at(start);
+  const [bx, by] = at(base);
+  const head = [at(tip), at(base, halfHead), at(base, -halfHead)].map(([x, y]) => `${round(x)},${round(y)}`).join(' ');
+  return { x1: round(sx), y1: round(sy), x2: round(bx), y2: round(by), head };
+}
+
 export class Board {
   /**
    * @param {HTMLElement} container where the board goes
@@ -31,7 +53,7 @@ export class Board {
     container.appendChild(this.wrap);
     this.svg = el('svg', { class: 'board', role: 'group', 'aria-label': label });
     this.wrap.appendChild(this.svg);
-    this.state = { size: 8, placement: new Map(), orientation: 'white', lastMove: null, check: null, legal: [], mover: null };
+    this.state = { size: 8, placement: new Map(), orientation: 'white', lastMove: null, check: null, legal: [], mover: null, arrow: null };
     this.selected = null;
     this.focusSquare = null;
     this.drag = null;
@@ -50,7 +72,8 @@ export class Board {
    * Shows a position. `state`: `size` (7 or 8), `placement` (Map square → FEN letter),
    * `orientation` ('white' at the bottom or 'black'), `lastMove` (UCI or null), `check` (the
    * square of a king in check or null), `legal` (UCI moves the viewer may make now; empty when
-   * they may not move), `mover` (the colour whose pieces may be picked up, or null).
+   * they may not move), `mover` (the colour whose pieces may be picked up, or null), `arrow`
+   * (an arrow drawn over the pieces, `{uci, id, title}` — e.g. the engine's best move — or null).
    */
   update(state) {
     this.state = { ...this.state, ...state };
@@ -63,8 +86,8 @@ export class Board {
     }
     // Redraw only when something visible changed: a redraw replaces the squares, which would
     // cost keyboard focus its place and a pointer its target for no reason.
-    const { size, placement, orientation, lastMove, check, legal, mover } = this.state;
-    const signature = JSON.stringify([size, [...placement], orientation, lastMove, check, legal, mover, this.selected]);
+    const { size, placement, orientation, lastMove, check, legal, mover, arrow } = this.state;
+    const signature = JSON.stringify([size, [...placement], orientation, lastMove, check, legal, mover, this.selected, arrow]);
     if (signature === this.signature) return;
     this.render();
   }
@@ -87,8 +110,8 @@ export class Board {
   }
 
   render() {
-    const { size: n, placement, orientation, lastMove, check, legal, mover } = this.state;
-    this.signature = JSON.stringify([n, [...placement], orientation, lastMove, check, legal, mover, this.selected]);
+    const { size: n, placement, orientation, lastMove, check, legal, mover, arrow } = this.state;
+    this.signature = JSON.stringify([n, [...placement], orientation, lastMove, check, legal, mover, this.selected, arrow]);
     const hadFocus = this.svg.contains(document.activeElement);
     this.svg.replaceChildren();
     this.svg.setAttribute('viewBox', `0 0 ${n * UNIT} ${n * UNIT}`);
@@ -152,7 +175,27 @@ export class Board {
       }
     }
     this.pieceLayer = pieces;
+    this.drawArrow(arrow);
     if (hadFocus) this.focus();
+  }
+
+  /** Draws `arrow` (`{uci, id, title}`, see `update`) over the pieces, if its squares are on the board. */
+  drawArrow(arrow) {
+    const n = this.state.size;
+    const from = parseSquare(arrow?.uci?.slice(0, 2));
+    const to = parseSquare(arrow?.uci?.slice(2, 4));
+    if (!from || !to || [from.file, from.rank, to.file, to.rank].some((v) => v >= n)) return;
+    const centre = ({ file, rank }) => this.origin(file, rank).map((v) => v + UNIT / 2);
+    const shape = arrowShape(...centre(from), ...centre(to));
+    if (!shape) return;
+    const g = el('g', { class: 'arrow', 'pointer-events': 'none', 'data-uci': arrow.uci }, this.svg);
+    if (arrow.id) g.id = arrow.id;
+    if (arrow.title) {
+      g.setAttribute('role', 'img');
+      g.setAttribute('aria-label', arrow.title);
+    }
+    el('line', { x1: shape.x1, y1: shape.y1, x2: shape.x2, y2: shape.y2, class: 'arrow-shaft' }, g);
+    el('polygon', { points: shape.head, class: 'arrow-head' }, g);
   }
 
   focus() {

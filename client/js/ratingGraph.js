@@ -7,8 +7,7 @@
 // the server sends is ever parsed as markup.
 
 import { CATEGORIES, CATEGORY_NAMES } from './ratings.js';
-
-const SVG = 'http://www.w3.org/2000/svg';
+import { svgMaker } from './svg.js';
 
 /** The drawing's size and margins, in SVG units (the SVG scales to its box). */
 export const BOX = Object.freeze({ width: 640, height: 260, left: 52, right: 16, top: 34, bottom: 30 });
@@ -94,13 +93,7 @@ function dateLabel(at) {
 export function drawGraph(doc, history, box = BOX) {
   const graph = scaleGraph(history, box);
   if (!graph.series.length) return null;
-  const el = (name, attrs = {}, parent = null, text = null) => {
-    const node = doc.createElementNS(SVG, name);
-    for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
-    if (text !== null) node.textContent = text;
-    if (parent) parent.appendChild(node);
-    return node;
-  };
+  const el = svgMaker(doc);
   const names = graph.series.map((s) => CATEGORY_NAMES[s.category] || s.category);
   const svg = el('svg', { id: 'rating-graph', class: 'rating-graph', viewBox: `0 0 ${box.width} ${box.height}`, role: 'img', 'aria-labelledby': 'rating-graph-title' });
   el('title', { id: 'rating-graph-title' }, svg, `Rating over time: ${names.join(', ')}`);

@@ -100,26 +100,44 @@ pub struct PositionEval {
 /// each position.
 pub fn analyse(game: &Game, limits: &Limits, progress: &mut dyn FnMut(usize, usize)) -> Vec<PositionEval> {
     let mut engine = Level5::new(Some(0));
-    // The initial position carries the game's rules.
-    let mut replay = Game::from_position(*game.initial_position());
-    let total = game.history().len() + 1;
+    let positions = positions(game);
+    let total = positions.len();
     let mut out = Vec::with_capacity(total);
-    for i in 0..total {
-        if i > 0 {
-            let mv = game.history()[i - 1].mv;
-            // The moves come from a game that played them: they are legal here.
-            if replay.play(mv).is_err() {
-                break;
-            }
-        }
-        out.push(evaluate(&mut engine, &replay, limits));
+    for (i, position) in positions.iter().enumerate() {
+        out.push(evaluate(&mut engine, position, limits));
         progress(i + 1, total);
     }
     out
 }
 
+/// Every position of `game`, the initial one first, each a game of its own (with the moves
+/// that led there, so repetitions count in its search).
+pub fn positions(game: &Game) -> Vec<Game> {
+    // The initial position carries the game's rules.
+    let mut replay = Game::from_position(*game.initial_position());
+    let mut out = Vec::with_capacity(game.history().len() + 1);
+    out.push(replay.clone());
+    for record in game.history() {
+        // The moves come from a game that played them: they are legal here.
+        if replay.play(record.mv).is_err() {
+            break;
+        }
+        out.push(replay.clone());
+    }
+    // A game that ended off the board (resignation, time) is over before its last position
+    // says so: the last position is judged by the engine like the others.
+    out
+}
+
+/// How many centipawns `mover`'s move gave away (never negative), each side of it capped at
+/// ±1000 as for winning chances: one term of the average centipawn loss.
+pub fn centipawn_loss(before: Eval, after: Eval, mover: Color) -> i32 {
+    let sign = if mover == Color::White { 1 } else { -1 };
+    (sign * (before.capped_cp() - after.capped_cp())).max(0)
+}
+
 /// One position: a finished game's result as an evaluation, else the engine's.
-fn evaluate(engine: &mut Level5, game: &Game, limits: &Limits) -> PositionEval {
+pub fn evaluate(engine: &mut Level5, game: &Game, limits: &Limits) -> PositionEval {
     let to_move = game.turn();
     if let Some(outcome) = game.outcome() {
         // A game won on the board is the largest advantage there is; a draw is level.

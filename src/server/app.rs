@@ -16,6 +16,7 @@ use tokio::net::TcpListener;
 use tokio::sync::{mpsc, watch};
 
 use super::accounts::{self, Accounts};
+use super::analysis::{self, Analyses};
 use super::cluster::{BusError, Cluster, Joining};
 use super::config::{ServeArgs, ServerConfig};
 use super::connection::{self, Peer};
@@ -49,6 +50,8 @@ pub struct Shared {
     pub cluster: Option<Arc<Cluster>>,
     /// Accounts, sessions and ratings (kept in the same store as the games).
     pub accounts: Accounts,
+    /// Computer analyses of finished games.
+    pub analyses: Arc<Analyses>,
 }
 
 impl Shared {
@@ -66,8 +69,10 @@ impl Shared {
         let limits = AddressLimits::new(config.per_address.clone());
         let hosts = Hosts::new(listen_ip, config.public_url.as_deref(), &config.allowed_origins);
         let accounts = Accounts::new(accounts, config.accounts.clone());
+        let analyses = Arc::new(Analyses::new(store.clone(), config.analysis.clone(), &config.room));
         Shared {
             accounts,
+            analyses,
             lobby,
             metrics,
             config,
@@ -134,6 +139,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/games", get(games))
         .route("/api/games/{id}", get(game))
         .route("/api/games/{id}/pgn", get(pgn))
+        .route("/api/games/{id}/analysis", get(analysis::http::get).post(analysis::http::request))
         .route("/api/cluster", get(cluster))
         .route("/healthz", get(|| async { "ok\n" }))
         .route("/metrics", get(metrics))

@@ -7,6 +7,7 @@ use std::time::Duration;
 use clap::Args;
 
 use super::accounts::AccountLimits;
+use super::analysis::AnalysisConfig;
 use super::limits::AddressConfig;
 use super::room::RoomConfig;
 
@@ -61,6 +62,8 @@ pub struct ServerConfig {
     pub cluster: Option<ClusterConfig>,
     /// How often an address may sign up and log in, and an account be tried.
     pub accounts: AccountLimits,
+    /// Computer analyses of finished games: the engine's time per position, how many at once.
+    pub analysis: AnalysisConfig,
 }
 
 impl Default for ServerConfig {
@@ -88,6 +91,7 @@ impl Default for ServerConfig {
             public_url: None,
             cluster: None,
             accounts: AccountLimits::default(),
+            analysis: AnalysisConfig::default(),
         }
     }
 }
@@ -117,6 +121,13 @@ pub struct ServeArgs {
     /// Bot searches run at once across the server (default: the number of CPUs)
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub max_bot_searches: Option<u64>,
+    /// The engine's time per position when analysing a finished game, in milliseconds
+    #[arg(long, default_value_t = 150, value_parser = clap::value_parser!(u64).range(10..=60_000))]
+    pub analysis_movetime: u64,
+    /// Analyses of finished games the server runs at once (each search also waits for one of
+    /// the bot search slots)
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub max_analyses: u64,
     /// An unfinished game nobody plays or watches for this long ends, in seconds
     #[arg(long, default_value_t = 1800, value_parser = clap::value_parser!(u64).range(1..))]
     pub idle_timeout: u64,
@@ -277,6 +288,10 @@ impl From<&ServeArgs> for ServerConfig {
             allowed_origins: args.allowed_origin.clone(),
             public_url: args.public_url.clone(),
             cluster: args.cluster_config(),
+            analysis: AnalysisConfig {
+                movetime: Duration::from_millis(args.analysis_movetime),
+                max_running: args.max_analyses as usize,
+            },
             ..defaults
         }
     }

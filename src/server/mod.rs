@@ -2,6 +2,7 @@
 //! actor per game, and the observers that follow rooms (text log). See docs/protocol.md.
 
 pub mod accounts;
+pub mod analysis;
 pub mod app;
 pub mod cluster;
 pub mod config;

@@ -279,6 +279,20 @@ pub async fn open_lobby(c: &Client, server: &Server) {
     wait_js(c, "the lobby", "return document.querySelector('#games .none, #games a') !== null").await;
 }
 
+/// Alice, in browser `a`, invites a friend from the lobby; Bob takes Black over a WebSocket.
+/// Returns the game id and Bob's client once it is Alice's move.
+pub async fn friend_game_with_bob(a: &Client, server: &Server) -> (String, crate::server_support::Client) {
+    open_lobby(a, server).await;
+    click_css(a, "#play-friend").await;
+    choose_name(a, "Alice").await;
+    let invite = invite_link(a).await;
+    let game = invite.rsplit('/').next().expect("a game id").to_string();
+    let mut bob = crate::server_support::Client::connect(server.addr).await;
+    bob.join(&game, "black").await;
+    wait_status(a, "Your move").await;
+    (game, bob)
+}
+
 /// The invite link a seated creator is shown, once it shows.
 pub async fn invite_link(c: &Client) -> String {
     let script = "const i = document.getElementById('invite'); return i && !i.hidden && document.getElementById('invite-link').value";

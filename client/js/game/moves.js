@@ -29,8 +29,13 @@ export function stepTo(step, now, plies) {
 const KEY_STEPS = { ArrowLeft: 'prev', ArrowRight: 'next', Home: 'first', End: 'last' };
 
 export class MovesView {
-  constructor(root, ctrl) {
+  /**
+   * `annotate(ply)`: the computer analysis's mark of a move (`{kind, mark, title}`, see
+   * game/analysis.js) or null; the move list shows it after the move, its words as the tooltip.
+   */
+  constructor(root, ctrl, { annotate = () => null } = {}) {
     this.ctrl = ctrl;
+    this.annotate = annotate;
     this.dom = pick(root, {
       bar: '#review-bar', label: '#review-label', list: '#moves', live: '#live', nav: '#move-nav',
       first: '#move-first', prev: '#move-prev', next: '#move-next', last: '#move-last',
@@ -92,7 +97,11 @@ export class MovesView {
     const cell = (ply) => {
       if (ply === null) return '<span class="mv empty"></span>';
       const current = ply === shown ? ' aria-current="step"' : '';
-      return `<button type="button" class="mv" data-ply="${ply}"${current}>${escapeHtml(g.san[ply - 1])}</button>`;
+      // The analysis's judgement, if any: "Qh4??", "Blunder. Nc6 was best." on hover.
+      const note = this.annotate(ply);
+      const title = note ? ` title="${escapeHtml(note.title)}"` : '';
+      const mark = note ? `<span class="judgement ${escapeHtml(note.kind)}">${escapeHtml(note.mark)}</span>` : '';
+      return `<button type="button" class="mv" data-ply="${ply}"${current}${title}>${escapeHtml(g.san[ply - 1])}${mark}</button>`;
     };
     const rows = moveRows(g.initialFen, g.san.length);
     const html = rows.map((r) => `<li><span class="num">${r.number}.</span>${cell(r.white)}${cell(r.black)}</li>`).join('') ||

@@ -4,6 +4,7 @@
 
 import { Board } from '../board.js';
 import { applyUci, kingSquare, moveNumber } from '../chess.js';
+import { AnalysisView, template as analysis } from './analysis.js';
 import { ChatView, template as chat } from './chat.js';
 import { ClocksView } from './clocks.js';
 import { ControlsView, template as controls } from './controls.js';
@@ -24,14 +25,16 @@ export class GameView {
           <div id="board-host"></div>
           ${playerBar('bottom')}
         </section>
-        <aside class="panel">${status}${ratings}${prompts}${moves}${controls(ctrl.id)}
+        <aside class="panel">${status}${ratings}${prompts}${moves}${analysis}${controls(ctrl.id)}
         </aside>${chat}
       </div>`;
     this.board = new Board(root.querySelector('#board-host'), { onMove: (uci) => ctrl.play(uci), label: `Board of game ${ctrl.id}` });
     this.status = new StatusView(root, ctrl);
     this.players = new PlayersView(root, ctrl);
     this.clocks = new ClocksView(root, ctrl);
-    this.moves = new MovesView(root, ctrl);
+    // The computer analysis of a finished game: its own panel, marks in the move list, an arrow on the board.
+    this.analysis = new AnalysisView(root, ctrl);
+    this.moves = new MovesView(root, ctrl, { annotate: (ply) => this.analysis.note(ply) });
     this.prompts = new PromptsView(root, ctrl);
     this.ratings = new RatingsView(root, ctrl);
     this.controls = new ControlsView(root, ctrl, { choosePromotion: (choices) => this.board.choosePromotion(choices) });
@@ -52,6 +55,7 @@ export class GameView {
     this.players.render();
     this.clocks.render();
     this.moves.render();
+    this.analysis.render();
     this.prompts.render();
     this.ratings.render();
     this.controls.render();
@@ -77,6 +81,7 @@ export class GameView {
     this.board.update({
       size: g.size, placement, orientation: ctrl.orientation, lastMove, check,
       legal: canMove ? g.legal : [], mover: canMove ? ctrl.seat.color : null,
+      arrow: this.analysis.arrow(ply),
     });
   }
 }

@@ -126,21 +126,7 @@ impl Room {
         ctx: RoomContext,
         me: mpsc::WeakSender<RoomCommand>,
     ) -> Result<Room, Refusal> {
-        let variant = stored.variant;
-        let mut game =
-            Game::from_fen(variant, &stored.initial_fen, stored.rules).map_err(|e| bad(format!("stored FEN: {e}")))?;
-        for (i, uci) in stored.moves.iter().enumerate() {
-            uci.parse::<UciMove>()
-                .map_err(|e| e.to_string())
-                .and_then(|m| m.to_move(game.position()).map_err(|e| e.to_string()))
-                .and_then(|mv| game.play(mv).map(|_| ()).map_err(|e| e.to_string()))
-                .map_err(|e| bad(format!("stored move {} ({uci}): {e}", i + 1)))?;
-        }
-        if let Some(outcome) = stored.outcome {
-            if !game.is_over() {
-                game.end(outcome);
-            }
-        }
+        let game = replay(&stored)?;
         let now = Instant::now();
         let seat = |s: StoredSeat| match s {
             StoredSeat::Human { token, name, account } => Ok(Seat::Human {
@@ -250,4 +236,23 @@ impl Room {
             StoredTimes { white_ms: view.white_ms, black_ms: view.black_ms }
         })
     }
+}
+
+/// A stored game's moves played again from its initial position, ended as it ended.
+pub(super) fn replay(stored: &StoredGame) -> Result<Game, Refusal> {
+    let mut game = Game::from_fen(stored.variant, &stored.initial_fen, stored.rules)
+        .map_err(|e| bad(format!("stored FEN: {e}")))?;
+    for (i, uci) in stored.moves.iter().enumerate() {
+        uci.parse::<UciMove>()
+            .map_err(|e| e.to_string())
+            .and_then(|m| m.to_move(game.position()).map_err(|e| e.to_string()))
+            .and_then(|mv| game.play(mv).map(|_| ()).map_err(|e| e.to_string()))
+            .map_err(|e| bad(format!("stored move {} ({uci}): {e}", i + 1)))?;
+    }
+    if let Some(outcome) = stored.outcome {
+        if !game.is_over() {
+            game.end(outcome);
+        }
+    }
+    Ok(game)
 }

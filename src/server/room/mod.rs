@@ -543,5 +543,11 @@ pub fn archived(stored: StoredGame, ctx: RoomContext) -> Result<(GameState, Stri
     Ok((room.state(), room.pgn()))
 }
 
+/// A stored game replayed on the rules core: its moves from its initial position, ended as it
+/// ended (a stored game whose moves do not replay is refused as damaged).
+pub fn replay(stored: &StoredGame) -> Result<crate::chess::Game, Refusal> {
+    build::replay(stored)
+}
+
 #[cfg(test)]
 mod tests;

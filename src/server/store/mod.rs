@@ -5,6 +5,7 @@
 //! keeps nothing, for tests of the room alone.
 
 mod accounts;
+mod analyses;
 mod lock;
 mod pg_accounts;
 mod pg_lease;
@@ -28,6 +29,7 @@ pub use accounts::{
     AccountKey, AccountStore, RatedResult, RatingChange, RatingPoint, Results, StoredAccount, StoredRating,
     StoredRatings,
 };
+pub use analyses::{AnalysisRecord, AnalysisWrite, StoredAnalysis, StoredEval};
 pub use pg_lease::{NodeInfo, Owner, LEASE, RENEW_EVERY};
 pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
@@ -219,6 +221,37 @@ pub trait GameStore: Send + Sync + 'static {
     fn rate(&self, game: &str, result: RatedResult) -> BoxFuture<'static, Result<StoredRatings, StoreError>> {
         let _ = (game, result);
         Box::pin(async { Err(StoreError::Write("this store keeps no ratings".into())) })
+    }
+    /// The analysis of `game`, done or running; a running one whose runner has not touched it
+    /// since `stale_before_ms` (Unix ms) counts as none.
+    fn analysis(
+        &self,
+        game: &str,
+        stale_before_ms: i64,
+    ) -> BoxFuture<'static, Result<Option<AnalysisRecord>, StoreError>> {
+        let _ = (game, stale_before_ms);
+        Box::pin(async { Ok(None) })
+    }
+    /// Claims the analysis of `game` for `runner`: true unless one is done, or running and
+    /// touched since `stale_before_ms`.
+    fn claim_analysis(
+        &self,
+        game: &str,
+        runner: &str,
+        stale_before_ms: i64,
+    ) -> BoxFuture<'static, Result<bool, StoreError>> {
+        let _ = (game, runner, stale_before_ms);
+        Box::pin(async { Err(StoreError::Write("this store keeps no analyses".into())) })
+    }
+    /// The runner's change to its claim (ignored once the claim is another's).
+    fn write_analysis(
+        &self,
+        game: &str,
+        runner: &str,
+        write: AnalysisWrite,
+    ) -> BoxFuture<'static, Result<(), StoreError>> {
+        let _ = (game, runner, write);
+        Box::pin(async { Err(StoreError::Write("this store keeps no analyses".into())) })
     }
 }
 

@@ -121,8 +121,21 @@ CREATE INDEX games_by_white_account ON games (white_account, ended_ms);
 CREATE INDEX games_by_black_account ON games (black_account, ended_ms);
 ";
 
+/// Version 6: computer analyses of finished games: the claim of the one running per game,
+/// then its result.
+const V6: &str = "
+CREATE TABLE analyses (
+    game       TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+    status     TEXT NOT NULL,               -- running | done
+    runner     TEXT NOT NULL,               -- the server process that runs (or ran) it
+    progress   DOUBLE PRECISION NOT NULL,   -- 0..1
+    result     TEXT,                        -- StoredAnalysis as JSON once done
+    updated_ms BIGINT NOT NULL                -- last touched by its runner (Unix time in ms)
+);
+";
+
 /// Every migration's SQL, oldest first: version n is `STEPS[n - 1]`.
-const STEPS: [&str; 5] = [V1, V2, V3, V4, V5];
+const STEPS: [&str; 6] = [V1, V2, V3, V4, V5, V6];
 
 /// The schema version this server writes.
 pub const LATEST: usize = STEPS.len();

@@ -24,6 +24,7 @@ use super::pg_lock::ServerLock;
 use super::pg_schema;
 use super::queue::{self, Write};
 use super::records::{chat_lines, chat_room, must_change, readable, the_one, to_i64, GameRow, COLUMNS};
+use super::{analyses, AnalysisRecord, AnalysisWrite};
 use super::{now_ms, GameStore, StoreError, StoreEvent, StoredGame, StoredTimes, CHAT_KEPT};
 use crate::chess::Color;
 
@@ -216,6 +217,39 @@ impl GameStore for PostgresStore {
         result: super::RatedResult,
     ) -> BoxFuture<'static, Result<super::StoredRatings, StoreError>> {
         self.rate_game(game, result)
+    }
+
+    fn analysis(
+        &self,
+        game: &str,
+        stale_before_ms: i64,
+    ) -> BoxFuture<'static, Result<Option<AnalysisRecord>, StoreError>> {
+        let game = game.to_string();
+        self.read(move |client| Box::pin(async move { analyses::postgres::get(client, &game, stale_before_ms).await }))
+    }
+
+    fn claim_analysis(
+        &self,
+        game: &str,
+        runner: &str,
+        stale_before_ms: i64,
+    ) -> BoxFuture<'static, Result<bool, StoreError>> {
+        let (game, runner) = (game.to_string(), runner.to_string());
+        self.read(move |client| {
+            Box::pin(async move { analyses::postgres::claim(client, &game, &runner, stale_before_ms).await })
+        })
+    }
+
+    fn write_analysis(
+        &self,
+        game: &str,
+        runner: &str,
+        write: AnalysisWrite,
+    ) -> BoxFuture<'static, Result<(), StoreError>> {
+        let (game, runner) = (game.to_string(), runner.to_string());
+        self.read(move |client| {
+            Box::pin(async move { analyses::postgres::write(client, &game, &runner, &write).await })
+        })
     }
 
     fn close(&self) -> BoxFuture<'static, ()> {

@@ -1,0 +1,53 @@
+//! `POST` and `GET /api/games/{id}/analysis`: ask for a finished game's analysis, and see how
+//! it stands (202 while it runs on a POST, 200 with the report once done).
+
+use std::sync::Arc;
+
+use axum::extract::{Path, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+
+use super::{AnalysisError, Answer};
+use crate::protocol::{ErrorCode, ServerMessage};
+use crate::server::app::Shared;
+
+/// How long a client refused for a full server is asked to wait, in seconds.
+const RETRY_AFTER: &str = "30";
+
+/// `POST`: the report if there is one (200), else the analysis running or just started (202).
+pub async fn request(Path(id): Path<String>, State(shared): State<Arc<Shared>>) -> Response {
+    match shared.analyses.request(&id).await {
+        Ok(Answer::Done(report)) => Json(report).into_response(),
+        Ok(Answer::Running(running)) => (StatusCode::ACCEPTED, Json(running)).into_response(),
+        Err(e) => refused(e),
+    }
+}
+
+/// `GET`: the report (200), the analysis running (200), or 404 if none was asked for.
+pub async fn get(Path(id): Path<String>, State(shared): State<Arc<Shared>>) -> Response {
+    match shared.analyses.get(&id).await {
+        Ok(Answer::Done(report)) => Json(report).into_response(),
+        Ok(Answer::Running(running)) => Json(running).into_response(),
+        Err(e) => refused(e),
+    }
+}
+
+fn refused(e: AnalysisError) -> Response {
+    let (status, code) = match &e {
+        AnalysisError::NoSuchGame(_) => (StatusCode::NOT_FOUND, ErrorCode::NoSuchGame),
+        AnalysisError::NotRequested(_) => (StatusCode::NOT_FOUND, ErrorCode::BadRequest),
+        AnalysisError::Unfinished(_) => (StatusCode::CONFLICT, ErrorCode::BadRequest),
+        AnalysisError::Busy(_) => (StatusCode::TOO_MANY_REQUESTS, ErrorCode::TooMany),
+        AnalysisError::Damaged { .. } => (StatusCode::UNPROCESSABLE_ENTITY, ErrorCode::DamagedGame),
+        AnalysisError::Store(_) => (StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::ServerError),
+    };
+    if matches!(e, AnalysisError::Damaged { .. } | AnalysisError::Store(_)) {
+        tracing::error!(error = %e, "analysis request failed");
+    }
+    let body = Json(ServerMessage::error(code, e.to_string(), None));
+    if status == StatusCode::TOO_MANY_REQUESTS {
+        return (status, [(header::RETRY_AFTER, RETRY_AFTER)], body).into_response();
+    }
+    (status, body).into_response()
+}
