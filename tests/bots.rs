@@ -163,22 +163,28 @@ fn level2_expected(facts: &[Facts]) -> Vec<Move> {
     }
 }
 
-fn level3_prefers(f: &Facts) -> bool {
-    let gives_check = f.check;
-    let safe_quiet = f.captured.is_none() && !f.lands_attacked;
-    let safe_capture = f.captured.is_some() && !f.lands_attacked;
-    let worth_it = f.captured.is_some_and(|c| value(c) >= value(f.mover));
-    gives_check || safe_quiet || safe_capture || worth_it
+/// Level 3's view of a move: does it leave the moved piece attacked, not having taken at least
+/// as much?
+fn level3_unsafe(f: &Facts) -> bool {
+    let favourable = f.captured.is_some_and(|c| value(c) >= value(f.mover));
+    f.lands_attacked && !favourable
 }
 
-/// Level 3: the preferred moves if there are any, else every legal move.
-fn level3_expected(facts: &[Facts]) -> Vec<Move> {
-    let preferred: Vec<Move> = facts.iter().filter(|f| level3_prefers(f)).map(|f| f.mv).collect();
-    if preferred.is_empty() {
-        facts.iter().map(|f| f.mv).collect()
-    } else {
-        preferred
+/// Level 3's tier of a move: 0 a capture or check that is safe (or favourable), 1 a safe quiet
+/// move, 2 the rest.
+fn level3_tier(f: &Facts) -> u8 {
+    let tactical = f.check || f.captured.is_some();
+    match (tactical, level3_unsafe(f)) {
+        (true, false) => 0,
+        (false, false) => 1,
+        _ => 2,
     }
+}
+
+/// Level 3: the moves of the best tier there is.
+fn level3_expected(facts: &[Facts]) -> Vec<Move> {
+    let Some(best) = facts.iter().map(level3_tier).min() else { return Vec::new() };
+    facts.iter().filter(|f| level3_tier(f) == best).map(|f| f.mv).collect()
 }
 
 fn level4_score(f: &Facts) -> i32 {
@@ -199,8 +205,9 @@ struct Crafted {
     fen: &'static str,
     /// Level 2's captures and checks; empty when there are none (any legal move then).
     level2: &'static [&'static str],
-    /// The legal moves level 3 does NOT prefer.
-    level3_rejects: &'static [&'static str],
+    /// The legal moves after which the moved piece stands attacked, not having taken at least
+    /// as much (level 3's last tier).
+    level3_unsafe: &'static [&'static str],
     /// Level 4's lowest-scoring moves.
     level4: &'static [&'static str],
 }
@@ -211,7 +218,7 @@ const CRAFTED: &[Crafted] = &[
         variant: Variant::Standard,
         fen: "5k2/8/8/8/8/8/8/4K2R w K - 0 1",
         level2: &["e1g1", "h1f1", "h1h8"],
-        level3_rejects: &[],
+        level3_unsafe: &[],
         level4: &["e1g1", "h1f1", "h1h8"],
     },
     // En passant counts as a capture; Rxa5 trades equal material (-5 for level 4); rook steps
@@ -220,7 +227,7 @@ const CRAFTED: &[Crafted] = &[
         variant: Variant::Standard,
         fen: "4k3/8/8/r2pP3/8/8/8/R3K3 w - d6 0 2",
         level2: &["a1a5", "e5d6"],
-        level3_rejects: &["a1a2", "a1a3", "a1a4"],
+        level3_unsafe: &["a1a2", "a1a3", "a1a4"],
         level4: &["a1a5"],
     },
     // Promotions: axb8 captures (all four pieces); =Q and =R also check (-3 - 4 = -7).
@@ -228,7 +235,7 @@ const CRAFTED: &[Crafted] = &[
         variant: Variant::Standard,
         fen: "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1",
         level2: &["a7b8b", "a7b8n", "a7b8q", "a7b8r"],
-        level3_rejects: &[],
+        level3_unsafe: &[],
         level4: &["a7b8q", "a7b8r"],
     },
     // Every knight move uncovers check from the e1 rook.
@@ -236,16 +243,19 @@ const CRAFTED: &[Crafted] = &[
         variant: Variant::Standard,
         fen: "4k3/8/8/8/8/4N3/8/4RK2 w - - 0 1",
         level2: &["e3c2", "e3c4", "e3d1", "e3d5", "e3f5", "e3g2", "e3g4"],
-        level3_rejects: &[],
+        level3_unsafe: &[],
         level4: &["e3c2", "e3c4", "e3d1", "e3d5", "e3f5", "e3g2", "e3g4"],
     },
-    // Italian game: Bxf7+ and Nxe5; level 3 rejects the squares covered by the f8 bishop, the d8
-    // queen, the c6 knight and the pawns, and Nxe5 (a pawn for a knight, e5 covered by Nc6).
+    // Italian game: Bxf7+ and Nxe5; level 3 puts last Bxf7+ (the king takes), the squares
+    // covered by the f8 bishop, the d8 queen, the c6 knight and the pawns, and Nxe5 (a pawn for
+    // a knight, e5 covered by Nc6).
     Crafted {
         variant: Variant::Standard,
         fen: "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
         level2: &["c4f7", "f3e5"],
-        level3_rejects: &["a2a3", "b1a3", "b2b4", "c4a6", "c4e6", "d2d4", "f3d4", "f3e5", "f3g5", "f3h4", "h2h4"],
+        level3_unsafe: &[
+            "a2a3", "b1a3", "b2b4", "c4a6", "c4e6", "c4f7", "d2d4", "f3d4", "f3e5", "f3g5", "f3h4", "h2h4",
+        ],
         level4: &["c4f7"],
     },
     // Black to move: Qh4 (mate) is the only check.
@@ -253,7 +263,7 @@ const CRAFTED: &[Crafted] = &[
         variant: Variant::Standard,
         fen: "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2",
         level2: &["d8h4"],
-        level3_rejects: &["e5e4", "f7f5", "f8a3", "h7h5"],
+        level3_unsafe: &["e5e4", "f7f5", "f8a3", "h7h5"],
         level4: &["d8h4"],
     },
     // Nxd5 takes a pawn defended by c6 (1 < 3); Nc4 steps into the d5 pawn's attack.
@@ -261,7 +271,7 @@ const CRAFTED: &[Crafted] = &[
         variant: Variant::Standard,
         fen: "4k3/8/2p5/3p4/8/4N3/8/4K3 w - - 0 1",
         level2: &["e3d5"],
-        level3_rejects: &["e3c4", "e3d5"],
+        level3_unsafe: &["e3c4", "e3d5"],
         level4: &["e1d1", "e1d2", "e1e2", "e1f1", "e1f2", "e3c2", "e3d1", "e3f1", "e3f5", "e3g2", "e3g4"],
     },
     // Rxd8 is worth it (rook for rook); Qxg6 is not (pawn defended by h7). Only Rc1+ checks
@@ -270,7 +280,9 @@ const CRAFTED: &[Crafted] = &[
         variant: Variant::Standard,
         fen: "3r4/2k4p/6p1/8/8/8/6Q1/3RK3 w - - 0 1",
         level2: &["d1c1", "d1d7", "d1d8", "g2b7", "g2c2", "g2c6", "g2g3", "g2g6", "g2h2"],
-        level3_rejects: &["d1d2", "d1d3", "d1d4", "d1d5", "d1d6", "g2a8", "g2d2", "g2d5", "g2g6"],
+        level3_unsafe: &[
+            "d1d2", "d1d3", "d1d4", "d1d5", "d1d6", "d1d7", "g2a8", "g2b7", "g2c6", "g2d2", "g2d5", "g2g6",
+        ],
         level4: &["d1c1"],
     },
     // The queen is attacked by the d5 pawn: safe checks score -4, Qxd5 -1, Qe4+ 9 - 4.
@@ -278,7 +290,7 @@ const CRAFTED: &[Crafted] = &[
         variant: Variant::Standard,
         fen: "4k3/8/8/3p4/2Q5/8/8/4K3 w - - 0 1",
         level2: &["c4a4", "c4b5", "c4c6", "c4c8", "c4d5", "c4e2", "c4e4"],
-        level3_rejects: &[],
+        level3_unsafe: &["c4e4"],
         level4: &["c4a4", "c4b5", "c4c6", "c4c8", "c4e2"],
     },
     // Re2+ checks but stands attacked by the knight (5 - 4 = 1); Rb8+ is the safe check.
@@ -286,7 +298,7 @@ const CRAFTED: &[Crafted] = &[
         variant: Variant::Standard,
         fen: "4k3/8/8/8/3n4/8/1R3B2/4K3 w - - 0 1",
         level2: &["b2b8", "b2e2", "f2d4"],
-        level3_rejects: &["b2b3", "b2b5", "b2c2"],
+        level3_unsafe: &["b2b3", "b2b5", "b2c2", "b2e2"],
         level4: &["b2b8"],
     },
     // Nothing is preferred by level 3: every move lands on an attacked square (b2b3/b2b4 are
@@ -295,7 +307,7 @@ const CRAFTED: &[Crafted] = &[
         variant: Variant::Standard,
         fen: "7k/8/rr6/8/3q4/8/PP6/KN6 w - - 0 1",
         level2: &[],
-        level3_rejects: &["a2a3", "a2a4", "b1a3", "b1c3", "b1d2"],
+        level3_unsafe: &["a2a3", "a2a4", "b1a3", "b1c3", "b1d2"],
         level4: &["a2a3", "a2a4"],
     },
     // The same, but Nxd2 takes a rook defended by the queen: worth it (5 >= 3), and the only
@@ -304,7 +316,7 @@ const CRAFTED: &[Crafted] = &[
         variant: Variant::Standard,
         fen: "7k/8/rr6/8/3q4/8/PP1r4/KN6 w - - 0 1",
         level2: &["b1d2"],
-        level3_rejects: &["a2a3", "a2a4", "b1a3", "b1c3"],
+        level3_unsafe: &["a2a3", "a2a4", "b1a3", "b1c3"],
         level4: &["b1d2"],
     },
     // minichess7: a princess capturing a ferz defended by the d5 pawn (2 < 7) or the d5 pawn
@@ -313,7 +325,7 @@ const CRAFTED: &[Crafted] = &[
         variant: Variant::Minichess7,
         fen: "3k3/7/3p3/4f2/2A4/7/3K3 w - - 0 1",
         level2: &["c3a4", "c3b5", "c3d5", "c3e4", "c3e5", "c3f6"],
-        level3_rejects: &["c3d5", "c3e4"],
+        level3_unsafe: &["c3d5", "c3e4"],
         level4: &["c3a4", "c3b5", "c3e5", "c3f6"],
     },
     // The empress checks in five ways; Cd4+ stands attacked by the c5 pawn (8 - 4), Cc6 next to
@@ -322,7 +334,7 @@ const CRAFTED: &[Crafted] = &[
         variant: Variant::Minichess7,
         fen: "3k3/7/2p4/1C5/7/7/3K3 w - - 0 1",
         level2: &["b4b6", "b4b7", "b4d3", "b4d4", "b4d5"],
-        level3_rejects: &["b4c6"],
+        level3_unsafe: &["b4c6", "b4d4"],
         level4: &["b4b6", "b4b7", "b4d3", "b4d5"],
     },
     // The ferz is attacked by two pawns: Ca7+ leaves it hanging (2 - 4 = -2) and still beats
@@ -331,7 +343,7 @@ const CRAFTED: &[Crafted] = &[
         variant: Variant::Minichess7,
         fen: "3k3/7/2p1p2/3F3/7/7/C2K3 w - - 0 1",
         level2: &["a1a7", "d4c5", "d4e5"],
-        level3_rejects: &[],
+        level3_unsafe: &[],
         level4: &["a1a7"],
     },
     // Black: the d4 pawn forks empress and princess; Axd4 saves both (-1).
@@ -339,7 +351,7 @@ const CRAFTED: &[Crafted] = &[
         variant: Variant::Minichess7,
         fen: "3k3/7/2c1a2/3P3/7/1N5/3K3 b - - 0 1",
         level2: &["c5c1", "c5c3", "c5d3", "e5d4", "e5f3", "e5g4"],
-        level3_rejects: &["c5a4", "c5c2", "c5c4", "e5c4", "e5d3"],
+        level3_unsafe: &["c5a4", "c5c1", "c5c2", "c5c4", "c5d3", "e5c4", "e5d3"],
         level4: &["e5d4"],
     },
     // A ferz taking a defended empress is worth it (8 >= 2); an empress taking a defended
@@ -348,7 +360,7 @@ const CRAFTED: &[Crafted] = &[
         variant: Variant::Minichess7,
         fen: "k6/4p2/3a3/7/5c1/4F2/K2C3 w - - 0 1",
         level2: &["d1d5", "e2f3"],
-        level3_rejects: &[
+        level3_unsafe: &[
             "d1c3", "d1d2", "d1d3", "d1d4", "d1d5", "d1e1", "d1e3", "d1f1", "d1f2", "d1g1", "e2d3", "e2f1",
         ],
         level4: &["e2f3"],
@@ -358,7 +370,7 @@ const CRAFTED: &[Crafted] = &[
         variant: Variant::Minichess7,
         fen: "3k3/7/2c4/1F5/7/7/3K3 b - - 0 1",
         level2: &["c5c1", "c5c3", "c5d3", "c5d5"],
-        level3_rejects: &["c5a5", "c5c2"],
+        level3_unsafe: &["c5a5", "c5c1", "c5c2", "c5c3"],
         level4: &["c5d3", "c5d5"],
     },
     // Black: the d3 pawn forks ferz and princess; three safe princess checks leave the ferz
@@ -367,7 +379,7 @@ const CRAFTED: &[Crafted] = &[
         variant: Variant::Minichess7,
         fen: "3k3/7/7/2f1a2/3P3/7/3K3 b - - 0 1",
         level2: &["c4d3", "e4c3", "e4d3", "e4f2", "e4f3"],
-        level3_rejects: &["e4d2"],
+        level3_unsafe: &["e4d2"],
         level4: &["e4c3", "e4f2", "e4f3"],
     },
     // The initial position: no captures or checks, nothing attacked.
@@ -375,7 +387,7 @@ const CRAFTED: &[Crafted] = &[
         variant: Variant::Minichess7,
         fen: "nbqkacr/fpppppf/7/7/7/FPPPPPF/NBQKACR w - - 0 1",
         level2: &[],
-        level3_rejects: &[],
+        level3_unsafe: &[],
         level4: &["a1b3", "a2b3", "b2b3", "c2c3", "d2d3", "e1d3", "e1f3", "e2e3", "f1e3", "f1g3", "f2f3", "g2f3"],
     },
 ];
@@ -390,8 +402,8 @@ fn crafted_sets_match_the_hand_analysis() {
 
         let preferred2: Vec<Move> = facts.iter().filter(|f| f.captured.is_some() || f.check).map(|f| f.mv).collect();
         assert_eq!(names(&preferred2), sorted(case.level2), "level 2 in {fen}");
-        let rejected3: Vec<Move> = facts.iter().filter(|f| !level3_prefers(f)).map(|f| f.mv).collect();
-        assert_eq!(names(&rejected3), sorted(case.level3_rejects), "level 3 in {fen}");
+        let unsafe3: Vec<Move> = facts.iter().filter(|f| level3_unsafe(f)).map(|f| f.mv).collect();
+        assert_eq!(names(&unsafe3), sorted(case.level3_unsafe), "level 3 in {fen}");
         assert_eq!(names(&level4_expected(&facts)), sorted(case.level4), "level 4 in {fen}");
         assert!(case.level4.len() <= legal.len(), "{fen}");
     }
