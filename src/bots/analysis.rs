@@ -124,8 +124,8 @@ pub fn positions(game: &Game) -> Vec<Game> {
         }
         out.push(replay.clone());
     }
-    // A game that ended off the board (resignation, time) is over before its last position
-    // says so: the last position is judged by the engine like the others.
+    // Replayed, a game that ended off the board (resignation, time) is not over: its last
+    // position is searched like the others, and only a result on the board scores as one.
     out
 }
 

@@ -18,8 +18,8 @@ const RETRY_AFTER: &str = "30";
 /// `POST`: the report if there is one (200), else the analysis running or just started (202).
 pub async fn request(Path(id): Path<String>, State(shared): State<Arc<Shared>>) -> Response {
     match shared.analyses.request(&id).await {
-        Ok(Answer::Done(report)) => Json(report).into_response(),
-        Ok(Answer::Running(running)) => (StatusCode::ACCEPTED, Json(running)).into_response(),
+        Ok(answer @ Answer::Running { .. }) => (StatusCode::ACCEPTED, Json(answer)).into_response(),
+        Ok(done) => Json(done).into_response(),
         Err(e) => refused(e),
     }
 }
@@ -27,8 +27,7 @@ pub async fn request(Path(id): Path<String>, State(shared): State<Arc<Shared>>) 
 /// `GET`: the report (200), the analysis running (200), or 404 if none was asked for.
 pub async fn get(Path(id): Path<String>, State(shared): State<Arc<Shared>>) -> Response {
     match shared.analyses.get(&id).await {
-        Ok(Answer::Done(report)) => Json(report).into_response(),
-        Ok(Answer::Running(running)) => Json(running).into_response(),
+        Ok(answer) => Json(answer).into_response(),
         Err(e) => refused(e),
     }
 }

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rand::Rng;
+use serde::Serialize;
 use thiserror::Error;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
@@ -23,7 +24,7 @@ use crate::chess::Game;
 use crate::server::room::{self, RoomConfig};
 use crate::server::store::{now_ms, AnalysisRecord, AnalysisWrite, GameStore, StoreError, StoredAnalysis};
 
-pub use report::{Report, Running};
+pub use report::Report;
 
 /// How analyses run on this server.
 #[derive(Clone, Debug)]
@@ -73,11 +74,19 @@ impl From<StoreError> for AnalysisError {
     }
 }
 
-/// Where a game's analysis stands.
-#[derive(Debug)]
+/// Where a game's analysis stands, as the API answers it: `{"status":"running","progress",
+/// "plies":[]}` (the plies come all at once) or `{"status":"done",…}` with the report.
+#[derive(Debug, Serialize)]
+#[serde(tag = "status", rename_all = "lowercase")]
 pub enum Answer {
-    Running(Running),
+    Running { progress: f64, plies: [report::Ply; 0] },
     Done(Box<Report>),
+}
+
+impl Answer {
+    fn running(progress: f64) -> Answer {
+        Answer::Running { progress: progress.clamp(0.0, 1.0), plies: [] }
+    }
 }
 
 /// The analyses of one server.
@@ -128,42 +137,51 @@ impl Analyses {
         room::replay(&stored).map_err(|e| AnalysisError::Damaged { game: id.to_string(), message: e.message })
     }
 
-    fn answer(&self, id: &str, game: &Game, record: AnalysisRecord) -> Result<Answer, AnalysisError> {
+    /// The answer a stored record gives. A running analysis says how far it got without the
+    /// game (its claim exists only for a finished game), so polling costs one small read; a
+    /// done one is read against the game, replayed from the store.
+    async fn answer(&self, id: &str, record: AnalysisRecord) -> Result<Answer, AnalysisError> {
         match record {
-            AnalysisRecord::Running { progress } => Ok(Answer::Running(Running::new(progress))),
-            AnalysisRecord::Done(analysis) => report::report(game, &analysis)
-                .map(|r| Answer::Done(Box::new(r)))
-                .map_err(|message| AnalysisError::Damaged { game: id.to_string(), message }),
+            AnalysisRecord::Running { progress } => Ok(Answer::running(progress)),
+            AnalysisRecord::Done(analysis) => {
+                let game = self.finished(id).await?;
+                report::report(&game, &analysis)
+                    .map(|r| Answer::Done(Box::new(r)))
+                    .map_err(|message| AnalysisError::Damaged { game: id.to_string(), message })
+            }
         }
     }
 
     /// Where the analysis of game `id` stands.
     pub async fn get(&self, id: &str) -> Result<Answer, AnalysisError> {
-        let game = self.finished(id).await?;
         match self.store.analysis(id, self.stale_before_ms()).await? {
-            Some(record) => self.answer(id, &game, record),
-            None => Err(AnalysisError::NotRequested(id.to_string())),
+            Some(record) => self.answer(id, record).await,
+            None => {
+                // Unknown, unfinished (each with its own refusal), or simply not asked for.
+                self.finished(id).await?;
+                Err(AnalysisError::NotRequested(id.to_string()))
+            }
         }
     }
 
     /// Asks for the analysis of game `id`: the result if there is one, else the one running,
     /// else a new one started here.
     pub async fn request(self: &Arc<Self>, id: &str) -> Result<Answer, AnalysisError> {
-        let game = self.finished(id).await?;
         if let Some(record) = self.store.analysis(id, self.stale_before_ms()).await? {
-            return self.answer(id, &game, record);
+            return self.answer(id, record).await;
         }
+        let game = self.finished(id).await?;
         let slot = self.slot()?;
         if self.store.claim_analysis(id, &self.runner, self.stale_before_ms()).await? {
             tracing::info!(game = id, plies = game.history().len(), "analysis started");
             tokio::spawn(self.clone().run(id.to_string(), game, slot));
-            return Ok(Answer::Running(Running::new(0.0)));
+            return Ok(Answer::running(0.0));
         }
         drop(slot);
         // Another request claimed it between the two looks: it runs (or has just ended).
         match self.store.analysis(id, self.stale_before_ms()).await? {
-            Some(record) => self.answer(id, &game, record),
-            None => Ok(Answer::Running(Running::new(0.0))),
+            Some(record) => self.answer(id, record).await,
+            None => Ok(Answer::running(0.0)),
         }
     }
 

@@ -6,28 +6,13 @@
 use serde::Serialize;
 
 use crate::bots::analysis::{centipawn_loss, judge, Eval, Judgement};
-use crate::chess::{Color, Game, Position, UciMove};
+use crate::chess::{Color, Game, Position};
 use crate::server::store::{StoredAnalysis, StoredEval};
-
-/// A running analysis: how far it has got.
-#[derive(Clone, Debug, Serialize)]
-pub struct Running {
-    pub status: &'static str,
-    pub progress: f64,
-    /// None yet: they come all at once.
-    pub plies: Vec<Ply>,
-}
-
-impl Running {
-    pub fn new(progress: f64) -> Running {
-        Running { status: "running", progress: progress.clamp(0.0, 1.0), plies: Vec::new() }
-    }
-}
 
 /// A finished analysis.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
-    pub status: &'static str,
+    /// Always 1: a report is of a finished analysis.
     pub progress: f64,
     pub movetime_ms: u64,
     /// The evaluation of the start position.
@@ -109,11 +94,7 @@ pub fn stored(eval: Eval, best: Option<String>) -> StoredEval {
 
 fn best_of(position: &Position, stored: &StoredEval) -> Result<Option<MoveView>, String> {
     let Some(uci) = &stored.best else { return Ok(None) };
-    let mv = uci
-        .parse::<UciMove>()
-        .map_err(|e| e.to_string())
-        .and_then(|m| m.to_move(position).map_err(|e| e.to_string()))
-        .map_err(|e| format!("the engine's move {uci} does not fit its position: {e}"))?;
+    let mv = position.parse_uci(uci).map_err(|e| format!("the engine's move {uci} does not fit its position: {e}"))?;
     Ok(Some(MoveView { uci: mv.to_string(), san: position.san(mv) }))
 }
 
@@ -166,14 +147,7 @@ pub fn report(game: &Game, analysis: &StoredAnalysis) -> Result<Report, String> 
     };
     players.white.acpl = average(losses[0]);
     players.black.acpl = average(losses[1]);
-    Ok(Report {
-        status: "done",
-        progress: 1.0,
-        movetime_ms: analysis.movetime_ms,
-        initial: evals[0].into(),
-        plies,
-        players,
-    })
+    Ok(Report { progress: 1.0, movetime_ms: analysis.movetime_ms, initial: evals[0].into(), plies, players })
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ use super::offers::Takebacks;
 use super::seat::Seat;
 use super::{RoomCommand, RoomContext, RESTART_GAP};
 use crate::bots::Level;
-use crate::chess::{ByColor, Color, Game, UciMove, Variant};
+use crate::chess::{ByColor, Color, Game, Variant};
 use crate::protocol::{GameId, MatchScore, NewGame, PlayerName, Refusal, SeatSpec};
 use crate::server::accounts::Player;
 use crate::server::store::{now_ms, StoredGame, StoredSeat, StoredTimes};
@@ -243,11 +243,7 @@ pub(super) fn replay(stored: &StoredGame) -> Result<Game, Refusal> {
     let mut game = Game::from_fen(stored.variant, &stored.initial_fen, stored.rules)
         .map_err(|e| bad(format!("stored FEN: {e}")))?;
     for (i, uci) in stored.moves.iter().enumerate() {
-        uci.parse::<UciMove>()
-            .map_err(|e| e.to_string())
-            .and_then(|m| m.to_move(game.position()).map_err(|e| e.to_string()))
-            .and_then(|mv| game.play(mv).map(|_| ()).map_err(|e| e.to_string()))
-            .map_err(|e| bad(format!("stored move {} ({uci}): {e}", i + 1)))?;
+        game.play_uci(uci).map_err(|e| bad(format!("stored move {} ({uci}): {e}", i + 1)))?;
     }
     if let Some(outcome) = stored.outcome {
         if !game.is_over() {
