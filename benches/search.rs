@@ -6,7 +6,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{criterion_group, BatchSize, Criterion};
-use gambit::bots::{Level5, Limits};
+use gambit::bots::{AlphaBeta, Limits};
 use gambit::chess::{Game, Rules, Variant};
 
 const POSITIONS: [(&str, Variant, &str, u32); 3] = [
@@ -26,7 +26,7 @@ fn bench_search(c: &mut Criterion) {
         let game = game(variant, fen);
         group.bench_function(format!("{name}/depth{depth}"), |b| {
             b.iter_batched(
-                || Level5::new(Some(1)),
+                || AlphaBeta::new(Some(1)),
                 |mut engine| black_box(engine.search(&game, &Limits::depth(depth), &mut |_| {})),
                 BatchSize::LargeInput,
             )
@@ -40,7 +40,7 @@ fn nodes_per_second() {
     println!("\nlevel 5, one-second searches:");
     for (name, variant, fen, _) in POSITIONS {
         let game = game(variant, fen);
-        let mut engine = Level5::new(Some(1));
+        let mut engine = AlphaBeta::new(Some(1));
         let start = Instant::now();
         let result = engine.search(&game, &Limits::movetime(1000), &mut |_| {});
         let secs = start.elapsed().as_secs_f64();

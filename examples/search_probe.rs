@@ -1,5 +1,5 @@
-//! Level 5 on a position, with its info lines: `cargo run --release --example search_probe -- "<fen>" [ms] [variant]`.
-use gambit::bots::{Level5, Limits};
+//! The full-strength search on a position, with its info lines: `cargo run --release --example search_probe -- "<fen>" [ms] [variant]`.
+use gambit::bots::{AlphaBeta, Limits};
 use gambit::chess::{Game, Rules, Variant};
 
 fn main() {
@@ -8,14 +8,15 @@ fn main() {
     let ms: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1000);
     let variant: Variant = args.next().and_then(|a| a.parse().ok()).unwrap_or_default();
     let game = Game::from_fen(variant, &fen, Rules::default()).expect("valid FEN");
-    let mut engine = Level5::new(Some(1));
+    let mut engine = AlphaBeta::new(Some(1));
     let result = engine.search(&game, &Limits::movetime(ms), &mut |info| {
-        let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+        let Some(line) = info.lines.first() else { return };
+        let pv: Vec<String> = line.pv.iter().map(|m| m.to_string()).collect();
         println!(
             "depth {} seldepth {} score {:?} nodes {} nps {:.0} pv {}",
             info.depth,
             info.seldepth,
-            info.score,
+            line.score,
             info.nodes,
             info.nodes as f64 / info.time.as_secs_f64().max(1e-9),
             pv.join(" ")

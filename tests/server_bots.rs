@@ -16,7 +16,7 @@ async fn next_move(client: &mut Client) -> Value {
 #[tokio::test]
 async fn a_person_plays_each_level() {
     let server = start().await;
-    for level in 1..=5u8 {
+    for level in 1..=8u8 {
         let mut me = server.client().await;
         let (game, _) = me.create(human(), bot(level), Some("white")).await;
         let state = me.recv_type("state").await;
@@ -85,10 +85,10 @@ async fn undo_against_a_bot() {
 #[tokio::test]
 async fn undo_while_the_bot_thinks_drops_its_answer() {
     let mut config = test_config();
-    config.room.level5_movetime = Duration::from_millis(1500);
+    config.room.engine_movetime = Duration::from_millis(1500);
     let server = start_with(config).await;
     let mut me = server.client().await;
-    let (game, _) = me.create(human(), bot(5), Some("white")).await;
+    let (game, _) = me.create(human(), bot(8), Some("white")).await;
     me.recv_type("state").await;
     me.send(json!({"type":"move","game":game,"uci":"e2e4"})).await;
     assert_eq!(next_move(&mut me).await["uci"], "e2e4");

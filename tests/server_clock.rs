@@ -122,7 +122,7 @@ async fn a_waiting_game_does_not_charge_anyone() {
 async fn a_bot_plays_on_the_clock() {
     let server = start().await;
     let (mut white, game, _, state) =
-        create_timed(&server, bot(5), json!({"initial_ms":30_000,"increment_ms":0}), None).await;
+        create_timed(&server, bot(8), json!({"initial_ms":30_000,"increment_ms":0}), None).await;
     // Both seats are taken at once, so the clock starts with the game.
     assert_eq!(state["status"], "ongoing");
     assert_eq!(state["clock"]["running"], "white");
@@ -130,7 +130,7 @@ async fn a_bot_plays_on_the_clock() {
     white.recv_type("move").await;
     let reply = white.recv_type("move").await;
     let black_ms = reply["clock"]["black_ms"].as_u64().expect("black_ms");
-    // Level 5 thinks no longer than a twentieth of its time left (and the test config's 150 ms).
+    // Level 8 thinks no longer than a twentieth of its time left (and the test config's 150 ms).
     assert!((28_400..30_000).contains(&black_ms), "{reply}");
     assert_eq!(reply["clock"]["running"], "white");
 }

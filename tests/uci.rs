@@ -144,7 +144,16 @@ fn handshake() {
     let lines = engine.read_until(PATIENCE, |l| l == "uciok");
     assert!(lines.iter().any(|l| l.starts_with("id name gambit ")), "{lines:?}");
     assert!(lines.iter().any(|l| l.starts_with("id author ")), "{lines:?}");
-    assert!(lines.contains(&"option name Level type spin default 5 min 1 max 5".to_string()), "{lines:?}");
+    for option in [
+        "option name Level type spin default 8 min 1 max 8",
+        "option name Hash type spin default 16 min 1 max 1024",
+        "option name Clear Hash type button",
+        "option name MultiPV type spin default 1 min 1 max 64",
+        "option name UCI_LimitStrength type check default false",
+    ] {
+        assert!(lines.contains(&option.to_string()), "{option}: {lines:?}");
+    }
+    assert!(lines.iter().any(|l| l.starts_with("option name UCI_Elo type spin")), "{lines:?}");
     assert!(lines.iter().any(|l| l.starts_with("option name UCI_Variant type combo") && l.contains("var minichess7")));
     engine.send("isready");
     assert_eq!(engine.read_until(PATIENCE, |l| l == "readyok"), ["readyok"]);
@@ -261,7 +270,7 @@ fn go_infinite_waits_for_stop_even_after_finding_mate() {
 #[test]
 fn every_level_answers() {
     let mut engine = Engine::start();
-    for level in 1..=5 {
+    for level in 1..=8 {
         engine.send(&format!("setoption name Level value {level}"));
         engine.send("position startpos moves g1f3");
         engine.send("go movetime 100");
@@ -287,7 +296,14 @@ fn bad_input_is_explained_and_changes_nothing() {
         ("setoption name Level value 9", "Level"),
         ("setoption name Level value high", "Level"),
         ("setoption name Level", "needs a value"),
-        ("setoption name Hash value 64", "unknown option"),
+        ("setoption name Contempt value 64", "unknown option"),
+        ("setoption name Hash value 0", "Hash"),
+        ("setoption name Hash value 4096", "Hash"),
+        ("setoption name MultiPV value 0", "MultiPV"),
+        ("setoption name MultiPV value many", "MultiPV"),
+        ("setoption name UCI_Elo value 100", "UCI_Elo"),
+        ("setoption name UCI_Elo value 9000", "UCI_Elo"),
+        ("setoption name UCI_LimitStrength value maybe", "UCI_LimitStrength"),
         ("setoption name UCI_Variant value crazyhouse", "UCI_Variant"),
         ("position fen garbage", "FEN"),
         ("position fen", "FEN"),
@@ -308,7 +324,7 @@ fn bad_input_is_explained_and_changes_nothing() {
     engine.stdin.as_mut().unwrap().write_all(b"\xff\xfe\n").unwrap();
     engine.read_until(PATIENCE, |l| l.starts_with("info string unknown command"));
     engine.is_ready();
-    // The position is still the one after e2e4, and the level still 5 (it prints info lines).
+    // The position is still the one after e2e4, and the level still 8 (it prints info lines).
     engine.send("go depth 2");
     let (best, lines) = engine.bestmove(PATIENCE);
     assert_legal(Variant::Standard, None, &["e2e4"], &best);
@@ -344,7 +360,7 @@ fn minichess7_through_uci_variant() {
 #[test]
 fn no_legal_move_answers_0000() {
     let mut engine = Engine::start();
-    for level in [5, 1] {
+    for level in [8, 5, 1] {
         engine.send(&format!("setoption name Level value {level}"));
         // Fool's mate: White is checkmated.
         engine.send("position startpos moves f2f3 e7e5 g2g4 d8h4");
@@ -401,4 +417,80 @@ fn end_of_input_is_quit() {
     engine.read_until(PATIENCE, |l| l == "uciok");
     let (status, _) = engine.finish(None);
     assert!(status.success(), "{status:?}");
+}
+
+/// The `multipv` index of an info line, if it has one.
+fn multipv(line: &str) -> Option<u32> {
+    field(line, "multipv").and_then(|n| n.parse().ok())
+}
+
+#[test]
+fn multipv_reports_that_many_lines_each_with_a_score_and_a_pv() {
+    let mut engine = Engine::start();
+    engine.send("setoption name MultiPV value 3");
+    engine.send("position startpos moves e2e4");
+    engine.send("go depth 4");
+    let (best, lines) = engine.bestmove(PATIENCE);
+    assert_legal(Variant::Standard, None, &["e2e4"], &best);
+    let last_depth: Vec<&String> = lines.iter().filter(|l| field(l, "depth") == Some("4")).collect();
+    let indexes: Vec<u32> = last_depth.iter().filter_map(|l| multipv(l)).collect();
+    assert_eq!(indexes, [1, 2, 3], "{lines:?}");
+    let mut firsts = Vec::new();
+    for line in &last_depth {
+        for key in ["seldepth", "score", "nodes", "nps", "time", "pv"] {
+            assert!(field(line, key).is_some(), "{key} missing in {line}");
+        }
+        firsts.push(field(line, "pv").unwrap_or_default().to_string());
+    }
+    firsts.dedup();
+    assert_eq!(firsts.len(), 3, "three different first moves: {last_depth:?}");
+    // The best line's first move is the move played.
+    assert_eq!(firsts[0], best, "{last_depth:?}");
+    // Back to one line: no multipv field.
+    engine.send("setoption name MultiPV value 1");
+    engine.send("go depth 3");
+    let (_, lines) = engine.bestmove(PATIENCE);
+    assert!(lines.iter().filter(|l| l.starts_with("info depth")).all(|l| multipv(l).is_none()), "{lines:?}");
+}
+
+#[test]
+fn hash_and_clear_hash_keep_the_engine_answering() {
+    let mut engine = Engine::start();
+    engine.send("setoption name Hash value 1");
+    engine.send("position startpos");
+    engine.send("go depth 4");
+    let (first, _) = engine.bestmove(PATIENCE);
+    engine.send("setoption name Hash value 64");
+    engine.send("setoption name Clear Hash");
+    engine.is_ready();
+    engine.send("go depth 4");
+    let (again, lines) = engine.bestmove(PATIENCE);
+    assert_legal(Variant::Standard, None, &[], &again);
+    assert!(!lines.iter().any(|l| l.starts_with("info string")), "{lines:?}");
+    assert_legal(Variant::Standard, None, &[], &first);
+}
+
+#[test]
+fn uci_elo_plays_the_level_of_that_rating() {
+    // A weak rating under UCI_LimitStrength plays the lowest level, which answers at once
+    // (level 1 is random) even when given five seconds; without the limit the full engine
+    // prints its info lines.
+    let mut engine = Engine::start();
+    engine.send("uci");
+    let lines = engine.read_until(PATIENCE, |l| l == "uciok");
+    let elo = lines.iter().find(|l| l.starts_with("option name UCI_Elo")).expect("UCI_Elo offered").clone();
+    let min = field(&elo, "min").expect("a minimum").to_string();
+    engine.send(&format!("setoption name UCI_Elo value {min}"));
+    engine.send("setoption name UCI_LimitStrength value true");
+    engine.send("position startpos");
+    let started = Instant::now();
+    engine.send("go movetime 5000");
+    let (best, lines) = engine.bestmove(PATIENCE);
+    assert!(started.elapsed() < Duration::from_secs(2), "level 1 thinks no time");
+    assert!(!lines.iter().any(|l| l.starts_with("info depth")), "{lines:?}");
+    assert_legal(Variant::Standard, None, &[], &best);
+    engine.send("setoption name UCI_LimitStrength value false");
+    engine.send("go depth 3");
+    let (_, lines) = engine.bestmove(PATIENCE);
+    assert!(lines.iter().any(|l| l.starts_with("info depth 3")), "{lines:?}");
 }

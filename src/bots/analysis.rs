@@ -3,7 +3,7 @@
 //! before it, and a judgement of the move by how much it lowered the mover's winning chances,
 //! as lichess judges them (inaccuracy, mistake, blunder).
 
-use super::search::{Level5, Score};
+use super::search::{AlphaBeta, Score};
 use super::Limits;
 use crate::chess::{Color, Game, Move};
 
@@ -99,7 +99,7 @@ pub struct PositionEval {
 /// `n + 1` positions), each searched within `limits`. `progress(done, total)` is called after
 /// each position.
 pub fn analyse(game: &Game, limits: &Limits, progress: &mut dyn FnMut(usize, usize)) -> Vec<PositionEval> {
-    let mut engine = Level5::new(Some(0));
+    let mut engine = AlphaBeta::new(Some(0));
     let positions = positions(game);
     let total = positions.len();
     let mut out = Vec::with_capacity(total);
@@ -137,7 +137,7 @@ pub fn centipawn_loss(before: Eval, after: Eval, mover: Color) -> i32 {
 }
 
 /// One position: a finished game's result as an evaluation, else the engine's.
-pub fn evaluate(engine: &mut Level5, game: &Game, limits: &Limits) -> PositionEval {
+pub fn evaluate(engine: &mut AlphaBeta, game: &Game, limits: &Limits) -> PositionEval {
     let to_move = game.turn();
     if let Some(outcome) = game.outcome() {
         // A game won on the board is the largest advantage there is; a draw is level.

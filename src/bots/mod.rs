@@ -1,7 +1,8 @@
 //! Computer players. Every level implements [`Bot`]: given a game, choose a move within the
 //! [`Limits`]. Synchronous and free of I/O; a seed makes a bot's choices reproducible.
 //!
-//! Levels 1–4 follow fixed, simple rules (docs/bots.md); level 5 searches with alpha-beta.
+//! Levels 1–4 follow fixed, simple rules (docs/bots.md); levels 5–8 search with alpha-beta,
+//! 5–7 below full strength (a [`Skill`]: a shallow search and a pick among the best few moves).
 
 pub mod agents;
 pub mod analysis;
@@ -29,9 +30,9 @@ pub use level1::Level1;
 pub use level2::Level2;
 pub use level3::Level3;
 pub use level4::Level4;
-pub use search::Level5;
+pub use search::{AlphaBeta, Skill};
 
-/// How long a bot may think. Levels 1–4 answer at once and ignore these; level 5 stops at the
+/// How long a bot may think. Levels 1–4 answer at once and ignore these; levels 5–8 stop at the
 /// first limit reached and, without any, searches to a default depth.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
@@ -66,20 +67,27 @@ pub trait Bot: Send {
     fn new_game(&mut self) {}
 }
 
-/// A bot level, 1 to 5.
+/// A bot level, 1 to 8.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Level(u8);
 
-/// A level outside 1–5.
+/// A level outside 1–8.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("level must be 1 to 5, not {0}")]
+#[error("level must be 1 to 8, not {0}")]
 pub struct LevelError(pub String);
 
+/// Each level's rating, on the scale of Stockfish 15.1's `UCI_Elo`: levels 5–8 measured against
+/// Stockfish, levels 1–4 against their neighbours (docs/bots.md has the table, its intervals and
+/// the commands; `gambit calibrate` measures them again).
+const RATINGS: [u16; 8] = [250, 350, 450, 550, 1200, 1500, 1800, 2000];
+
 impl Level {
-    pub const ALL: [Level; 5] = [Level(1), Level(2), Level(3), Level(4), Level(5)];
+    pub const ALL: [Level; 8] = [Level(1), Level(2), Level(3), Level(4), Level(5), Level(6), Level(7), Level(8)];
+    /// The strongest level: the engine at full strength.
+    pub const FULL: Level = Level(8);
 
     pub fn new(level: u8) -> Result<Level, LevelError> {
-        if (1..=5).contains(&level) {
+        if (1..=8).contains(&level) {
             Ok(Level(level))
         } else {
             Err(LevelError(level.to_string()))
@@ -90,6 +98,37 @@ impl Level {
         self.0
     }
 
+    /// True for the levels that search (5–8) and so think for the time they are given.
+    pub fn searches(self) -> bool {
+        self.0 >= 5
+    }
+
+    /// How a searching level below full strength plays; None for level 8 and for levels 1–4.
+    pub fn skill(self) -> Option<Skill> {
+        let (depth, weakness) = match self.0 {
+            5 => (1, 40),
+            6 => (3, 70),
+            7 => (6, 25),
+            _ => return None,
+        };
+        Some(Skill { depth, lines: 4, weakness })
+    }
+
+    /// The level's estimated rating (Stockfish `UCI_Elo` scale).
+    pub fn rating(self) -> u16 {
+        RATINGS[usize::from(self.0 - 1)]
+    }
+
+    /// The strongest level rated at most `elo`, or level 1 below every rating.
+    pub fn for_rating(elo: u32) -> Level {
+        Level::ALL.into_iter().rev().find(|l| u32::from(l.rating()) <= elo).unwrap_or(Level(1))
+    }
+
+    /// "Level 6 · ~1500", as the lobby, the terminal client and the API show it.
+    pub fn label(self) -> String {
+        format!("Level {} · ~{}", self.0, self.rating())
+    }
+
     /// A bot of this level; with a seed its choices are reproducible.
     pub fn bot(self, seed: Option<u64>) -> Box<dyn Bot> {
         match self.0 {
@@ -97,8 +136,13 @@ impl Level {
             2 => Box::new(Level2::new(seed)),
             3 => Box::new(Level3::new(seed)),
             4 => Box::new(Level4::new(seed)),
-            _ => Box::new(Level5::new(seed)),
+            _ => Box::new(self.engine(AlphaBeta::new(seed))),
         }
+    }
+
+    /// `engine` set up to play at this level (levels 5–8).
+    pub fn engine(self, engine: AlphaBeta) -> AlphaBeta {
+        engine.with_skill(self.skill())
     }
 }
 

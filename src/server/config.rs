@@ -260,7 +260,7 @@ impl From<&ServeArgs> for ServerConfig {
     fn from(args: &ServeArgs) -> ServerConfig {
         let defaults = ServerConfig::default();
         let room = RoomConfig {
-            level5_movetime: Duration::from_millis(args.bot_movetime),
+            engine_movetime: Duration::from_millis(args.bot_movetime),
             bot_delay: Duration::from_millis(args.bot_delay),
             idle_timeout: Duration::from_secs(args.idle_timeout),
             unwatched_bot_pause: Duration::from_secs(args.unwatched_bot_pause),

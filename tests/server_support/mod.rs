@@ -37,7 +37,7 @@ impl Drop for Server {
 /// of the way, since every test client comes from 127.0.0.1 (tests/server_abuse.rs tests them).
 pub fn test_config() -> ServerConfig {
     let mut config = ServerConfig::default();
-    config.room.level5_movetime = Duration::from_millis(150);
+    config.room.engine_movetime = Duration::from_millis(150);
     config.room.bot_delay = Duration::from_millis(10);
     config.room.watcher_batch = Duration::from_millis(50);
     config.per_address = AddressConfig {

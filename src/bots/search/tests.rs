@@ -1,11 +1,11 @@
-//! Tests of the level 5 search: mates, draws and contempt, pooled tables.
+//! Tests of the alpha-beta search: mates, draws and contempt, pooled tables.
 
 use super::*;
-use crate::chess::Rules;
+use crate::chess::{Rules, Variant};
 
 fn search(variant: Variant, fen: &str, depth: u32) -> SearchResult {
     let game = Game::from_fen(variant, fen, Rules::default()).unwrap();
-    Level5::new(Some(7)).search(&game, &Limits::depth(depth), &mut |_| {})
+    AlphaBeta::new(Some(7)).search(&game, &Limits::depth(depth), &mut |_| {})
 }
 
 #[test]
@@ -42,12 +42,12 @@ fn a_side_that_is_behind_repeats_the_position() {
     for m in ["g1f3", "e8d8", "f3g1", "d8e8", "g1f3", "e8d8"] {
         game.play_uci(m).unwrap();
     }
-    let r = Level5::new(Some(3)).search(&game, &Limits::depth(5), &mut |_| {});
+    let r = AlphaBeta::new(Some(3)).search(&game, &Limits::depth(5), &mut |_| {});
     assert_eq!(r.best.map(|m| m.to_string()), Some("f3g1".into()));
     assert_eq!(r.score, Score::Cp(-CONTEMPT));
     // Without that history the same position is simply a piece for the exchange down.
     let fresh = Game::from_fen(Variant::Standard, game.position().fen().as_str(), Rules::default()).unwrap();
-    let r = Level5::new(Some(3)).search(&fresh, &Limits::depth(5), &mut |_| {});
+    let r = AlphaBeta::new(Some(3)).search(&fresh, &Limits::depth(5), &mut |_| {});
     assert!(matches!(r.score, Score::Cp(cp) if cp < -100), "{:?}", r.score);
 }
 
@@ -59,7 +59,7 @@ fn an_even_position_is_not_thrown_away_for_a_draw() {
     for san in ["Ff3", "Ce5", "Rg4", "Af5", "Nb3", "Nb5", "Na1", "Na7", "Nb3", "Nb5", "Na1"] {
         game.play_san(san).unwrap();
     }
-    let r = Level5::new(Some(5)).search(&game, &Limits::depth(6), &mut |_| {});
+    let r = AlphaBeta::new(Some(5)).search(&game, &Limits::depth(6), &mut |_| {});
     let m = r.best.unwrap();
     assert_ne!(m.to_string(), "b5a7", "{:?}", r.score);
     game.play(m).unwrap();
@@ -70,7 +70,7 @@ fn an_even_position_is_not_thrown_away_for_a_draw() {
 fn engines_sharing_a_pool_hold_no_table_between_searches() {
     let pool = TablePool::new(12, 1);
     let game = Game::new(Variant::Standard);
-    let mut engines: Vec<Level5> = (0..3).map(|seed| Level5::with_pool(Some(seed), pool.clone())).collect();
+    let mut engines: Vec<AlphaBeta> = (0..3).map(|seed| AlphaBeta::with_pool(Some(seed), pool.clone())).collect();
     for engine in &mut engines {
         let r = engine.search(&game, &Limits::depth(4), &mut |_| {});
         assert!(r.best.is_some());
@@ -78,7 +78,7 @@ fn engines_sharing_a_pool_hold_no_table_between_searches() {
     }
     // A pooled engine finds the same mate as one with a table of its own.
     let mate = Game::from_fen(Variant::Standard, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", Rules::default()).unwrap();
-    let r = Level5::with_pool(Some(1), pool.clone()).search(&mate, &Limits::depth(3), &mut |_| {});
+    let r = AlphaBeta::with_pool(Some(1), pool.clone()).search(&mate, &Limits::depth(3), &mut |_| {});
     assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("a1a8"));
     assert_eq!(r.score, Score::Mate(1));
 }

@@ -31,6 +31,13 @@ pub struct Table {
     bits: u32,
 }
 
+/// The most entry bits a table of `megabytes` MiB has room for (clamped to 10..=26, as
+/// [`AlphaBeta::with_table_bits`](super::AlphaBeta::with_table_bits) clamps).
+pub fn bits_for_megabytes(megabytes: u64) -> u32 {
+    let entries = megabytes.saturating_mul(1 << 20) / std::mem::size_of::<Option<Entry>>() as u64;
+    entries.checked_ilog2().unwrap_or(0).clamp(10, 26)
+}
+
 impl Table {
     /// A table of 2^bits entries (allocated by [`Table::allocate`]).
     pub fn new(bits: u32) -> Table {

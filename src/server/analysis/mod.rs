@@ -19,7 +19,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 
 use crate::bots::search::TablePool;
-use crate::bots::{analysis, Level5, Limits};
+use crate::bots::{analysis, AlphaBeta, Limits};
 use crate::chess::Game;
 use crate::server::room::{self, RoomConfig};
 use crate::server::store::{now_ms, AnalysisRecord, AnalysisWrite, GameStore, StoreError, StoredAnalysis};
@@ -214,7 +214,7 @@ impl Analyses {
     async fn evaluate(&self, id: &str, game: &Game) -> Result<StoredAnalysis, String> {
         let positions = analysis::positions(game);
         let total = positions.len();
-        let mut engine = Level5::with_pool(Some(0), self.tables.clone());
+        let mut engine = AlphaBeta::with_pool(Some(0), self.tables.clone());
         let mut out = Vec::with_capacity(total);
         let mut written = Instant::now();
         for (i, position) in positions.into_iter().enumerate() {

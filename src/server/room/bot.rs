@@ -8,14 +8,14 @@ use tokio::sync::{mpsc, Semaphore};
 
 use super::RoomCommand;
 use crate::bots::search::TablePool;
-use crate::bots::{Bot, Level, Level5, Limits};
+use crate::bots::{AlphaBeta, Bot, Level, Limits};
 use crate::chess::Game;
 
-/// Transposition table size of the server's level 5 bots: 2^17 entries (about 3 MiB), enough
+/// Transposition table size of the server's searching bots (levels 5–8): 2^17 entries (about 3 MiB), enough
 /// for a second's search.
 const SERVER_TABLE_BITS: u32 = 17;
 
-/// The tables the server's level 5 bots borrow for each search. Searches are capped by the
+/// The tables the server's searching bots borrow for each search. Searches are capped by the
 /// search permits, so `searches` tables are all that is ever held: a bot seat, and a finished
 /// game above all, holds none.
 pub fn table_pool(searches: usize) -> TablePool {
@@ -24,9 +24,10 @@ pub fn table_pool(searches: usize) -> TablePool {
 
 /// A fresh bot for a seat of this level.
 pub(super) fn new_bot(level: Level, tables: &TablePool) -> Box<dyn Bot> {
-    match level.get() {
-        5 => Box::new(Level5::with_pool(None, tables.clone())),
-        _ => level.bot(None),
+    if level.searches() {
+        Box::new(level.engine(AlphaBeta::with_pool(None, tables.clone())))
+    } else {
+        level.bot(None)
     }
 }
 

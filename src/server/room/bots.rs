@@ -63,11 +63,11 @@ impl Room {
         let (movetime, delay) = match &self.clock {
             Some(c) => {
                 let remaining = c.remaining(turn, Instant::now());
-                let budget = clock::think_budget(config.level5_movetime, remaining, c.increment());
+                let budget = clock::think_budget(config.engine_movetime, remaining, c.increment());
                 // The pause for spectators is charged too, so it shrinks with the time left.
                 (budget, if both_bots { config.bot_delay.min(remaining / 20) } else { Duration::ZERO })
             }
-            None => (config.level5_movetime, if both_bots { config.bot_delay } else { Duration::ZERO }),
+            None => (config.engine_movetime, if both_bots { config.bot_delay } else { Duration::ZERO }),
         };
         let Seat::Bot { level, bot } = self.seat_mut(turn) else { return };
         let level = *level;

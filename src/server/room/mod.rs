@@ -101,7 +101,7 @@ pub type Relay = mpsc::UnboundedSender<Relayed>;
 #[derive(Clone, Debug)]
 pub struct RoomConfig {
     /// Thinking time of a level 5 bot per move (levels 1–4 answer at once).
-    pub level5_movetime: Duration,
+    pub engine_movetime: Duration,
     /// Pause before each move of a bot-vs-bot game, so people can follow it.
     pub bot_delay: Duration,
     /// Watcher counts are sent at most once per this period.
@@ -165,7 +165,7 @@ impl Default for RoomConfig {
     fn default() -> RoomConfig {
         let cpus = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
         RoomConfig {
-            level5_movetime: Duration::from_millis(1000),
+            engine_movetime: Duration::from_millis(1000),
             bot_delay: Duration::from_millis(1000),
             watcher_batch: Duration::from_millis(500),
             idle_timeout: Duration::from_secs(1800),

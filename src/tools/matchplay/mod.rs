@@ -34,7 +34,7 @@ pub const MAX_PLIES: usize = 300;
 
 const SPEC_HELP: &str = "\
 SPEC is one of:
-  level1 .. level5          gambit's bot levels (level 5 thinks for --movetime per move)
+  level1 .. level8          gambit's bot levels (levels 5-8 think for --movetime per move)
   dummy, random, greedy, smart, minimax4
                             the reference agents of the NUS CS3243 7x7 minichess project
                             (they move at once and play either variant)
@@ -46,7 +46,7 @@ SPEC is one of:
 
 Games 1, 3, 5, ... have --white as White; games 2, 4, 6, ... swap colours and replay the same
 opening. Each pair starts from its own short random opening (8 plies in standard chess, 4 to 6
-in minichess7) that level 5 judges balanced. A game is drawn after 300 plies. The report on
+in minichess7) that the engine judges balanced. A game is drawn after 300 plies. The report on
 stdout counts wins, draws and losses for --white's player.";
 
 #[derive(Args, Debug)]
@@ -64,7 +64,7 @@ pub struct MatchArgs {
     /// standard or minichess7
     #[arg(long, default_value = "standard")]
     pub variant: Variant,
-    /// Thinking time per move in milliseconds for level 5 and UCI engines (the others move at once)
+    /// Thinking time per move in milliseconds for levels 5-8 and UCI engines (the others move at once)
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub movetime: u64,
     /// Write every game to this file as PGN, one after another

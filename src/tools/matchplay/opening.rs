@@ -6,10 +6,10 @@ use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 
 use crate::bots::search::Score;
-use crate::bots::{Bot, Level5, Limits};
+use crate::bots::{AlphaBeta, Bot, Limits};
 use crate::chess::{Game, Move, Variant};
 
-/// An opening is kept if level 5, searching 4 plies, scores it within this many centipawns.
+/// An opening is kept if the engine, searching 4 plies, scores it within this many centipawns.
 pub const BALANCE_CP: i32 = 150;
 /// Depth of that check.
 const CHECK_DEPTH: u32 = 4;
@@ -25,14 +25,14 @@ fn opening_plies(variant: Variant, rng: &mut SmallRng) -> usize {
     }
 }
 
-/// Picks openings, reusing one level 5 searcher for the balance checks.
+/// Picks openings, reusing one engine for the balance checks.
 pub struct Openings {
-    checker: Level5,
+    checker: AlphaBeta,
 }
 
 impl Openings {
     pub fn new() -> Openings {
-        Openings { checker: Level5::new(Some(0)) }
+        Openings { checker: AlphaBeta::new(Some(0)) }
     }
 
     /// The opening for one seed: the same seed always gives the same moves. Tries random move

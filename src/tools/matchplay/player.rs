@@ -11,7 +11,7 @@ use crate::chess::{Game, Move, Variant};
 /// A player as named on the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Spec {
-    /// `level1` … `level5`.
+    /// `level1` … `level8`.
     Level(Level),
     /// One of the CS3243 agents: `dummy`, `random`, `greedy`, `smart`, `minimax4`.
     Agent(&'static str),
@@ -22,7 +22,7 @@ pub enum Spec {
 impl Spec {
     /// Parses a SPEC; the error names what is wrong with it.
     pub fn parse(text: &str, variant: Variant) -> Result<Spec, String> {
-        let expected = "expected level1..level5, dummy, random, greedy, smart, minimax4 or uci:PATH[,Name=Value...]";
+        let expected = "expected level1..level8, dummy, random, greedy, smart, minimax4 or uci:PATH[,Name=Value...]";
         let trimmed = text.trim();
         if let Some(rest) = trimmed.strip_prefix("uci:") {
             let mut parts = rest.split(',');
@@ -46,7 +46,7 @@ impl Spec {
             }
             return Ok(Spec::Uci(EngineConfig { path: path.to_string(), options, variant }));
         }
-        if let Some(&[digit @ b'1'..=b'5']) = trimmed.strip_prefix("level").map(str::as_bytes) {
+        if let Some(&[digit @ b'1'..=b'8']) = trimmed.strip_prefix("level").map(str::as_bytes) {
             if let Ok(level) = Level::new(digit - b'0') {
                 return Ok(Spec::Level(level));
             }
@@ -57,10 +57,10 @@ impl Spec {
         Err(format!("unknown player {text:?}: {expected}"))
     }
 
-    /// True for the players that think for `--movetime`: level 5 and engines.
+    /// True for the players that think for `--movetime`: levels 5–8 and engines.
     pub fn uses_movetime(&self) -> bool {
         match self {
-            Spec::Level(level) => level.get() == 5,
+            Spec::Level(level) => level.searches(),
             Spec::Agent(_) => false,
             Spec::Uci(_) => true,
         }
@@ -195,7 +195,7 @@ mod tests {
         let err = Spec::parse("level9", Variant::Standard).unwrap_err();
         assert_eq!(
             err,
-            "unknown player \"level9\": expected level1..level5, dummy, random, greedy, smart, minimax4 or uci:PATH[,Name=Value...]"
+            "unknown player \"level9\": expected level1..level8, dummy, random, greedy, smart, minimax4 or uci:PATH[,Name=Value...]"
         );
         for bad in ["", "level", "level0", "level+5", "level05", "minimax", "stockfish", "Level1"] {
             assert!(Spec::parse(bad, Variant::Standard).unwrap_err().starts_with("unknown player"), "{bad}");

@@ -15,9 +15,10 @@ use std::time::Duration;
 use clap::Args;
 
 use super::ToolError;
-use crate::bots::search::{Score, SearchInfo};
-use crate::bots::{Bot, Level, Level5, Limits};
+use crate::bots::search::{Line, Score, SearchInfo};
+use crate::bots::{AlphaBeta, Bot, Level, Limits};
 use crate::chess::{Color, Game, Move, Variant};
+use options::{Options, Set};
 
 #[derive(Args, Debug)]
 pub struct UciArgs {}
@@ -74,36 +75,37 @@ impl Output {
     }
 }
 
-/// The bot behind the engine: level 5 searches and reports; levels 1–4 answer at once.
+/// The bot behind the engine: levels 5–8 search and report; levels 1–4 answer at once.
 enum Player {
-    Searcher(Box<Level5>),
-    Simple(Level, Box<dyn Bot>),
+    Searcher(Box<AlphaBeta>),
+    Simple(Box<dyn Bot>),
+}
+
+/// What a player is made from: a new one is made when this changes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Setup {
+    level: Level,
+    /// Transposition table size, 2^bits entries.
+    table_bits: u32,
 }
 
 impl Player {
-    fn new(level: Level) -> Player {
-        match level.get() {
-            5 => Player::Searcher(Box::new(Level5::new(None))),
-            _ => Player::Simple(level, level.bot(None)),
-        }
-    }
-
-    fn level(&self) -> Level {
-        match self {
-            Player::Searcher(_) => Level::ALL[4],
-            Player::Simple(level, _) => *level,
+    fn new(setup: Setup) -> Player {
+        match setup.level.searches() {
+            true => Player::Searcher(Box::new(setup.level.engine(AlphaBeta::with_table_bits(None, setup.table_bits)))),
+            false => Player::Simple(setup.level.bot(None)),
         }
     }
 
     fn new_game(&mut self) {
         match self {
             Player::Searcher(bot) => bot.new_game(),
-            Player::Simple(_, bot) => bot.new_game(),
+            Player::Simple(bot) => bot.new_game(),
         }
     }
 
     /// The move to play, or None when there is no legal move.
-    fn think(&mut self, game: &Game, limits: &Limits, out: &Output) -> Option<Move> {
+    fn think(&mut self, game: &Game, limits: &Limits, lines: usize, out: &Output) -> Option<Move> {
         let game = reopen(game.clone());
         if game.is_over() {
             // A dead draw with moves left (bare kings…): the bots will not move in a finished
@@ -111,8 +113,11 @@ impl Player {
             return any_move(&game);
         }
         match self {
-            Player::Searcher(bot) => bot.search(&game, limits, &mut |info| out.line(&info_line(info))).best,
-            Player::Simple(_, bot) => bot.choose(&game, limits),
+            Player::Searcher(bot) => {
+                bot.set_lines(lines);
+                bot.search(&game, limits, &mut |info| info_lines(info).iter().for_each(|l| out.line(l))).best
+            }
+            Player::Simple(bot) => bot.choose(&game, limits),
         }
     }
 }
@@ -120,7 +125,7 @@ impl Player {
 /// A search running on its own thread; joining it gives the bot back.
 struct Search {
     stop: Arc<AtomicBool>,
-    handle: JoinHandle<Option<Player>>,
+    handle: JoinHandle<Option<(Setup, Player)>>,
 }
 
 /// What the reader does after a line.
@@ -132,26 +137,30 @@ enum Flow {
 
 struct Engine {
     out: Output,
-    level: Level,
+    options: Options,
     variant: Variant,
     game: Game,
     debug: bool,
-    /// The bot while no search runs (a running search owns it). Kept between moves so level 5
-    /// keeps its transposition table; rebuilt when the level changes.
-    player: Option<Player>,
+    /// The bot while no search runs (a running search owns it), and what it was made from.
+    /// Kept between moves so the engine keeps its transposition table; rebuilt when the level
+    /// or the table size changes, or the table is cleared.
+    player: Option<(Setup, Player)>,
     search: Option<Search>,
+    /// Set by `Clear Hash` during a search: the player it gives back is dropped.
+    discard_player: bool,
 }
 
 impl Engine {
     fn new(out: Output) -> Engine {
         Engine {
             out,
-            level: Level::ALL[4],
+            options: Options::default(),
             variant: Variant::Standard,
             game: Game::new(Variant::Standard),
             debug: false,
             player: None,
             search: None,
+            discard_player: false,
         }
     }
 
@@ -207,9 +216,7 @@ impl Engine {
     fn uci(&self) {
         self.out.line(&format!("id name gambit {}", env!("CARGO_PKG_VERSION")));
         self.out.line("id author the gambit developers");
-        self.out.line("option name Level type spin default 5 min 1 max 5");
-        // "chess" is what UCI_Variant calls standard chess (Fairy-Stockfish, python-chess).
-        self.out.line("option name UCI_Variant type combo default chess var chess var minichess7");
+        Options::announce().iter().for_each(|line| self.out.line(line));
         self.out.line("uciok");
     }
 
@@ -231,18 +238,15 @@ impl Engine {
             Some(i) => (rest[..i].join(" "), Some(rest[i + 1..].join(" "))),
             None => (rest.join(" "), None),
         };
-        match (name.to_ascii_lowercase().as_str(), value) {
-            ("level", Some(value)) => match value.parse::<u8>().ok().and_then(|n| Level::new(n).ok()) {
-                Some(level) => self.level = level,
-                None => self.out.info(&format!("Level must be a whole number from 1 to 5, not {value:?}; unchanged")),
-            },
-            ("uci_variant", Some(value)) => match value.to_ascii_lowercase().as_str() {
-                "chess" | "standard" => self.set_variant(Variant::Standard),
-                "minichess7" => self.set_variant(Variant::Minichess7),
-                _ => self.out.info(&format!("UCI_Variant must be chess or minichess7, not {value:?}; unchanged")),
-            },
-            ("level" | "uci_variant", None) => self.out.info(&format!("setoption {name} needs a value")),
-            _ => self.out.info(&format!("unknown option {name:?}; the options are Level and UCI_Variant")),
+        match self.options.set(&name, value) {
+            Ok(Set::Value) => {}
+            Ok(Set::ClearHash) => {
+                // The next search starts from an empty table.
+                self.player = None;
+                self.discard_player = self.search.is_some();
+            }
+            Ok(Set::Variant(variant)) => self.set_variant(variant),
+            Err(message) => self.out.info(&message),
         }
     }
 
@@ -255,7 +259,7 @@ impl Engine {
 
     fn new_game(&mut self) {
         self.finish_search();
-        if let Some(player) = &mut self.player {
+        if let Some((_, player)) = &mut self.player {
             player.new_game();
         }
         self.game = Game::new(self.variant);
@@ -278,27 +282,30 @@ impl Engine {
         }
         let stop = Arc::new(AtomicBool::new(false));
         let limits = Limits { stop: Some(stop.clone()), ..params.limits(self.game.turn()) };
+        let setup = self.options.setup();
         if self.debug {
             self.out.info(&format!(
-                "level {} movetime {:?} depth {:?} nodes {:?}",
-                self.level.get(),
+                "level {} multipv {} movetime {:?} depth {:?} nodes {:?}",
+                setup.level.get(),
+                self.options.multipv,
                 limits.movetime,
                 limits.depth,
                 limits.nodes
             ));
         }
         let mut player = match self.player.take() {
-            Some(player) if player.level() == self.level => player,
-            _ => Player::new(self.level),
+            Some((made, player)) if made == setup => player,
+            _ => Player::new(setup),
         };
+        let lines = self.options.multipv;
         let game = self.game.clone();
         let out = self.out.clone();
         let wait_for_stop = params.infinite || params.ponder;
         let flag = stop.clone();
         let spawned = thread::Builder::new().name("uci-search".into()).spawn(move || {
-            let outcome = panic::catch_unwind(AssertUnwindSafe(|| player.think(&game, &limits, &out)));
+            let outcome = panic::catch_unwind(AssertUnwindSafe(|| player.think(&game, &limits, lines, &out)));
             let (best, player) = match outcome {
-                Ok(best) => (best, Some(player)),
+                Ok(best) => (best, Some((setup, player))),
                 Err(_) => {
                     out.info("the search failed; playing any legal move");
                     (any_move(&game), None)
@@ -327,7 +334,8 @@ impl Engine {
             search.handle.thread().unpark();
             // The thread catches the bot's panics, so joining fails only in a broken runtime;
             // a fresh bot is made at the next `go` then.
-            self.player = search.handle.join().ok().flatten();
+            let returned = search.handle.join().ok().flatten();
+            self.player = if std::mem::take(&mut self.discard_player) { None } else { returned };
         }
     }
 }
@@ -393,32 +401,36 @@ fn bestmove_line(best: Option<Move>) -> String {
     format!("bestmove {}", best.map_or_else(|| "0000".to_string(), |m| m.to_string()))
 }
 
-/// One `info` line for a finished iteration.
-fn info_line(info: &SearchInfo) -> String {
-    let score = match info.score {
+/// The `info` lines for a finished iteration: one per principal variation, numbered with
+/// `multipv` when there are several.
+fn info_lines(info: &SearchInfo) -> Vec<String> {
+    let several = info.lines.len() > 1;
+    info.lines.iter().enumerate().map(|(i, line)| info_line(info, line, several.then_some(i + 1))).collect()
+}
+
+fn info_line(info: &SearchInfo, line: &Line, multipv: Option<usize>) -> String {
+    let score = match line.score {
         Score::Cp(cp) => format!("cp {cp}"),
         Score::Mate(moves) => format!("mate {moves}"),
     };
     let secs = info.time.as_secs_f64();
     let nps = if secs > 0.0 { (info.nodes as f64 / secs) as u64 } else { 0 };
-    let mut line = format!(
-        "info depth {} seldepth {} score {score} nodes {} nps {nps} time {}",
-        info.depth,
-        info.seldepth,
-        info.nodes,
-        info.time.as_millis()
-    );
+    let mut text = format!("info depth {} seldepth {}", info.depth, info.seldepth);
+    if let Some(n) = multipv {
+        text.push_str(&format!(" multipv {n}"));
+    }
+    text.push_str(&format!(" score {score} nodes {} nps {nps} time {}", info.nodes, info.time.as_millis()));
     // The line is read from the transposition table; past the deepest ply searched it can only
     // be left over from an earlier search.
-    let pv = &info.pv[..info.pv.len().min(info.seldepth.max(info.depth) as usize)];
+    let pv = &line.pv[..line.pv.len().min(info.seldepth.max(info.depth) as usize)];
     if !pv.is_empty() {
-        line.push_str(" pv");
+        text.push_str(" pv");
         for m in pv {
-            line.push(' ');
-            line.push_str(&m.to_string());
+            text.push(' ');
+            text.push_str(&m.to_string());
         }
     }
-    line
+    text
 }
 
 /// The parameters of a `go` command.
@@ -538,5 +550,6 @@ fn clock_budget(remaining_ms: i64, increment_ms: i64, movestogo: Option<u64>) ->
     Duration::from_millis(ms).saturating_sub(MOVE_OVERHEAD).max(MIN_MOVE_TIME)
 }
 
+mod options;
 #[cfg(test)]
 mod tests;
