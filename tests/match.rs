@@ -168,7 +168,7 @@ fn bad_arguments_give_one_line_and_exit_2() {
     let out = gambit(&["match", "--white", "level9", "--black", "dummy", "--games", "2"]);
     assert_eq!(
         stderr(&out),
-        "error: unknown player \"level9\": expected level1..level8, dummy, random, greedy, smart, minimax4 or uci:PATH[,Name=Value...]\n"
+        "error: unknown player \"level9\": expected level1..level8, dummy, random, greedy, smart, minimax4, skill:DEPTH,LINES,WEAKNESS or uci:PATH[,Name=Value...]\n"
     );
     let out = gambit(&["match", "--white", "level1", "--black", "dummy", "--games", "2", "--pgn", unwritable]);
     assert!(stderr(&out).contains(unwritable));

@@ -38,6 +38,10 @@ SPEC is one of:
   dummy, random, greedy, smart, minimax4
                             the reference agents of the NUS CS3243 7x7 minichess project
                             (they move at once and play either variant)
+  skill:DEPTH,LINES,WEAKNESS
+                            the engine weakened as levels 5-7 are: searched to DEPTH, then a
+                            pick among its best LINES moves, WEAKNESS 0 (best) to 128 (any of
+                            them alike); the calibration's stepping stones, e.g. skill:1,8,128
   uci:PATH[,Name=Value...]  an external UCI engine and the options to set on it, separated
                             by commas, e.g. \"uci:/usr/games/stockfish,Skill Level=0,Threads=1\"
                             (quote it for the shell). For minichess7 the engine must offer

@@ -5,7 +5,8 @@ use std::time::Duration;
 
 use super::engine::{Engine, EngineConfig, Reply};
 use crate::bots::agents::{agent, AGENTS};
-use crate::bots::{Bot, Level, Limits};
+use crate::bots::search::Skill;
+use crate::bots::{AlphaBeta, Bot, Level, Limits};
 use crate::chess::{Game, Move, Variant};
 
 /// A player as named on the command line.
@@ -17,12 +18,16 @@ pub enum Spec {
     Agent(&'static str),
     /// `uci:PATH[,Name=Value...]`: an external UCI engine.
     Uci(EngineConfig),
+    /// `skill:DEPTH,LINES,WEAKNESS`: the engine weakened by hand, as levels 5–7 are
+    /// ([`Skill`]). The calibration uses these as stepping stones between level 4 and level 5,
+    /// whose strengths are too far apart to measure against each other.
+    Skill(Skill),
 }
 
 impl Spec {
     /// Parses a SPEC; the error names what is wrong with it.
     pub fn parse(text: &str, variant: Variant) -> Result<Spec, String> {
-        let expected = "expected level1..level8, dummy, random, greedy, smart, minimax4 or uci:PATH[,Name=Value...]";
+        let expected = "expected level1..level8, dummy, random, greedy, smart, minimax4, skill:DEPTH,LINES,WEAKNESS or uci:PATH[,Name=Value...]";
         let trimmed = text.trim();
         if let Some(rest) = trimmed.strip_prefix("uci:") {
             let mut parts = rest.split(',');
@@ -46,6 +51,9 @@ impl Spec {
             }
             return Ok(Spec::Uci(EngineConfig { path: path.to_string(), options, variant }));
         }
+        if let Some(rest) = trimmed.strip_prefix("skill:") {
+            return parse_skill(rest).map(Spec::Skill).map_err(|why| format!("bad player {text:?}: {why}"));
+        }
         if let Some(&[digit @ b'1'..=b'8']) = trimmed.strip_prefix("level").map(str::as_bytes) {
             if let Ok(level) = Level::new(digit - b'0') {
                 return Ok(Spec::Level(level));
@@ -62,7 +70,7 @@ impl Spec {
         match self {
             Spec::Level(level) => level.searches(),
             Spec::Agent(_) => false,
-            Spec::Uci(_) => true,
+            Spec::Uci(_) | Spec::Skill(_) => true,
         }
     }
 }
@@ -73,6 +81,7 @@ impl fmt::Display for Spec {
         match self {
             Spec::Level(level) => write!(f, "level{}", level.get()),
             Spec::Agent(name) => f.write_str(name),
+            Spec::Skill(skill) => write!(f, "skill:{},{},{}", skill.depth, skill.lines, skill.weakness),
             Spec::Uci(config) => {
                 write!(f, "uci:{}", config.path)?;
                 for (name, value) in &config.options {
@@ -81,6 +90,19 @@ impl fmt::Display for Spec {
                 Ok(())
             }
         }
+    }
+}
+
+/// The `DEPTH,LINES,WEAKNESS` of a `skill:` player.
+fn parse_skill(text: &str) -> Result<Skill, String> {
+    let usage =
+        "expected skill:DEPTH,LINES,WEAKNESS with DEPTH 1-64, LINES 1-64 and WEAKNESS 0-128, e.g. skill:1,8,128";
+    let numbers: Vec<Option<u32>> = text.split(',').map(|n| n.trim().parse().ok()).collect();
+    match numbers[..] {
+        [Some(depth @ 1..=64), Some(lines @ 1..=64), Some(weakness @ 0..=128)] => {
+            Ok(Skill { depth, lines: lines as usize, weakness: weakness as i32 })
+        }
+        _ => Err(usage.to_string()),
     }
 }
 
@@ -168,6 +190,7 @@ fn make_bot(spec: &Spec, seed: Option<u64>) -> Box<dyn Bot> {
         // Spec::parse only makes Agent from AGENTS, so `agent` knows the name; level 1 is a
         // harmless stand-in that can never be reached.
         Spec::Agent(name) => agent(name, seed).unwrap_or_else(|| Level::ALL[0].bot(seed)),
+        Spec::Skill(skill) => Box::new(AlphaBeta::new(seed).with_skill(Some(*skill))),
         Spec::Uci(_) => Level::ALL[0].bot(seed),
     }
 }
@@ -178,7 +201,7 @@ mod tests {
 
     #[test]
     fn specs_parse_and_print_back() {
-        for text in ["level1", "level5", "dummy", "random", "greedy", "smart", "minimax4"] {
+        for text in ["level1", "level8", "dummy", "random", "greedy", "smart", "minimax4", "skill:1,8,128"] {
             assert_eq!(Spec::parse(text, Variant::Standard).unwrap().to_string(), text);
         }
         let spec = Spec::parse("uci:/usr/games/stockfish,Skill Level=0, Threads=1", Variant::Standard).unwrap();
@@ -195,10 +218,15 @@ mod tests {
         let err = Spec::parse("level9", Variant::Standard).unwrap_err();
         assert_eq!(
             err,
-            "unknown player \"level9\": expected level1..level8, dummy, random, greedy, smart, minimax4 or uci:PATH[,Name=Value...]"
+            "unknown player \"level9\": expected level1..level8, dummy, random, greedy, smart, minimax4, skill:DEPTH,LINES,WEAKNESS or uci:PATH[,Name=Value...]"
         );
         for bad in ["", "level", "level0", "level+5", "level05", "minimax", "stockfish", "Level1"] {
             assert!(Spec::parse(bad, Variant::Standard).unwrap_err().starts_with("unknown player"), "{bad}");
+        }
+        for bad in
+            ["skill:", "skill:1,8", "skill:0,8,10", "skill:1,8,129", "skill:1,0,10", "skill:a,b,c", "skill:1,8,10,2"]
+        {
+            assert!(Spec::parse(bad, Variant::Standard).unwrap_err().contains("expected skill:DEPTH"), "{bad}");
         }
         assert!(Spec::parse("uci:", Variant::Standard).unwrap_err().contains("names no engine"));
         assert!(Spec::parse("uci:/bin/x,Skill Level", Variant::Standard).unwrap_err().contains("Name=Value"));
