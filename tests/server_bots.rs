@@ -1,5 +1,5 @@
 //! Bot seats over real sockets: a person against every level, bot against bot to the end,
-//! undo against a bot (also while it thinks), and bots declining draws.
+//! undo against a bot (also while it thinks), bots declining draws, and the levels' list.
 
 mod server_support;
 
@@ -20,7 +20,11 @@ async fn a_person_plays_each_level() {
         let mut me = server.client().await;
         let (game, _) = me.create(human(), bot(level), Some("white")).await;
         let state = me.recv_type("state").await;
-        assert_eq!(state["seats"]["black"], json!({"kind":"bot","level":level,"name":format!("Level {level}")}));
+        let rating = gambit::bots::Level::new(level).expect("a level").rating();
+        assert_eq!(
+            state["seats"]["black"],
+            json!({"kind":"bot","level":level,"name":format!("Level {level}"),"rating":rating,"label":format!("Level {level} · ~{rating}")})
+        );
         let mut legal = state["legal"].clone();
         for ply in 0..3 {
             let uci = legal[0].as_str().expect("a legal move").to_string();
@@ -126,4 +130,24 @@ async fn a_bot_with_white_moves_first() {
     me.send(json!({"type":"move","game":game,"uci":uci})).await;
     next_move(&mut me).await;
     assert_eq!(next_move(&mut me).await["ply"], 3);
+}
+
+#[tokio::test]
+async fn the_levels_are_listed_with_their_ratings() {
+    let server = start().await;
+    let (status, body) = server.get("/api/levels").await;
+    assert_eq!(status, 200, "{body}");
+    let levels: Value = serde_json::from_str(&body).expect("JSON");
+    let levels = levels.as_array().expect("a list");
+    assert_eq!(levels.len(), 8, "{body}");
+    let mut last = 0;
+    for (i, entry) in levels.iter().enumerate() {
+        let level = i as u64 + 1;
+        let rating = entry["rating"].as_u64().expect("a rating");
+        assert_eq!(entry["level"], level, "{body}");
+        assert!(rating > last, "each level rated above the one below: {body}");
+        assert_eq!(entry["label"], format!("Level {level} · ~{rating}"), "{body}");
+        assert_eq!(entry["searches"], level >= 5, "{body}");
+        last = rating;
+    }
 }

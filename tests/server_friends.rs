@@ -77,7 +77,11 @@ async fn bots_are_level_n_and_nameless_people_anonymous() {
     let game = me.recv_type("created").await["game"].as_str().expect("id").to_string();
     let state = me.recv_type("state").await;
     assert_eq!(state["seats"]["white"], json!({"kind":"human","online":true,"name":"Anonymous"}));
-    assert_eq!(state["seats"]["black"], json!({"kind":"bot","level":2,"name":"Level 2"}));
+    let level2 = gambit::bots::Level::new(2).expect("level 2").rating();
+    assert_eq!(
+        state["seats"]["black"],
+        json!({"kind":"bot","level":2,"name":"Level 2","rating":level2,"label":format!("Level 2 · ~{level2}")})
+    );
     let (_, pgn) = server.get(&format!("/api/games/{game}/pgn")).await;
     assert!(pgn.contains("[White \"Anonymous\"]") && pgn.contains("[Black \"Level 2\"]"), "{pgn}");
 }

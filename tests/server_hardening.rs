@@ -150,7 +150,11 @@ async fn finished_games_stay_in_the_archive_after_leaving_memory() {
     let entry = &finished[0];
     assert_eq!((entry["game"].as_str(), entry["plies"].as_u64()), (Some(game.as_str()), Some(2)), "{finished}");
     assert_eq!((entry["result"].as_str(), entry["reason"].as_str()), (Some("0-1"), Some("resignation")));
-    assert_eq!(entry["black"], json!({"kind":"bot","level":1,"name":"Level 1"}));
+    let level1 = gambit::bots::Level::new(1).expect("level 1").rating();
+    assert_eq!(
+        entry["black"],
+        json!({"kind":"bot","level":1,"name":"Level 1","rating":level1,"label":format!("Level 1 · ~{level1}")})
+    );
     let (status, state) = get_json(&server, &format!("/api/games/{game}")).await;
     assert_eq!((status, state["status"].as_str(), state["moves"][0].as_str()), (200, Some("ended"), Some("f2f3")));
     let (status, pgn) = server.get(&format!("/api/games/{game}/pgn")).await;

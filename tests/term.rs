@@ -202,7 +202,8 @@ async fn plays_minichess_as_black_and_leaves_at_end_of_input() {
     assert!(mated || out.contains("End of input: leaving the game."), "{out}");
     // Black at the bottom of a 7x7 board: files run g to a.
     assert!(out.contains("    g  f  e  d  c  b  a"), "{out}");
-    assert!(out.contains("· minichess7 · White: Level 2 · Black: you"), "{out}");
+    let level2 = gambit::bots::Level::new(2).expect("level 2").label();
+    assert!(out.contains(&format!("· minichess7 · White: {level2} · Black: you")), "{out}");
     assert!(out.contains("Level 2 played 1. "), "{out}");
 }
 

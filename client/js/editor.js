@@ -13,6 +13,7 @@ import { Board } from './board.js';
 import { Connection } from './connection.js';
 import { botSeats, botsSeats, chosenSide, createMessage, enterGame, friendSeats } from './create.js';
 import { askAgain } from './namebox.js';
+import { labelLevels, levelOptions } from './levels.js';
 import { isNameRefusal } from './names.js';
 import { PIECE_NAMES, pieceId } from './pieces.js';
 import {
@@ -25,10 +26,6 @@ const VARIANT_NAMES = { standard: 'Standard', minichess7: 'Minichess 7×7' };
 const RIGHT_NAMES = { K: 'White O-O', Q: 'White O-O-O', k: 'Black O-O', q: 'Black O-O-O' };
 const CHECK_DELAY_MS = 150;
 const DRAG_THRESHOLD_PX = 4;
-
-function levelOptions(selected) {
-  return [1, 2, 3, 4, 5].map((n) => `<option value="${n}"${n === selected ? ' selected' : ''}>Level ${n}</option>`).join('');
-}
 
 function colorOptions() {
   return '<option value="white">White</option><option value="black">Black</option><option value="random">Random</option>';
@@ -93,13 +90,13 @@ const TEMPLATE = `
           <button type="button" class="primary" id="editor-friend" disabled>Play a friend</button>
         </div>
         <div class="row">
-          <select id="editor-level" aria-label="Computer strength">${levelOptions(1)}</select>
+          <select id="editor-level" aria-label="Computer strength" data-levels>${levelOptions(1)}</select>
           <select id="editor-color" aria-label="Your side against the computer">${colorOptions()}</select>
           <button type="button" class="primary" id="editor-bot" disabled>Play the computer</button>
         </div>
         <div class="row">
-          <select id="editor-white-level" aria-label="White bot strength">${levelOptions(3)}</select>
-          <select id="editor-black-level" aria-label="Black bot strength">${levelOptions(5)}</select>
+          <select id="editor-white-level" aria-label="White bot strength" data-levels>${levelOptions(5)}</select>
+          <select id="editor-black-level" aria-label="Black bot strength" data-levels>${levelOptions(6)}</select>
           <button type="button" class="primary" id="editor-watch" disabled>Watch two bots</button>
         </div>
       </div>
@@ -120,6 +117,7 @@ class Editor {
     this.requests = new Map(); // id of a `create` sent → its seats
     this.moving = false;
     root.innerHTML = TEMPLATE;
+    labelLevels(root);
     const $ = (sel) => root.querySelector(sel);
     this.dom = {
       variant: $('#editor-variant'), turnWhite: $('#editor-turn-white'), turnBlack: $('#editor-turn-black'),

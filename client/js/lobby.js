@@ -17,15 +17,12 @@ import { clockSpec, PRESETS, timeControlName } from './clock.js';
 import { Connection } from './connection.js';
 import { botSeats, botsSeats, chosenSide, createMessage, enterGame, friendSeats } from './create.js';
 import { askAgain, nameForSeat } from './namebox.js';
+import { labelLevels, levelOptions } from './levels.js';
 import { isNameRefusal } from './names.js';
 import { modeName } from './ratings.js';
 import { escapeHtml, seatName, setConnectionBadge, setHtml, SIDE_NAMES } from './ui.js';
 
 const VARIANTS = { standard: 'Standard', minichess7: 'Minichess 7×7' };
-
-function levelOptions(selected) {
-  return [1, 2, 3, 4, 5].map((n) => `<option value="${n}"${n === selected ? ' selected' : ''}>Level ${n}</option>`).join('');
-}
 
 function colorChoice(checked) {
   return `<fieldset class="choice"><legend>Your side</legend>
@@ -52,6 +49,7 @@ class Lobby {
     this.account = null; // who is logged in: {username, playing}, or null
     this.games = []; // the games list, as the server last sent it
     this.buildDom();
+    labelLevels(this.root);
     me().then((who) => {
       this.account = who;
       this.renderAccount();
@@ -108,14 +106,14 @@ class Lobby {
             </form>
             <form class="card" id="bot-form">
               <h2>Play the computer</h2>
-              <label>Strength <select name="level" id="bot-level">${levelOptions(1)}</select></label>
+              <label>Strength <select name="level" id="bot-level" data-levels>${levelOptions(1)}</select></label>
               ${colorChoice('white')}
               <button type="submit" class="primary" id="play-bot">Play</button>
             </form>
             <form class="card" id="bots-form">
               <h2>Watch bots play</h2>
-              <label>White <select name="white" id="white-level">${levelOptions(3)}</select></label>
-              <label>Black <select name="black" id="black-level">${levelOptions(5)}</select></label>
+              <label>White <select name="white" id="white-level" data-levels>${levelOptions(5)}</select></label>
+              <label>Black <select name="black" id="black-level" data-levels>${levelOptions(6)}</select></label>
               <button type="submit" class="primary" id="watch-bots">Watch</button>
             </form>
           </div>

@@ -10,11 +10,12 @@ export function escapeHtml(text) {
 
 /**
  * How a SEATVIEW reads for people: the name the server gives a taken seat (a person's chosen
- * name, "Anonymous", or a bot's "Level 3"), else what the seat is. Plain text: escape it for HTML.
+ * name, "Anonymous", or a bot's label "Level 6 · ~1500"), else what the seat is. Plain text: escape it for HTML.
  */
 export function seatName(seat) {
   if (!seat) return '?';
   if (seat.kind === 'open') return 'Open seat';
+  if (seat.kind === 'bot' && typeof seat.label === 'string' && seat.label.trim()) return seat.label;
   if (typeof seat.name === 'string' && seat.name.trim()) return seat.name;
   // A server from before names.
   if (seat.kind === 'bot') return `Level ${seat.level}`;

@@ -68,7 +68,7 @@ impl Follower {
         match (follower.as_mut(), message) {
             (Some(f), _) => f.apply(message),
             (None, ServerMessage::State(state)) => {
-                *follower = Some(Follower::from_state(state.clone()));
+                *follower = Some(Follower::from_state(GameState::clone(state)));
                 Applied::Applied
             }
             (None, _) => Applied::Ignored,
@@ -93,7 +93,7 @@ impl Follower {
         let state = &mut self.state;
         match message {
             ServerMessage::State(fresh) => {
-                *state = fresh.clone();
+                *state = GameState::clone(fresh);
                 self.awaiting = false;
                 return Applied::Applied;
             }

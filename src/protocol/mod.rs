@@ -116,7 +116,11 @@ mod tests {
         }
         let json = ServerMessage::Seats { game: "g".into(), v: 1, seats, claim: None }.to_json();
         assert!(json.contains(r#""white":{"kind":"human","online":true,"name":"Anonymous"}"#), "{json}");
-        assert!(json.contains(r#""black":{"kind":"bot","level":3,"name":"Level 3"}"#), "{json}");
+        let three = crate::bots::Level::new(3).expect("level 3").rating();
+        let bot = format!(
+            r#""black":{{"kind":"bot","level":3,"name":"Level 3","rating":{three},"label":"Level 3 · ~{three}"}}"#
+        );
+        assert!(json.contains(&bot), "{json}");
         let open = serde_json::to_string(&SeatView::Open).unwrap();
         assert_eq!(open, r#"{"kind":"open"}"#);
         let err = ServerMessage::error(ErrorCode::TooLarge, "big", None).to_json();

@@ -124,7 +124,7 @@ pub enum ServerMessage {
         id: Option<u64>,
     },
     /// A full snapshot of a game (also the event that follows an undo).
-    State(GameState),
+    State(Box<GameState>),
     /// Event: a move was played.
     Move {
         game: GameId,

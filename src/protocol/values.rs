@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use unicode_normalization::UnicodeNormalization;
 use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 
+use crate::bots::Level;
 use crate::chess::{ByColor, Color, EndReason, Outcome, Repetition, Rules, Variant};
 
 /// A game's id on the wire: 8 characters of lowercase base32.
@@ -192,13 +193,26 @@ impl From<PlayerName> for String {
 ///
 /// `{"kind":"human","online":true,"name":"Alice"}` — a person holds the seat (online: at least
 /// one of their connections is open; `"Anonymous"` if they gave no name);
-/// `{"kind":"bot","level":3,"name":"Level 3"}`; `{"kind":"open"}` — a human seat nobody has
+/// `{"kind":"bot","level":6,"name":"Level 6","rating":1500,"label":"Level 6 · ~1500"}` (the
+/// level's calibrated rating, docs/bots.md); `{"kind":"open"}` — a human seat nobody has
 /// taken yet (`join` takes it).
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum SeatView {
-    Human { online: bool, name: String },
-    Bot { level: u8, name: String },
+    Human {
+        online: bool,
+        name: String,
+    },
+    Bot {
+        level: u8,
+        name: String,
+        /// The level's rating; 0 from a server older than the ratings.
+        #[serde(default)]
+        rating: u16,
+        /// How people see the bot: "Level 6 · ~1500".
+        #[serde(default)]
+        label: String,
+    },
     Open,
 }
 
@@ -210,7 +224,20 @@ impl SeatView {
 
     /// A bot's seat.
     pub fn bot(level: u8) -> SeatView {
-        SeatView::Bot { level, name: PlayerName::of_bot(level) }
+        let name = PlayerName::of_bot(level);
+        match Level::new(level) {
+            Ok(known) => SeatView::Bot { level, name, rating: known.rating(), label: known.label() },
+            Err(_) => SeatView::Bot { level, label: name.clone(), name, rating: 0 },
+        }
+    }
+
+    /// How people see the seat's occupant: a bot's label ("Level 6 · ~1500"), else the name;
+    /// None for an open seat.
+    pub fn shown(&self) -> Option<&str> {
+        match self {
+            SeatView::Bot { label, .. } if !label.is_empty() => Some(label),
+            _ => self.name(),
+        }
     }
 
     /// Who sits there, as the board and PGN name them; None for an open seat.

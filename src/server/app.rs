@@ -28,6 +28,7 @@ use super::metrics::Metrics;
 use super::room::{self, RoomContext};
 use super::store::{self, AccountStore, GameStore, NoStore, PostgresStore, StoreError, StoredGame, StoredSeat};
 use super::web;
+use crate::bots::Level;
 use crate::chess::EndReason;
 use crate::protocol::{ClockSpec, ErrorCode, GameId, GameResult, PlayerName, SeatView, ServerMessage, VariantName};
 
@@ -141,6 +142,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/games/{id}/pgn", get(pgn))
         .route("/api/games/{id}/analysis", get(analysis::http::get).post(analysis::http::request))
         .route("/api/cluster", get(cluster))
+        .route("/api/levels", get(levels))
         .route("/healthz", get(|| async { "ok\n" }))
         .route("/metrics", get(metrics))
         .merge(accounts::http::routes())
@@ -519,6 +521,16 @@ async fn pgn(Path(id): Path<String>, State(shared): State<Arc<Shared>>) -> Respo
         Ok(None) => not_found(&id),
         Err(response) => response,
     }
+}
+
+/// `/api/levels`: the computer levels a seat may have, each with its calibrated rating and the
+/// label the lobby shows ("Level 6 · ~1500"), weakest first.
+async fn levels() -> Json<serde_json::Value> {
+    let levels: Vec<serde_json::Value> = Level::ALL
+        .iter()
+        .map(|l| serde_json::json!({ "level": l.get(), "rating": l.rating(), "label": l.label(), "searches": l.searches() }))
+        .collect();
+    Json(serde_json::Value::Array(levels))
 }
 
 /// `/api/cluster`: this node's name and the live nodes, each with its games, connections and

@@ -53,7 +53,8 @@ pub async fn play(urls: Vec<String>, args: PlayArgs, lines: InputLines) -> Resul
     let game = setup.state.game.clone();
     let intro = match (setup.created, args.vs_bot) {
         (true, Some(level)) => {
-            format!("Game {game} created: you play {} against Level {level}. Type help for the commands.", color.name())
+            let bot = setup.state.seats[!color].shown().map_or_else(|| format!("Level {level}"), str::to_string);
+            format!("Game {game} created: you play {} against {bot}. Type help for the commands.", color.name())
         }
         (true, None) => format!(
             "Game {game} created: you play {}.\nA friend joins with:   gambit play{share} --game {game}\n\
@@ -178,7 +179,7 @@ async fn setup(conn: &mut Connection, watch_hint: Option<&str>, patient: bool) -
             ServerMessage::Error { code, message, .. } => {
                 return Err(TermError::Refused(refusal(code, &message, watch_hint)))
             }
-            ServerMessage::State(state) => return Ok(Setup { seat, created, state }),
+            ServerMessage::State(state) => return Ok(Setup { seat, created, state: *state }),
             _ => {}
         }
     }
@@ -375,7 +376,7 @@ impl Session {
             ServerMessage::State(state) if self.next.as_ref().is_some_and(|(next, _)| *next == state.game) => {
                 let color = self.next.take().and_then(|(_, color)| color);
                 let game = state.game.clone();
-                self.view = GameView::new(state, color);
+                self.view = GameView::new(*state, color);
                 let side = color.map_or("", |c| c.name());
                 update.notes.push(format!("Game {game}: the rematch — you play {side}."));
                 update.redraw = true;

@@ -72,6 +72,7 @@ test('seatName: the name of a taken seat, else what the seat is', () => {
   assert.equal(seatName({ kind: 'human', online: true, name: 'Alice' }), 'Alice');
   assert.equal(seatName({ kind: 'human', online: false, name: 'Anonymous' }), 'Anonymous');
   assert.equal(seatName({ kind: 'bot', level: 3, name: 'Level 3' }), 'Level 3');
+  assert.equal(seatName({ kind: 'bot', level: 6, name: 'Level 6', rating: 1500, label: 'Level 6 · ~1500' }), 'Level 6 · ~1500');
   assert.equal(seatName({ kind: 'open' }), 'Open seat');
   // From a server that sends no names.
   assert.equal(seatName({ kind: 'human', online: true }), 'Player');

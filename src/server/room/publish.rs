@@ -37,7 +37,7 @@ impl Room {
     /// A fresh `state` event: the game as it is now, numbered when published.
     pub(super) fn state_event(&self) -> impl FnOnce(GameId, u64) -> ServerMessage + Send + 'static {
         let state = self.state();
-        move |_, v| ServerMessage::State(GameState { v, ..state })
+        move |_, v| ServerMessage::State(Box::new(GameState { v, ..state }))
     }
 
     /// Adds a `seats` event: who sits where, who is online, and any claim an absent player allows.

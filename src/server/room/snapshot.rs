@@ -80,7 +80,7 @@ impl Room {
     }
 
     pub(super) fn state_text_as(&self, v: u64) -> Arc<str> {
-        ServerMessage::State(self.state_as(v)).to_json().into()
+        ServerMessage::State(Box::new(self.state_as(v))).to_json().into()
     }
 
     pub(super) fn summary(&self) -> GameSummary {

@@ -268,7 +268,8 @@ impl GameView {
     fn waiting_for(&self, side: Color) -> String {
         let who = label(&self.g().seats[side], side);
         match &self.g().seats[side] {
-            SeatView::Bot { .. } => format!("{who} is thinking…"),
+            // The bot by its label, rating and all: "Level 6 · ~1500 is thinking…".
+            bot @ SeatView::Bot { .. } => format!("{} is thinking…", bot.shown().unwrap_or(&who)),
             SeatView::Human { online: false, .. } => format!("waiting for {who} (offline)"),
             _ => format!("waiting for {who}"),
         }
@@ -359,7 +360,8 @@ impl GameView {
                 return "you".into();
             }
             match &self.g().seats[side] {
-                SeatView::Bot { name, .. } | SeatView::Human { online: true, name } => name.clone(),
+                bot @ SeatView::Bot { .. } => bot.shown().unwrap_or_default().to_string(),
+                SeatView::Human { online: true, name } => name.clone(),
                 SeatView::Human { online: false, name } => format!("{name} (offline)"),
                 SeatView::Open => "open seat".into(),
             }

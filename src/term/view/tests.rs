@@ -58,7 +58,8 @@ fn a_game_against_a_bot_in_words() {
     let mut game = Game::new(Variant::Standard);
     let mut view = GameView::new(state_of(&game, 1, vs_bot()), Some(Color::White));
     let text = view.render();
-    assert!(text.starts_with("Game g1 · standard · White: you · Black: Level 3\n"), "{text}");
+    let bot = crate::bots::Level::new(3).expect("level 3").label();
+    assert!(text.starts_with(&format!("Game g1 · standard · White: you · Black: {bot}\n")), "{text}");
     assert!(text.contains("Moves: none yet\n"), "{text}");
     assert!(text.contains("FEN: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"), "{text}");
     assert!(text.ends_with("White to move — your move.\n"), "{text}");
@@ -67,8 +68,8 @@ fn a_game_against_a_bot_in_words() {
     let update = view.apply(&move_event(&mut game, 2, "e2e4"));
     assert_eq!(update, Update { notes: vec!["You played 1. e4.".into()], redraw: true, resync: false });
     assert!(!view.my_turn());
-    assert_eq!(view.status_line(), "Black to move — Level 3 is thinking…");
-    assert_eq!(view.why_not_my_turn().as_deref(), Some("It is not your move yet — Level 3 is thinking…"));
+    assert_eq!(view.status_line(), format!("Black to move — {bot} is thinking…"));
+    assert_eq!(view.why_not_my_turn(), Some(format!("It is not your move yet — {bot} is thinking…")));
 
     let update = view.apply(&move_event(&mut game, 3, "e7e5"));
     assert_eq!(update.notes, vec!["Level 3 played 1... e5.".to_string()]);
@@ -195,7 +196,7 @@ fn undo_state_says_what_was_taken_back() {
     view.apply(&move_event(&mut game, 3, "e7e5"));
     game.undo();
     game.undo();
-    let update = view.apply(&ServerMessage::State(state_of(&game, 4, vs_bot())));
+    let update = view.apply(&ServerMessage::State(Box::new(state_of(&game, 4, vs_bot()))));
     assert_eq!(update, Update { notes: vec!["2 moves taken back.".into()], redraw: true, resync: false });
     assert!(view.render().contains("Moves: none yet"));
 }
