@@ -1,4 +1,4 @@
-//! Computer analysis of a game: level 5's engine over every position, each with a fixed budget;
+//! Computer analysis of a game: the engine at full strength (level 8) over every position, each with a fixed budget;
 //! the evaluation after every move (from White's side), the engine's best move in the position
 //! before it, and a judgement of the move by how much it lowered the mover's winning chances,
 //! as lichess judges them (inaccuracy, mistake, blunder).

@@ -1,4 +1,4 @@
-//! Level 5's static evaluation, in centipawns from the side to move's point of view: material,
+//! The engine's static evaluation, in centipawns from the side to move's point of view: material,
 //! tapered piece-square tables, mobility, king safety and pawn structure.
 //!
 //! The piece-square tables are computed from each square's place on the board (centrality,

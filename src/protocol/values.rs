@@ -95,7 +95,7 @@ pub enum SeatSpec {
     /// A person, holding the seat with a secret token.
     #[default]
     Human,
-    /// A computer player of level 1 to 5.
+    /// A computer player of level 1 to 8.
     Bot { level: u8 },
 }
 

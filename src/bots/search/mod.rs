@@ -1,4 +1,4 @@
-//! Level 5: negamax alpha-beta with iterative deepening under a time, node or depth budget.
+//! The engine of levels 5–8: negamax alpha-beta with iterative deepening under a time, node or depth budget.
 //!
 //! Principal variation search with a transposition table, null-move pruning, late move
 //! reductions, a check extension and a quiescence search over captures. Moves are ordered by
@@ -35,7 +35,7 @@ const INFINITY: i32 = 32_000;
 const MATE_BOUND: i32 = MATE - 1_000;
 /// Without any limit, search this deep.
 const DEFAULT_DEPTH: u32 = 6;
-/// How much the engine dislikes a draw, in centipawns. Level 5 mostly meets weaker players,
+/// How much the engine dislikes a draw, in centipawns. The engine mostly meets weaker players,
 /// so a slightly worse position is still worth playing on rather than repeating.
 const CONTEMPT: i32 = 50;
 

@@ -100,7 +100,7 @@ pub type Relay = mpsc::UnboundedSender<Relayed>;
 /// Timing options of rooms, and the limits they share.
 #[derive(Clone, Debug)]
 pub struct RoomConfig {
-    /// Thinking time of a level 5 bot per move (levels 1–4 answer at once).
+    /// Thinking time of a level 5–8 bot per move (levels 1–4 answer at once; 5–7 stop sooner, at their depth).
     pub engine_movetime: Duration,
     /// Pause before each move of a bot-vs-bot game, so people can follow it.
     pub bot_delay: Duration,
@@ -112,7 +112,7 @@ pub struct RoomConfig {
     pub unwatched_bot_pause: Duration,
     /// Permits for bot searches, shared by every room of a server: a search waits for one.
     pub bot_searches: Arc<tokio::sync::Semaphore>,
-    /// Transposition tables lent to level 5 searches; as many as there are search permits.
+    /// Transposition tables lent to the engine levels' searches; as many as there are search permits.
     pub engine_tables: crate::bots::search::TablePool,
     /// How long a player may be away before the opponent may claim the game.
     pub claim_grace: ClaimGrace,
