@@ -268,7 +268,7 @@ impl GameView {
     fn waiting_for(&self, side: Color) -> String {
         let who = label(&self.g().seats[side], side);
         match &self.g().seats[side] {
-            SeatView::Bot { .. } => format!("{who} is thinking…"),
+            SeatView::Bot { .. } | SeatView::Engine(_) => format!("{who} is thinking…"),
             SeatView::Human { online: false, .. } => format!("waiting for {who} (offline)"),
             _ => format!("waiting for {who}"),
         }
@@ -361,6 +361,7 @@ impl GameView {
             match &self.g().seats[side] {
                 SeatView::Bot { name, .. } | SeatView::Human { online: true, name } => name.clone(),
                 SeatView::Human { online: false, name } => format!("{name} (offline)"),
+                SeatView::Engine(engine) => engine.label.clone(),
                 SeatView::Open => "open seat".into(),
             }
         };
@@ -408,7 +409,9 @@ impl GameView {
                     format!("{check}{to_move}.")
                 } else if self.me == Some(self.g().turn) {
                     format!("{check}{to_move} — your move.")
-                } else if self.me.is_some() || matches!(self.g().seats[self.g().turn], SeatView::Bot { .. }) {
+                } else if self.me.is_some()
+                    || matches!(self.g().seats[self.g().turn], SeatView::Bot { .. } | SeatView::Engine(_))
+                {
                     format!("{check}{to_move} — {}", end_sentence(&self.waiting_for(self.g().turn)))
                 } else {
                     format!("{check}{to_move}.")
