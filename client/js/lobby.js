@@ -17,6 +17,7 @@ import { clockSpec, PRESETS, timeControlName } from './clock.js';
 import { Connection } from './connection.js';
 import { botSeats, botsSeats, chosenSide, createMessage, enterGame, friendSeats } from './create.js';
 import { askAgain, nameForSeat } from './namebox.js';
+import { engineCard, wireEngineCard } from './engines.js';
 import { isNameRefusal } from './names.js';
 import { modeName } from './ratings.js';
 import { escapeHtml, seatName, setConnectionBadge, setHtml, SIDE_NAMES } from './ui.js';
@@ -112,6 +113,7 @@ class Lobby {
               ${colorChoice('white')}
               <button type="submit" class="primary" id="play-bot">Play</button>
             </form>
+            ${engineCard(colorChoice('white'))}
             <form class="card" id="bots-form">
               <h2>Watch bots play</h2>
               <label>White <select name="white" id="white-level">${levelOptions(3)}</select></label>
@@ -187,6 +189,7 @@ class Lobby {
       const f = e.target.elements;
       this.create(botsSeats(f.white.value, f.black.value));
     });
+    wireEngineCard(this.root, (form) => this.side(form), (seats) => this.create(seats));
     $('#seek-form').addEventListener('submit', (e) => {
       e.preventDefault();
       const f = e.target.elements;

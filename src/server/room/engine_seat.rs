@@ -3,14 +3,14 @@
 //! levels, and what happens when it misbehaves (crash, garbage, illegal move, silence). The
 //! game goes on or ends by the rules below; the server never waits on a broken engine.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::{mpsc, Semaphore};
 
 use super::actor::Room;
-use super::bot::PendingBot;
+use super::bot::{wait_turn, PendingBot};
 use super::clock;
 use super::events::Batch;
 use super::seat::Seat;
@@ -79,16 +79,7 @@ fn think(
         let Some(config) = config else {
             return send(EngineAnswer::Unavailable, process).await;
         };
-        if !delay.is_zero() {
-            tokio::time::sleep(delay).await;
-        }
-        if stopped.load(Ordering::Relaxed) {
-            return;
-        }
-        let Ok(permit) = permits.acquire_owned().await else { return };
-        if stopped.load(Ordering::Relaxed) {
-            return; // Cancelled while waiting for a permit.
-        }
+        let Some(permit) = wait_turn(delay, &stopped, permits).await else { return };
         let thought = tokio::task::spawn_blocking(move || {
             let answer = ask(process, &config, &game, movetime);
             drop(permit);
@@ -177,7 +168,7 @@ impl Room {
                 *process = returned;
             }
         }
-        if !self.job.as_ref().is_some_and(|j| j.job == job) {
+        if self.job.as_ref().is_none_or(|j| j.job != job) {
             return; // Asked before an undo or the end: the position it answers is gone.
         }
         self.job = None;

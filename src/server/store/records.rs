@@ -317,3 +317,22 @@ struct ClockRecord {
     initial_ms: u64,
     increment_ms: u64,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_seats_are_kept_and_old_seats_read_as_before() {
+        let options = std::collections::BTreeMap::from([("Skill Level".to_string(), 3)]);
+        let engine = StoredSeat::Engine { name: "Stockfish".into(), options: options.clone() };
+        let text = json(&SeatRecord::from(&engine));
+        assert_eq!(text, r#"{"kind":"engine","name":"Stockfish","options":{"Skill Level":3}}"#);
+        let back: SeatRecord = serde_json::from_str(&text).unwrap();
+        assert!(matches!(back, SeatRecord::Engine { name, options: o } if name == "Stockfish" && o == options));
+        // What servers before engine seats wrote.
+        let bot: SeatRecord = serde_json::from_str(r#"{"kind":"bot","level":3}"#).unwrap();
+        assert!(matches!(bot, SeatRecord::Bot { level: 3 }));
+        assert!(matches!(serde_json::from_str(r#"{"kind":"human"}"#).unwrap(), SeatRecord::Human));
+    }
+}
