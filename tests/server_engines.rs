@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use gambit::server::engines::{parse_engine_spec, Engines};
 use serde_json::{json, Value};
-use server_support::{human, start_with, test_config, Client, Server};
+use server_support::{human, scratch, start_with, test_config, Client, Process, Server};
 
 const STOCKFISH: &str = "/usr/games/stockfish";
 const FAIRY: &str = "/usr/games/fairy-stockfish";
@@ -263,4 +263,37 @@ fn bad_engine_arguments_stop_the_server() {
         assert_eq!(errors.len(), 1, "{args:?}: {stderr}");
         assert!(errors[0].contains("engine"), "{args:?}: {stderr}");
     }
+}
+
+/// The seat is stored as an engine's: a server killed and started again on the same database
+/// goes on with the engine, its strength setting and all.
+#[tokio::test]
+async fn a_restarted_server_resumes_the_game_with_the_engine() {
+    let dir = scratch("engine-restart");
+    let db = dir.join("gambit.db");
+    let db = db.to_str().expect("utf-8 path");
+    let spec = format!("Fake={}", fake("fake_engine"));
+    let args = ["--bot-movetime", "200", "--engine", &spec];
+    let first = Process::start(db, &args).await;
+    let mut me = first.server.client().await;
+    let (game, token) = me.create(human(), engine("Fake", json!({"Skill Level":4})), Some("white")).await;
+    let token = token.expect("token");
+    me.recv_type("state").await;
+    me.play(&game, "b1c3").await;
+    let reply = me.recv_type("move").await;
+    assert_eq!(reply["uci"], "g8f6");
+    drop(me);
+    first.kill();
+
+    let second = Process::start(db, &args).await;
+    let mut me = second.server.client().await;
+    me.send(json!({"type":"resume","game":game,"token":token})).await;
+    assert_eq!(me.recv_type("joined").await["color"], "white");
+    let state = me.recv_type("state").await;
+    assert_eq!(state["moves"], json!(["b1c3", "g8f6"]));
+    assert_eq!(state["seats"]["black"]["label"], "Fake · Skill Level 4", "{state}");
+    me.play(&game, "c3b1").await;
+    assert_eq!(me.recv_type("move").await["uci"], "f6g8");
+    drop(second);
+    let _ = std::fs::remove_dir_all(&dir);
 }
