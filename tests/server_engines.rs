@@ -265,6 +265,32 @@ fn bad_engine_arguments_stop_the_server() {
     }
 }
 
+#[tokio::test]
+async fn a_rematch_keeps_the_engine_seat() {
+    let server = server_with(&[format!("Fake={}", fake("fake_engine"))]).await;
+    let mut me = server.client().await;
+    let (game, token) = me.create(human(), engine("Fake", json!({"Skill Level":7})), Some("white")).await;
+    let token = token.expect("token");
+    me.recv_type("state").await;
+    me.play(&game, "b1c3").await;
+    me.recv_type("move").await;
+    me.send(json!({"type":"resign","game":game})).await;
+    me.recv_type("end").await;
+    // Against a computer a rematch needs no consent; colours swap.
+    me.send(json!({"type":"rematch","game":game})).await;
+    let next = me.recv_type("rematch").await["next"].as_str().expect("next").to_string();
+    me.send(json!({"type":"resume","game":next,"token":token})).await;
+    assert_eq!(me.recv_type("joined").await["color"], "black");
+    let state = me.recv_type("state").await;
+    assert_eq!(state["seats"]["white"]["label"], "Fake · Skill Level 7", "{state}");
+    // The engine, now white, opens (perhaps before the state was sent).
+    let first = match state["moves"].get(0) {
+        Some(played) => played.clone(),
+        None => me.recv_type("move").await["uci"].clone(),
+    };
+    assert_eq!(first, "b1c3");
+}
+
 /// The seat is stored as an engine's: a server killed and started again on the same database
 /// goes on with the engine, its strength setting and all.
 #[tokio::test]

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A deliberately broken UCI engine for tests/server_engines.rs (the other scripts here run it
-# in one mode each). It plays black's knight g8-f6-g8 while the tests play white's b1-c3-b1,
-# and misbehaves as $1 says:
+# in one mode each). It shuffles a knight, b1-c3-b1 as white and g8-f6-g8 as black, while the
+# tests shuffle the other, and misbehaves as $1 says:
 #   good        answers every go
 #   crash_once  exits at its second go, once per test process (a marker file named after the
 #               test's pid, which the test removes), then behaves
@@ -52,7 +52,12 @@ while read -r line; do
             ;;
         silent) continue ;;
         esac
-        if [ $((plies % 4)) -eq 1 ]; then echo "bestmove g8f6"; else echo "bestmove f6g8"; fi
+        case $((plies % 4)) in
+        0) echo "bestmove b1c3" ;;
+        1) echo "bestmove g8f6" ;;
+        2) echo "bestmove c3b1" ;;
+        3) echo "bestmove f6g8" ;;
+        esac
         ;;
     quit) exit 0 ;;
     esac
