@@ -4,6 +4,7 @@
 //! restarted as docs/bots.md says, with a system chat line.
 
 mod server_support;
+mod services;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -297,7 +298,18 @@ async fn a_rematch_keeps_the_engine_seat() {
 async fn a_restarted_server_resumes_the_game_with_the_engine() {
     let dir = scratch("engine-restart");
     let db = dir.join("gambit.db");
-    let db = db.to_str().expect("utf-8 path");
+    resumes_with_the_engine(db.to_str().expect("utf-8 path")).await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn a_restarted_server_resumes_the_game_with_the_engine_from_postgres() {
+    let Some(url) = services::postgres::database().await else { return };
+    resumes_with_the_engine(&url).await;
+}
+
+/// A game against an engine, the server killed and started again on `db`: the game goes on.
+async fn resumes_with_the_engine(db: &str) {
     let spec = format!("Fake={}", fake("fake_engine"));
     let args = ["--bot-movetime", "200", "--engine", &spec];
     let first = Process::start(db, &args).await;
@@ -320,6 +332,4 @@ async fn a_restarted_server_resumes_the_game_with_the_engine() {
     assert_eq!(state["seats"]["black"]["label"], "Fake · Skill Level 4", "{state}");
     me.play(&game, "c3b1").await;
     assert_eq!(me.recv_type("move").await["uci"], "f6g8");
-    drop(second);
-    let _ = std::fs::remove_dir_all(&dir);
 }
