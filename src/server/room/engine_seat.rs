@@ -54,10 +54,9 @@ pub enum EngineAnswer {
     Unavailable,
 }
 
-/// Asks the engine for a move on the blocking pool, after `delay` and once one of the
-/// server's search `permits` is free; the answer comes back as [`RoomCommand::EngineMove`].
-#[allow(clippy::too_many_arguments)] // one job's inputs, as bot::start takes them
-fn think(
+/// One question to an engine seat: the position, the time, and the process to ask (None:
+/// start one), or no configuration if the server no longer offers the engine.
+struct Question {
     job: u64,
     side: Color,
     process: Option<EngineProcess>,
@@ -65,9 +64,12 @@ fn think(
     game: Game,
     movetime: Duration,
     delay: Duration,
-    permits: Arc<Semaphore>,
-    room: mpsc::WeakSender<RoomCommand>,
-) -> PendingBot {
+}
+
+/// Asks the engine for a move on the blocking pool, after the question's delay and once one of
+/// the server's search `permits` is free; the answer comes back as [`RoomCommand::EngineMove`].
+fn think(question: Question, permits: Arc<Semaphore>, room: mpsc::WeakSender<RoomCommand>) -> PendingBot {
+    let Question { job, side, process, config, game, movetime, delay } = question;
     let stop = Arc::new(AtomicBool::new(false));
     let stopped = stop.clone();
     tokio::spawn(async move {
@@ -102,14 +104,13 @@ fn ask(
     movetime: Duration,
 ) -> (EngineAnswer, Option<EngineProcess>) {
     let mut process = process.unwrap_or(EngineProcess(None));
-    let engine = match process.0.take() {
+    let mut engine = match process.0.take() {
         Some(engine) => engine,
         None => match Engine::start(config) {
             Ok(engine) => engine,
             Err(e) => return (EngineAnswer::Crashed(e.to_string()), None),
         },
     };
-    let mut engine = engine;
     let answer = match engine.best_move_within(game, movetime, movetime + HARD_SLACK, STOP_GRACE) {
         Ok(Reply::BestMove(text)) => EngineAnswer::BestMove(text),
         // The seat has lost: end the process now rather than keep a stuck engine.
@@ -131,17 +132,9 @@ impl Room {
         let config = engines.config(name, options, variant);
         let process = process.take();
         self.next_job += 1;
-        self.job = Some(think(
-            self.next_job,
-            turn,
-            process,
-            config,
-            self.game.clone(),
-            movetime,
-            delay,
-            self.ctx.config.bot_searches.clone(),
-            self.me.clone(),
-        ));
+        let question =
+            Question { job: self.next_job, side: turn, process, config, game: self.game.clone(), movetime, delay };
+        self.job = Some(think(question, self.ctx.config.bot_searches.clone(), self.me.clone()));
     }
 
     /// Ends every engine process of the room (the game is over).
