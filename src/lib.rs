@@ -18,3 +18,4 @@ pub mod server;
 pub mod term;
 pub mod timer;
 pub mod tools;
+pub mod uci_client;

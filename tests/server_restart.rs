@@ -4,55 +4,10 @@
 mod server_support;
 mod services;
 
-use std::net::{SocketAddr, TcpListener};
-use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use server_support::{bot, human, scratch, start_with, test_config, Client, Server};
-
-/// `gambit serve` as a child process on a free port.
-struct Process {
-    child: Child,
-    server: Server,
-}
-
-impl Process {
-    /// `db`: an SQLite file's path or a PostgreSQL URL.
-    async fn start(db: &str) -> Process {
-        // The port is free now; the moment until the child binds it is short.
-        let addr: SocketAddr = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("free port");
-        let child = Command::new(env!("CARGO_BIN_EXE_gambit"))
-            .args(["serve", "--listen", &addr.to_string(), "--db", db])
-            .args(["--bot-movetime", "2500"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start gambit serve");
-        // Owned at once, so the child is killed and reaped on every path (Drop).
-        let process = Process { child, server: Server::external(addr) };
-        for _ in 0..200 {
-            if tokio::net::TcpStream::connect(addr).await.is_ok() {
-                return process;
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        panic!("gambit serve did not start on {addr}");
-    }
-
-    /// SIGKILL: no shutdown code runs.
-    fn kill(mut self) {
-        self.child.kill().expect("kill");
-        self.child.wait().expect("wait");
-    }
-}
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use server_support::{bot, human, scratch, start_with, test_config, Client, Process, Server};
 
 /// Resumes a seat with a token on a new connection; returns the client and the state it gets.
 async fn resume(server: &Server, game: &str, token: &str, v: u64) -> (Client, Value) {
@@ -85,7 +40,7 @@ async fn a_killed_server_comes_back_with_every_game_from_postgres() {
 /// Three games in play (two people; two people on a clock; a person against a thinking bot),
 /// the server killed with SIGKILL, started again on `db`: every game goes on.
 async fn killed_and_started_again(db: &str) {
-    let first = Process::start(db).await;
+    let first = Process::start(db, &["--bot-movetime", "2500"]).await;
     let s = &first.server;
 
     // A: two people, untimed.
@@ -129,7 +84,7 @@ async fn killed_and_started_again(db: &str) {
     first.kill();
     // Down for a while: nobody's clock may be charged for it.
     tokio::time::sleep(Duration::from_millis(1500)).await;
-    let second = Process::start(db).await;
+    let second = Process::start(db, &["--bot-movetime", "2500"]).await;
     let s = &second.server;
 
     // A: every move is there, both players resume with their tokens, and play goes on.

@@ -18,6 +18,7 @@ import { Connection } from './connection.js';
 import { botSeats, botsSeats, chosenSide, createMessage, enterGame, friendSeats } from './create.js';
 import { askAgain, nameForSeat } from './namebox.js';
 import { labelLevels, levelOptions } from './levels.js';
+import { engineCard, wireEngineCard } from './engines.js';
 import { isNameRefusal } from './names.js';
 import { modeName } from './ratings.js';
 import { escapeHtml, seatName, setConnectionBadge, setHtml, SIDE_NAMES } from './ui.js';
@@ -110,6 +111,7 @@ class Lobby {
               ${colorChoice('white')}
               <button type="submit" class="primary" id="play-bot">Play</button>
             </form>
+            ${engineCard(colorChoice('white'))}
             <form class="card" id="bots-form">
               <h2>Watch bots play</h2>
               <label>White <select name="white" id="white-level" data-levels>${levelOptions(5)}</select></label>
@@ -185,6 +187,7 @@ class Lobby {
       const f = e.target.elements;
       this.create(botsSeats(f.white.value, f.black.value));
     });
+    wireEngineCard(this.root, (form) => this.side(form), (seats) => this.create(seats));
     $('#seek-form').addEventListener('submit', (e) => {
       e.preventDefault();
       const f = e.target.elements;

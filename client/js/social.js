@@ -47,7 +47,10 @@ export function chatLine(msg) {
   if (!msg || !ROOMS.includes(msg.room) || typeof msg.text !== 'string') return null;
   const from = typeof msg.from === 'string' && msg.from ? msg.from : 'Anonymous';
   const at = Number.isFinite(msg.at) ? msg.at : 0;
-  return { room: msg.room, from, text: msg.text, at, key: `${msg.room}\n${at}\n${from}\n${msg.text}` };
+  const line = { room: msg.room, from, text: msg.text, at, key: `${msg.room}\n${at}\n${from}\n${msg.text}` };
+  // The server's own line (an engine seat failing): shown apart.
+  if (msg.system === true) line.system = true;
+  return line;
 }
 
 /** Points as people write them: 2, "½", "2½" (a match counts in halves). */

@@ -16,6 +16,8 @@ export function seatName(seat) {
   if (!seat) return '?';
   if (seat.kind === 'open') return 'Open seat';
   if (seat.kind === 'bot' && typeof seat.label === 'string' && seat.label.trim()) return seat.label;
+  // An engine seat reads as its label: "Stockfish · Skill Level 3".
+  if (seat.kind === 'engine') return seat.label || seat.name || 'Engine';
   if (typeof seat.name === 'string' && seat.name.trim()) return seat.name;
   // A server from before names.
   if (seat.kind === 'bot') return `Level ${seat.level}`;

@@ -20,9 +20,9 @@ pub use follow::{Applied, Follower, Sequence};
 pub use server::{ErrorCode, Refusal, ServerMessage};
 pub use social::{ChatError, ChatLine, ChatRoom, ChatText, MatchScore, NewSeek, Points, SeekId, SeekView, CHAT_MAX};
 pub use values::{
-    ClaimKind, ClaimView, ClockSpec, ClockView, GameId, GameRatings, GameResult, GameState, GameSummary, NameError,
-    OfferKind, OfferView, OpeningView, PlayerName, RatingChange, RepetitionName, RulesSpec, SeatSpec, SeatView, Seats,
-    Status, VariantName, NAME_MAX,
+    engine_label, ClaimKind, ClaimView, ClockSpec, ClockView, EngineSeatView, GameId, GameRatings, GameResult,
+    GameState, GameSummary, NameError, OfferKind, OfferView, OpeningView, PlayerName, RatingChange, RepetitionName,
+    RulesSpec, SeatSpec, SeatView, Seats, Status, VariantName, NAME_MAX,
 };
 
 #[cfg(test)]

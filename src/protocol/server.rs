@@ -35,6 +35,9 @@ pub enum ErrorCode {
     NoSuchSeek,
     /// Only logged-in players may do this (play a rated game).
     LoginRequired,
+    /// An engine seat the server cannot give: an unknown engine, a setting that is not one of
+    /// its strength settings, a value out of range, or a variant it does not play.
+    BadEngineSeat,
 }
 
 /// A request turned down: the code and the message of its `error` reply. Nothing changed.
@@ -73,6 +76,10 @@ impl Refusal {
 
     pub fn login_required(message: impl Into<String>) -> Refusal {
         Refusal::new(ErrorCode::LoginRequired, message)
+    }
+
+    pub fn bad_engine_seat(message: impl Into<String>) -> Refusal {
+        Refusal::new(ErrorCode::BadEngineSeat, message)
     }
 
     pub fn game_over(message: impl Into<String>) -> Refusal {

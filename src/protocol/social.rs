@@ -95,6 +95,10 @@ pub struct ChatLine {
     pub text: String,
     /// When it was written, Unix milliseconds.
     pub at: i64,
+    /// A line from the server itself (an engine seat failing), not from a person; clients
+    /// show it apart. Left out when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub system: bool,
 }
 
 /// Points in a match, counted in halves (a draw is half a point each); a JSON number on the

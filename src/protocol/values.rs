@@ -1,6 +1,8 @@
 //! The values messages carry: variants, rules, seats, clocks, offers, results, the games list
 //! and the full snapshot of a game.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 use unicode_normalization::UnicodeNormalization;
 use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
@@ -89,7 +91,7 @@ impl From<RulesSpec> for Rules {
 }
 
 /// SEAT: who is to sit on a side, as asked for in `create`.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum SeatSpec {
     /// A person, holding the seat with a secret token.
@@ -97,6 +99,40 @@ pub enum SeatSpec {
     Human,
     /// A computer player of level 1 to 8.
     Bot { level: u8 },
+    /// An external UCI engine the server was started with (`GET /api/engines` lists them),
+    /// with at most one strength setting: `{"Skill Level":3}` or `{"UCI_Elo":1500}`. The
+    /// values are kept as JSON so that a non-integer is refused with a clear error rather
+    /// than as a malformed message.
+    Engine {
+        name: String,
+        #[serde(default)]
+        options: BTreeMap<String, serde_json::Value>,
+    },
+}
+
+/// What everyone sees of an engine seat: the engine's name, its strength setting, and the
+/// label the board shows ("Stockfish · Skill Level 3").
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct EngineSeatView {
+    pub name: String,
+    #[serde(default)]
+    pub options: BTreeMap<String, i64>,
+    pub label: String,
+}
+
+impl EngineSeatView {
+    pub fn new(name: &str, options: &BTreeMap<String, i64>) -> EngineSeatView {
+        EngineSeatView { name: name.to_string(), options: options.clone(), label: engine_label(name, options) }
+    }
+}
+
+/// "Stockfish", or "Stockfish · Skill Level 3" with a strength setting.
+pub fn engine_label(name: &str, options: &BTreeMap<String, i64>) -> String {
+    let mut label = name.to_string();
+    for (option, value) in options {
+        label.push_str(&format!(" · {option} {value}"));
+    }
+    label
 }
 
 /// A player's display name: 1 to 24 characters once trimmed, each a letter or digit (of any
@@ -194,8 +230,9 @@ impl From<PlayerName> for String {
 /// `{"kind":"human","online":true,"name":"Alice"}` — a person holds the seat (online: at least
 /// one of their connections is open; `"Anonymous"` if they gave no name);
 /// `{"kind":"bot","level":6,"name":"Level 6","rating":1500,"label":"Level 6 · ~1500"}` (the
-/// level's calibrated rating, docs/bots.md); `{"kind":"open"}` — a human seat nobody has
-/// taken yet (`join` takes it).
+/// level's calibrated rating, docs/bots.md); `{"kind":"engine","name":"Stockfish",
+/// "options":{"Skill Level":3},"label":"Stockfish · Skill Level 3"}` — a UCI engine;
+/// `{"kind":"open"}` — a human seat nobody has taken yet (`join` takes it).
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum SeatView {
@@ -213,6 +250,7 @@ pub enum SeatView {
         #[serde(default)]
         label: String,
     },
+    Engine(Box<EngineSeatView>),
     Open,
 }
 
@@ -240,10 +278,16 @@ impl SeatView {
         }
     }
 
+    /// An engine's seat.
+    pub fn engine(name: &str, options: &BTreeMap<String, i64>) -> SeatView {
+        SeatView::Engine(Box::new(EngineSeatView::new(name, options)))
+    }
+
     /// Who sits there, as the board and PGN name them; None for an open seat.
     pub fn name(&self) -> Option<&str> {
         match self {
             SeatView::Human { name, .. } | SeatView::Bot { name, .. } => Some(name),
+            SeatView::Engine(engine) => Some(&engine.label),
             SeatView::Open => None,
         }
     }

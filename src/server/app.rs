@@ -143,6 +143,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/games/{id}/analysis", get(analysis::http::get).post(analysis::http::request))
         .route("/api/cluster", get(cluster))
         .route("/api/levels", get(levels))
+        .route("/api/engines", get(engines))
         .route("/healthz", get(|| async { "ok\n" }))
         .route("/metrics", get(metrics))
         .merge(accounts::http::routes())
@@ -287,9 +288,13 @@ async fn serve_store(
 /// stopped. The database comes first: a second server on the same file is told who holds it,
 /// even when it was also given the same address.
 pub fn run(args: &ServeArgs) -> Result<(), ServeError> {
+    // Each engine is started once before anything else, so a bad --engine stops the server
+    // at once with one line, like the other bad arguments.
+    let engines = super::engines::Engines::probe(&args.engine).map_err(|e| ServeError::Usage(e.to_string()))?;
     let runtime = tokio::runtime::Runtime::new().map_err(ServeError::Runtime)?;
     runtime.block_on(async {
-        let config = ServerConfig::from(args);
+        let mut config = ServerConfig::from(args);
+        config.room.engines = Arc::new(engines);
         let backing = open(&config).await?;
         let listener =
             TcpListener::bind(args.listen).await.map_err(|source| ServeError::Bind { addr: args.listen, source })?;
@@ -439,6 +444,7 @@ impl From<StoredGame> for FinishedGame {
             }
             StoredSeat::Human { token: None, .. } => SeatView::Open,
             StoredSeat::Bot { level } => SeatView::bot(level),
+            StoredSeat::Engine { name, options } => SeatView::engine(&name, &options),
         };
         FinishedGame {
             plies: g.moves.len(),
@@ -545,6 +551,12 @@ async fn cluster(State(shared): State<Arc<Shared>>) -> Response {
         Ok(nodes) => Json(serde_json::json!({ "node": cluster.node(), "nodes": nodes })).into_response(),
         Err(e) => store_failed(e),
     }
+}
+
+/// `GET /api/engines`: the UCI engines this server offers as seats, with their variants and
+/// the strength settings a seat may choose (`[]` when it was started without `--engine`).
+async fn engines(State(shared): State<Arc<Shared>>) -> Response {
+    Json(shared.config.room.engines.listing()).into_response()
 }
 
 async fn metrics(State(shared): State<Arc<Shared>>) -> Response {

@@ -170,6 +170,10 @@ pub struct ServeArgs {
     /// Join a cluster whose nodes talk over this Redis, redis://HOST:PORT (needs a PostgreSQL --db)
     #[arg(long, value_name = "URL", value_parser = redis_url)]
     pub cluster: Option<String>,
+    /// A UCI engine offered as a seat, NAME=PATH[,Option=Value...] (repeatable), e.g.
+    /// "Stockfish=/usr/games/stockfish"; the options are set on every process of it
+    #[arg(long, value_name = "NAME=PATH[,Option=Value...]", value_parser = super::engines::parse_engine_spec)]
+    pub engine: Vec<super::engines::EngineSpec>,
     /// This node's name in the cluster (default: the host name and the port, e.g. web1:8080)
     #[arg(long, value_name = "NAME", value_parser = node_name, requires = "cluster")]
     pub node: Option<String>,

@@ -7,6 +7,7 @@ pub mod app;
 pub mod cluster;
 pub mod config;
 pub mod connection;
+pub mod engines;
 pub mod hosts;
 pub mod limits;
 pub mod listener;

@@ -363,7 +363,9 @@ impl Session {
                 update.notes.push(error_note(code, &message));
             }
             ServerMessage::Chat { game, line } if game == self.view.game() => {
-                update.notes.push(format!("[{}] {}: {}", line.room.name(), line.from, line.text));
+                let who =
+                    if line.system { "[server]".into() } else { format!("[{}] {}:", line.room.name(), line.from) };
+                update.notes.push(format!("{who} {}", line.text));
             }
             // The rematch's seat, then its first state: the session moves to the new game.
             ServerMessage::Joined { game, color, .. } => {

@@ -439,3 +439,47 @@ pub async fn table(server: &Server) -> Table {
     assert_eq!(cy.answer(json!({"type":"watch","game":game,"name":"Cy"})).await["type"], "ack");
     Table { alice, bob, cy, game, alice_token, bob_token }
 }
+
+/// `gambit serve` as a child process on a free port, on the database `db` (an SQLite file's
+/// path or a PostgreSQL URL), with more `args`.
+pub struct Process {
+    child: std::process::Child,
+    pub server: Server,
+}
+
+impl Process {
+    pub async fn start(db: &str, args: &[&str]) -> Process {
+        // The port is free now; the moment until the child binds it is short.
+        let addr: SocketAddr =
+            std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("free port");
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_gambit"))
+            .args(["serve", "--listen", &addr.to_string(), "--db", db])
+            .args(args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("start gambit serve");
+        // Owned at once, so the child is killed and reaped on every path (Drop).
+        let process = Process { child, server: Server::external(addr) };
+        for _ in 0..200 {
+            if tokio::net::TcpStream::connect(addr).await.is_ok() {
+                return process;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("gambit serve did not start on {addr}");
+    }
+
+    /// SIGKILL: no shutdown code runs.
+    pub fn kill(mut self) {
+        self.child.kill().expect("kill");
+        self.child.wait().expect("wait");
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -119,6 +119,8 @@ function lineNode(line) {
   const li = document.createElement('li');
   li.className = 'chat-line';
   li.dataset.room = line.room;
+  // The server's own lines (an engine seat failing) stand apart from what people write.
+  if (line.system) li.dataset.system = 'true';
   if (line.at) li.title = `${ROOM_NAMES[line.room]} · ${new Date(line.at).toLocaleTimeString()}`;
   const from = document.createElement('span');
   from.className = 'chat-from';

@@ -44,7 +44,7 @@ export function statusText(ctrl) {
   }
   const seat = g.seats[g.turn];
   const check = g.check ? 'Check! ' : '';
-  if (seat.kind === 'bot') return `${check}${seatName(seat)} is thinking…`;
+  if (seat.kind === 'bot' || seat.kind === 'engine') return `${check}${seatName(seat)} is thinking…`;
   if (ctrl.seat?.color === g.turn) return `${check}Your move (${SIDE_NAMES[g.turn]})`;
   return `${check}${SIDE_NAMES[g.turn]} to move`;
 }

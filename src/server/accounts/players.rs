@@ -168,6 +168,7 @@ fn history_game(game: StoredGame, account: i64) -> HistoryGame {
         name: match seat {
             StoredSeat::Human { name, .. } => PlayerName::shown(PlayerName::from_stored(name.clone()).as_ref()),
             StoredSeat::Bot { level } => PlayerName::of_bot(*level),
+            StoredSeat::Engine { name, options } => crate::protocol::engine_label(name, options),
         },
         rating: change.map(|c| c.rating),
         change: change.map(|c| c.change),

@@ -245,6 +245,10 @@ impl Room {
                 self.bot_answer(job, mv, bot, out).await;
                 Answer::Nothing
             }
+            RoomCommand::EngineMove { job, side, answer, process } => {
+                self.engine_answer(job, side, answer, process, out).await;
+                Answer::Nothing
+            }
             RoomCommand::IdleCheck => {
                 if self.idle_check(out).await {
                     Answer::Close
@@ -382,6 +386,7 @@ impl Room {
     /// Stops what runs (bot, clock), stores the end and adds its event.
     pub(super) async fn announce_end(&mut self, outcome: Outcome, out: &mut Batch) {
         self.cancel_bot();
+        self.end_engines();
         self.paused = false;
         self.offer = None;
         if let Some(clock) = &mut self.clock {

@@ -44,6 +44,24 @@ impl PendingBot {
     }
 }
 
+/// Waits `delay`, then for one of the search `permits`: the permit, or None if the search was
+/// cancelled meanwhile (or the permits are gone).
+pub(super) async fn wait_turn(
+    delay: Duration,
+    stopped: &AtomicBool,
+    permits: Arc<Semaphore>,
+) -> Option<tokio::sync::OwnedSemaphorePermit> {
+    if !delay.is_zero() {
+        tokio::time::sleep(delay).await;
+    }
+    if stopped.load(Ordering::Relaxed) {
+        return None;
+    }
+    let permit = permits.acquire_owned().await.ok()?;
+    // Cancelled while waiting for a permit: give it back at once.
+    (!stopped.load(Ordering::Relaxed)).then_some(permit)
+}
+
 /// Starts a search on the blocking pool after `delay`, once one of the server's `permits` is
 /// free (so however many bot games run, only so many searches take CPUs at once); the answer
 /// comes back to the room as [`RoomCommand::BotMove`] tagged with `job`.
@@ -60,16 +78,7 @@ pub(super) fn start(
     let limits = Limits { movetime: Some(movetime), stop: Some(stop.clone()), ..Limits::default() };
     let stopped = stop.clone();
     tokio::spawn(async move {
-        if !delay.is_zero() {
-            tokio::time::sleep(delay).await;
-        }
-        if stopped.load(Ordering::Relaxed) {
-            return;
-        }
-        let Ok(permit) = permits.acquire_owned().await else { return };
-        if stopped.load(Ordering::Relaxed) {
-            return; // Cancelled while waiting for a permit.
-        }
+        let Some(permit) = wait_turn(delay, &stopped, permits).await else { return };
         // The movetime counts from when the search starts, not from the wait for a permit.
         let searched = tokio::task::spawn_blocking(move || {
             let mv = bot.choose(&game, &limits);

@@ -69,6 +69,10 @@ impl Room {
             }
             None => (config.engine_movetime, if both_bots { config.bot_delay } else { Duration::ZERO }),
         };
+        if matches!(self.seat(turn), Seat::Engine { .. }) {
+            self.start_engine(turn, movetime, delay);
+            return;
+        }
         let Seat::Bot { level, bot } = self.seat_mut(turn) else { return };
         let level = *level;
         // The bot may still be out with a cancelled search; a fresh one does the same job.

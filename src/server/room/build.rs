@@ -18,6 +18,7 @@ use crate::bots::Level;
 use crate::chess::{ByColor, Color, Game, Variant};
 use crate::protocol::{GameId, MatchScore, NewGame, PlayerName, Refusal, SeatSpec};
 use crate::server::accounts::Player;
+use crate::server::engines::Engines;
 use crate::server::store::{now_ms, StoredGame, StoredSeat, StoredTimes};
 
 /// What a room is made of, new or restored.
@@ -73,13 +74,21 @@ fn rateable(spec: &NewGame, from_start: bool) -> Result<(), Refusal> {
     Ok(())
 }
 
-fn seat_from(spec: SeatSpec) -> Result<Seat, Refusal> {
+/// The seat `spec` asks for in a game of `variant`; an engine seat only with an engine the
+/// server offers, in a variant it plays, at a strength it allows.
+fn seat_from(spec: SeatSpec, variant: Variant, engines: &Engines) -> Result<Seat, Refusal> {
     match spec {
         SeatSpec::Human => Ok(Seat::open()),
-        SeatSpec::Bot { level } => {
-            Level::new(level).map(|level| Seat::Bot { level, bot: None }).map_err(|e| bad(format!("bad bot seat: {e}")))
+        SeatSpec::Bot { level } => bot_seat(level),
+        SeatSpec::Engine { name, options } => {
+            let strength = engines.check_seat(&name, &options, variant)?;
+            Ok(Seat::engine(name, strength))
         }
     }
+}
+
+fn bot_seat(level: u8) -> Result<Seat, Refusal> {
+    Level::new(level).map(|level| Seat::Bot { level, bot: None }).map_err(|e| bad(format!("bad bot seat: {e}")))
 }
 
 impl Room {
@@ -93,7 +102,11 @@ impl Room {
         me: mpsc::WeakSender<RoomCommand>,
     ) -> Result<NewRoom, Refusal> {
         let (game, clock) = playable(&spec)?;
-        let mut seats = ByColor { white: seat_from(spec.white)?, black: seat_from(spec.black)? };
+        let (variant, engines) = (game.variant(), &ctx.config.engines);
+        let mut seats = ByColor {
+            white: seat_from(spec.white.clone(), variant, engines)?,
+            black: seat_from(spec.black.clone(), variant, engines)?,
+        };
         let creator = match spec.as_side {
             Some(side) if seats[side].is_bot() => {
                 return Err(bad(format!("\"as\": the {} seat is a bot's; take a human seat", side.name())))
@@ -137,7 +150,10 @@ impl Room {
                 account,
                 also: None,
             }),
-            StoredSeat::Bot { level } => seat_from(SeatSpec::Bot { level }),
+            StoredSeat::Bot { level } => bot_seat(level),
+            // Not checked against the engines offered now: an engine no longer offered
+            // resigns when it is to move, with the reason in the chat.
+            StoredSeat::Engine { name, options } => Ok(Seat::engine(name, options)),
         };
         let seats = ByColor { white: seat(stored.white)?, black: seat(stored.black)? };
         let clock = match stored.clock {

@@ -22,7 +22,8 @@ impl ChatLog {
         let mut log = ChatLog::default();
         for line in stored {
             let room = if line.players { ChatRoom::Players } else { ChatRoom::Spectators };
-            let line = ChatLine { room, from: line.from.clone(), text: line.text.clone(), at: line.at_ms };
+            let line =
+                ChatLine { room, from: line.from.clone(), text: line.text.clone(), at: line.at_ms, system: false };
             log.push(room, text_of(game, line));
         }
         log
@@ -96,7 +97,7 @@ impl Room {
             (_, Some(side)) => self.seat(side).view().name().unwrap_or(PlayerName::ANONYMOUS).to_string(),
             (ChatRoom::Spectators, None) => PlayerName::shown(name.as_ref()),
         };
-        let line = ChatLine { room, from, text: text.into(), at: now_ms() };
+        let line = ChatLine { room, from, text: text.into(), at: now_ms(), system: false };
         let stored = StoredChat {
             players: room == ChatRoom::Players,
             from: line.from.clone(),
@@ -112,6 +113,19 @@ impl Room {
         self.chat.push(room, text.clone());
         self.events.tell(&self.id, text, audience(room, over));
         Ok(())
+    }
+}
+
+impl Room {
+    /// A line from the server itself, for everyone following the game (an engine seat that
+    /// failed, and what became of it). Kept in the players' room of this room's log only: it
+    /// says nothing a stored game needs, and the end event carries the outcome.
+    pub(super) fn system_chat(&mut self, text: String) {
+        tracing::warn!(game = %self.id, "{text}");
+        let line = ChatLine { room: ChatRoom::Players, from: "gambit".into(), text, at: now_ms(), system: true };
+        let text = text_of(&self.id, line);
+        self.chat.push(ChatRoom::Players, text.clone());
+        self.events.tell(&self.id, text, Audience::Everyone);
     }
 }
 

@@ -8,6 +8,7 @@ mod bots;
 mod build;
 mod chat;
 mod clock;
+mod engine_seat;
 mod events;
 mod history;
 mod idle;
@@ -119,6 +120,8 @@ pub struct RoomConfig {
     /// After a player's takeback request is declined for the n-th time, they may ask again
     /// only after n² times this (lichess's courtesy: no pestering).
     pub takeback_cooldown: Duration,
+    /// The UCI engines offered as seats (`--engine`).
+    pub engines: Arc<super::engines::Engines>,
 }
 
 /// The grace period of an absent player: longer for longer time controls, as on lichess. A
@@ -174,6 +177,7 @@ impl Default for RoomConfig {
             engine_tables: bot::table_pool(cpus),
             claim_grace: ClaimGrace::default(),
             takeback_cooldown: Duration::from_secs(10),
+            engines: Arc::default(),
         }
     }
 }
@@ -321,6 +325,14 @@ pub enum RoomCommand {
         job: u64,
         mv: Option<Move>,
         bot: Box<dyn Bot>,
+    },
+    /// An engine seat's answer to job `job`, with its process back (None if it could not be
+    /// started); stale answers are dropped.
+    EngineMove {
+        job: u64,
+        side: Color,
+        answer: engine_seat::EngineAnswer,
+        process: Option<engine_seat::EngineProcess>,
     },
     /// Time to see whether the game has been left alone too long (sent by the room's ticker).
     IdleCheck,

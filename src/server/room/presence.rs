@@ -103,7 +103,7 @@ impl Room {
                 *away_since = None;
                 *online == 1
             }
-            Seat::Bot { .. } => false,
+            Seat::Bot { .. } | Seat::Engine { .. } => false,
         };
         if came_online {
             self.claim_told[side] = false;

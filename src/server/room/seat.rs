@@ -1,6 +1,10 @@
 //! Seats: a human seat held by whoever has its secret token, or a bot of some level.
 
+use std::collections::BTreeMap;
+
 use tokio::time::Instant;
+
+use super::engine_seat::EngineProcess;
 
 use crate::bots::{Bot, Level};
 use crate::protocol::{PlayerName, SeatView};
@@ -27,6 +31,10 @@ pub(super) enum Seat {
     },
     /// A computer player. The bot itself is lent to the thinking task while it searches.
     Bot { level: Level, bot: Option<Box<dyn Bot>> },
+    /// An external UCI engine (`--engine`) at a strength setting. Its process is started on
+    /// its first move, lent to the thinking task while it thinks, and ended with the game;
+    /// `crashes` counts its deaths in this game (the third resigns).
+    Engine { name: String, options: BTreeMap<String, i64>, process: Option<EngineProcess>, crashes: u8 },
 }
 
 impl Seat {
@@ -51,7 +59,7 @@ impl Seat {
     pub(super) fn account(&self) -> Option<AccountKey> {
         match self {
             Seat::Human { account, .. } => *account,
-            Seat::Bot { .. } => None,
+            Seat::Bot { .. } | Seat::Engine { .. } => None,
         }
     }
 
@@ -61,6 +69,7 @@ impl Seat {
             Seat::Human { token: None, .. } => SeatView::Open,
             Seat::Human { online, name, .. } => SeatView::human(*online > 0, name.as_ref()),
             Seat::Bot { level, .. } => SeatView::bot(level.get()),
+            Seat::Engine { name, options, .. } => SeatView::engine(name, options),
         }
     }
 
@@ -73,11 +82,18 @@ impl Seat {
                 account: *account,
             },
             Seat::Bot { level, .. } => StoredSeat::Bot { level: level.get() },
+            Seat::Engine { name, options, .. } => StoredSeat::Engine { name: name.clone(), options: options.clone() },
         }
     }
 
+    /// True for a computer's seat: a bot or an engine.
     pub(super) fn is_bot(&self) -> bool {
-        matches!(self, Seat::Bot { .. })
+        matches!(self, Seat::Bot { .. } | Seat::Engine { .. })
+    }
+
+    /// An engine seat with nothing running yet.
+    pub(super) fn engine(name: String, options: BTreeMap<String, i64>) -> Seat {
+        Seat::Engine { name, options, process: None, crashes: 0 }
     }
 
     pub(super) fn is_open(&self) -> bool {

@@ -43,6 +43,8 @@ pub enum StoredSeat {
     Human { token: Option<TokenHash>, name: Option<String>, account: Option<AccountKey> },
     /// A computer player of this level.
     Bot { level: u8 },
+    /// An external UCI engine, by the name the server gives it, and its strength setting.
+    Engine { name: String, options: std::collections::BTreeMap<String, i64> },
 }
 
 /// Times left on a game's clock, in milliseconds, as of the last change stored.

@@ -89,6 +89,7 @@ impl GameRow {
             let spec: SeatRecord = serde_json::from_str(spec).map_err(|e| bad(what, &e))?;
             Ok::<_, String>(match spec {
                 SeatRecord::Bot { level } => StoredSeat::Bot { level },
+                SeatRecord::Engine { name, options } => StoredSeat::Engine { name, options },
                 SeatRecord::Human => {
                     StoredSeat::Human { token: token.as_deref().and_then(TokenHash::from_slice), name, account }
                 }
@@ -183,7 +184,7 @@ fn token(seat: &StoredSeat) -> Option<Vec<u8>> {
 fn name(seat: &StoredSeat) -> Option<String> {
     match seat {
         StoredSeat::Human { name, .. } => name.clone(),
-        StoredSeat::Bot { .. } => None,
+        StoredSeat::Bot { .. } | StoredSeat::Engine { .. } => None,
     }
 }
 
@@ -191,7 +192,7 @@ fn name(seat: &StoredSeat) -> Option<String> {
 fn account(seat: &StoredSeat) -> Option<i64> {
     match seat {
         StoredSeat::Human { account, .. } => *account,
-        StoredSeat::Bot { .. } => None,
+        StoredSeat::Bot { .. } | StoredSeat::Engine { .. } => None,
     }
 }
 
@@ -283,19 +284,29 @@ impl TryFrom<RulesRecord> for Rules {
     }
 }
 
-/// The `white` and `black` columns: `{"kind":"human"}` or `{"kind":"bot","level":3}`.
+/// The `white` and `black` columns: `{"kind":"human"}`, `{"kind":"bot","level":3}` or
+/// `{"kind":"engine","name":"Stockfish","options":{"Skill Level":3}}` (a kind older servers
+/// never wrote, so their databases read as before).
 #[derive(serde::Serialize, serde::Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 enum SeatRecord {
     Human,
-    Bot { level: u8 },
+    Bot {
+        level: u8,
+    },
+    Engine {
+        name: String,
+        #[serde(default)]
+        options: std::collections::BTreeMap<String, i64>,
+    },
 }
 
 impl From<&StoredSeat> for SeatRecord {
     fn from(seat: &StoredSeat) -> SeatRecord {
-        match *seat {
+        match seat {
             StoredSeat::Human { .. } => SeatRecord::Human,
-            StoredSeat::Bot { level } => SeatRecord::Bot { level },
+            StoredSeat::Bot { level } => SeatRecord::Bot { level: *level },
+            StoredSeat::Engine { name, options } => SeatRecord::Engine { name: name.clone(), options: options.clone() },
         }
     }
 }
@@ -305,4 +316,23 @@ impl From<&StoredSeat> for SeatRecord {
 struct ClockRecord {
     initial_ms: u64,
     increment_ms: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_seats_are_kept_and_old_seats_read_as_before() {
+        let options = std::collections::BTreeMap::from([("Skill Level".to_string(), 3)]);
+        let engine = StoredSeat::Engine { name: "Stockfish".into(), options: options.clone() };
+        let text = json(&SeatRecord::from(&engine));
+        assert_eq!(text, r#"{"kind":"engine","name":"Stockfish","options":{"Skill Level":3}}"#);
+        let back: SeatRecord = serde_json::from_str(&text).unwrap();
+        assert!(matches!(back, SeatRecord::Engine { name, options: o } if name == "Stockfish" && o == options));
+        // What servers before engine seats wrote.
+        let bot: SeatRecord = serde_json::from_str(r#"{"kind":"bot","level":3}"#).unwrap();
+        assert!(matches!(bot, SeatRecord::Bot { level: 3 }));
+        assert!(matches!(serde_json::from_str(r#"{"kind":"human"}"#).unwrap(), SeatRecord::Human));
+    }
 }

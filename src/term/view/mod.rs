@@ -270,6 +270,7 @@ impl GameView {
         match &self.g().seats[side] {
             // The bot by its label, rating and all: "Level 6 · ~1500 is thinking…".
             bot @ SeatView::Bot { .. } => format!("{} is thinking…", bot.shown().unwrap_or(&who)),
+            SeatView::Engine(_) => format!("{who} is thinking…"),
             SeatView::Human { online: false, .. } => format!("waiting for {who} (offline)"),
             _ => format!("waiting for {who}"),
         }
@@ -363,6 +364,7 @@ impl GameView {
                 bot @ SeatView::Bot { .. } => bot.shown().unwrap_or_default().to_string(),
                 SeatView::Human { online: true, name } => name.clone(),
                 SeatView::Human { online: false, name } => format!("{name} (offline)"),
+                SeatView::Engine(engine) => engine.label.clone(),
                 SeatView::Open => "open seat".into(),
             }
         };
@@ -410,7 +412,9 @@ impl GameView {
                     format!("{check}{to_move}.")
                 } else if self.me == Some(self.g().turn) {
                     format!("{check}{to_move} — your move.")
-                } else if self.me.is_some() || matches!(self.g().seats[self.g().turn], SeatView::Bot { .. }) {
+                } else if self.me.is_some()
+                    || matches!(self.g().seats[self.g().turn], SeatView::Bot { .. } | SeatView::Engine(_))
+                {
                     format!("{check}{to_move} — {}", end_sentence(&self.waiting_for(self.g().turn)))
                 } else {
                     format!("{check}{to_move}.")

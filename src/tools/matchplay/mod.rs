@@ -4,7 +4,6 @@
 //! Games come in pairs that share a short random opening, with colours swapped, so that the
 //! games differ and neither colour is favoured. A game still going after 300 plies is drawn.
 
-mod engine;
 mod opening;
 mod player;
 mod stats;

@@ -3,11 +3,11 @@
 use std::fmt;
 use std::time::Duration;
 
-use super::engine::{Engine, EngineConfig, Reply};
 use crate::bots::agents::{agent, AGENTS};
 use crate::bots::search::Skill;
 use crate::bots::{AlphaBeta, Bot, Level, Limits};
 use crate::chess::{Game, Move, Variant};
+use crate::uci_client::{Engine, EngineConfig, Reply};
 
 /// A player as named on the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -144,7 +144,7 @@ impl Player {
     /// Makes the player; starting an engine can fail.
     pub fn new(spec: &Spec) -> Result<Player, String> {
         match spec {
-            Spec::Uci(config) => Ok(Player::Engine(Box::new(Engine::start(config)?))),
+            Spec::Uci(config) => Ok(Player::Engine(Box::new(Engine::start(config).map_err(|e| e.to_string())?))),
             _ => Ok(Player::Bot { spec: spec.clone(), bot: make_bot(spec, None) }),
         }
     }
@@ -157,7 +157,7 @@ impl Player {
                 *bot = make_bot(spec, Some(seed));
                 Ok(())
             }
-            Player::Engine(engine) => engine.new_game(),
+            Player::Engine(engine) => engine.new_game().map_err(|e| e.to_string()),
         }
     }
 
@@ -172,7 +172,7 @@ impl Player {
                     _ => Turn::Forfeit(Forfeit::IllegalMove),
                 })
             }
-            Player::Engine(engine) => Ok(match engine.best_move(game, movetime)? {
+            Player::Engine(engine) => Ok(match engine.best_move(game, movetime).map_err(|e| e.to_string())? {
                 Reply::BestMove(text) => match pos.parse_uci(&text) {
                     Ok(m) => Turn::Move(m),
                     Err(_) => Turn::Forfeit(Forfeit::IllegalMove),

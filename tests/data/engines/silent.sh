@@ -1,0 +1,3 @@
+#!/usr/bin/env bash
+# The fake engine (fake_engine.sh) in mode silent.
+exec "$(dirname "$0")/fake_engine.sh" silent
