@@ -17,7 +17,7 @@ use gambit::server::room::ClaimGrace;
 use serde_json::{json, Value};
 use server_support::{start, start_with, test_config};
 
-/// Lobby → a game against level 1; three moves by clicking and one by dragging, each answered;
+/// Lobby (the levels offered with their ratings) → a game against level 1; three moves by clicking and one by dragging, each answered;
 /// a reload mid-game shows the same board and moves; undo; resign; the result shows.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn play_the_computer_click_drag_reload_undo_resign() {
@@ -27,6 +27,13 @@ async fn play_the_computer_click_drag_reload_undo_resign() {
     let c = driver.browser(1280, 900).await;
 
     open_lobby(&c, &server).await;
+    // Every level is offered with its rating, as the server rates it.
+    let labels: Vec<String> = gambit::bots::Level::ALL.iter().map(|l| l.label()).collect();
+    let script = format!(
+        "return JSON.stringify([...document.querySelectorAll('#bot-level option')].map((o) => o.textContent)) === {:?}",
+        serde_json::to_string(&labels).expect("JSON")
+    );
+    wait_js(&c, "the levels labelled with their ratings", &script).await;
     c.find(Locator::Id("bot-level")).await.expect("level").select_by_value("1").await.expect("level 1");
     click_css(&c, "#play-bot").await;
     choose_name(&c, "Ann").await;
