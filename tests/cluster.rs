@@ -524,9 +524,10 @@ async fn a_stopped_node_hands_its_games_over_and_tells_clients_to_reconnect() {
     let terminated = tokio::spawn(n1.terminate());
     assert_eq!(white.recv_close_code().await, Some(1012), "clients are told to reconnect");
     terminated.await.expect("stopped");
-    // The game passes on without waiting for a lease to run out.
-    black.send(json!({"type":"move","game":game,"uci":"e7e5","id":3})).await;
-    see_move(&mut black, "e7e5").await;
+    // The game passes on without waiting for a lease to run out. Two nodes may race to take it
+    // over; the one that loses refuses the move it was sent ("no longer owns game …; try
+    // again", the store's fencing), and the client sends it again, as the error asks.
+    play_when_back(&mut black, &game, "e7e5").await;
     assert!(stopped.elapsed() < Duration::from_secs(5), "handed over in {:?}", stopped.elapsed());
     let (mut white, state) = resume(cluster.node("n2"), &game, &white_token).await;
     assert_eq!(moves(&state), ["e2e4", "e7e5"]);
