@@ -27,6 +27,32 @@ pub fn uci_variant_name(variant: Variant) -> &'static str {
     }
 }
 
+/// What is wrong with a `PATH[,Name=Value...]` engine command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CommandError {
+    /// No program before the first comma.
+    NoPath,
+    /// A part that is not `Name=Value` (as written, trimmed).
+    BadOption(String),
+}
+
+/// Reads `PATH[,Name=Value...]`, the way `gambit match` (`uci:…`) and `gambit serve
+/// --engine NAME=…` name an engine: the program and the options to set on it, in order.
+pub fn parse_command(text: &str) -> Result<(String, Vec<(String, String)>), CommandError> {
+    let mut parts = text.split(',');
+    let path = parts.next().unwrap_or_default().trim();
+    if path.is_empty() {
+        return Err(CommandError::NoPath);
+    }
+    let options = parts
+        .map(|part| match part.split_once('=') {
+            Some((name, value)) if !name.trim().is_empty() => Ok((name.trim().to_string(), value.trim().to_string())),
+            _ => Err(CommandError::BadOption(part.trim().to_string())),
+        })
+        .collect::<Result<_, _>>()?;
+    Ok((path.to_string(), options))
+}
+
 /// What it takes to start an engine: the program and the options to set.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineConfig {

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::chess::Variant;
 use crate::protocol::{PlayerName, Refusal, VariantName};
-use crate::uci_client::{Engine, EngineConfig, EngineInfo, UciError};
+use crate::uci_client::{parse_command, Engine, EngineConfig, EngineInfo, UciError};
 
 /// The options a seat may choose: the engine's strength, nothing that costs the server more
 /// (Hash, Threads) or touches its files (paths).
@@ -44,20 +44,7 @@ pub fn parse_engine_spec(text: &str) -> Result<EngineSpec, EngineSpecError> {
         .map_err(|why| EngineSpecError::BadName { spec: text.to_string(), why })?
         .as_str()
         .to_string();
-    let mut parts = rest.split(',');
-    let path = parts.next().unwrap_or_default().trim().to_string();
-    if path.is_empty() {
-        return Err(syntax());
-    }
-    let mut options = Vec::new();
-    for part in parts {
-        match part.split_once('=') {
-            Some((option, value)) if !option.trim().is_empty() => {
-                options.push((option.trim().to_string(), value.trim().to_string()))
-            }
-            _ => return Err(syntax()),
-        }
-    }
+    let (path, options) = parse_command(rest).map_err(|_| syntax())?;
     Ok(EngineSpec { name, path, options })
 }
 

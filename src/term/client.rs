@@ -97,3 +97,41 @@ impl Connection {
         let _ = tokio::time::timeout(CLOSE_TIMEOUT, closing).await;
     }
 }
+
+/// The servers a client may use (one, or the nodes of a cluster), and the one in use.
+pub struct Servers {
+    urls: Vec<String>,
+    current: usize,
+}
+
+impl Servers {
+    /// Connects to the first server that answers.
+    pub async fn open(urls: Vec<String>) -> Result<(Servers, Connection), TermError> {
+        let mut first_error = None;
+        for (current, url) in urls.iter().enumerate() {
+            match Connection::open(url).await {
+                Ok(conn) => return Ok((Servers { urls, current }, conn)),
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+        Err(first_error.unwrap_or(TermError::BadUrl { url: String::new(), reason: "no server address".into() }))
+    }
+
+    /// Every server's address, for a message that none of them answers.
+    pub fn all(&self) -> String {
+        self.urls.join(", ")
+    }
+
+    pub fn url(&self) -> &str {
+        &self.urls[self.current]
+    }
+
+    /// After a lost connection: the next server (a node stopping tells its clients to go on
+    /// to another; a dead one does not answer).
+    pub fn advance(&mut self) -> &str {
+        self.current = (self.current + 1) % self.urls.len();
+        self.url()
+    }
+}

@@ -8,7 +8,7 @@ use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, BufReader, Lines, Stdin};
 use tokio::time::Instant;
 
-use super::client::{Connection, Incoming};
+use super::client::{Connection, Incoming, Servers};
 use super::input::{self, Command, MoveInputError};
 use super::view::{GameView, Update};
 use super::{PlayArgs, TermError, DEFAULT_URL};
@@ -103,39 +103,6 @@ pub async fn watch(urls: Vec<String>, game: GameId, name: Option<PlayerName>) ->
     let setup = setup(&mut conn, None, false).await?;
     let view = GameView::new(setup.state, None);
     Session::new(servers, conn, view, None, name).run(&format!("Watching game {game}."), input_lines()).await
-}
-
-/// The servers a client may use (one, or the nodes of a cluster), and the one in use.
-struct Servers {
-    urls: Vec<String>,
-    current: usize,
-}
-
-impl Servers {
-    /// Connects to the first server that answers.
-    async fn open(urls: Vec<String>) -> Result<(Servers, Connection), TermError> {
-        let mut first_error = None;
-        for (current, url) in urls.iter().enumerate() {
-            match Connection::open(url).await {
-                Ok(conn) => return Ok((Servers { urls, current }, conn)),
-                Err(e) => {
-                    first_error.get_or_insert(e);
-                }
-            }
-        }
-        Err(first_error.unwrap_or(TermError::BadUrl { url: String::new(), reason: "no server address".into() }))
-    }
-
-    fn url(&self) -> &str {
-        &self.urls[self.current]
-    }
-
-    /// After a lost connection: the next server (a node stopping tells its clients to go on
-    /// to another; a dead one does not answer).
-    fn next(&mut self) -> &str {
-        self.current = (self.current + 1) % self.urls.len();
-        self.url()
-    }
 }
 
 /// What the server answered to the first message.
@@ -501,7 +468,7 @@ impl Session {
     /// One reconnection attempt: open, then resume the seat (or watch again) from the last version.
     async fn reconnect(&mut self) -> Result<(), TermError> {
         self.retry_at = None;
-        let url = self.servers.next().to_string();
+        let url = self.servers.advance().to_string();
         let Ok(conn) = Connection::open(&url).await else {
             return self.retry_later();
         };
@@ -538,7 +505,7 @@ impl Session {
     /// Schedules the next reconnection attempt, or gives up after [`MAX_RETRIES`].
     fn retry_later(&mut self) -> Result<(), TermError> {
         if self.failures >= MAX_RETRIES {
-            return Err(TermError::Lost { url: self.servers.urls.join(", ") });
+            return Err(TermError::Lost { url: self.servers.all() });
         }
         let delay = FIRST_BACKOFF.saturating_mul(1 << self.failures.min(16)).min(MAX_BACKOFF);
         self.failures += 1;

@@ -7,7 +7,7 @@ use crate::bots::agents::{agent, AGENTS};
 use crate::bots::search::Skill;
 use crate::bots::{AlphaBeta, Bot, Level, Limits};
 use crate::chess::{Game, Move, Variant};
-use crate::uci_client::{Engine, EngineConfig, Reply};
+use crate::uci_client::{parse_command, CommandError, Engine, EngineConfig, Reply};
 
 /// A player as named on the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,26 +30,15 @@ impl Spec {
         let expected = "expected level1..level8, dummy, random, greedy, smart, minimax4, skill:DEPTH,LINES,WEAKNESS or uci:PATH[,Name=Value...]";
         let trimmed = text.trim();
         if let Some(rest) = trimmed.strip_prefix("uci:") {
-            let mut parts = rest.split(',');
-            let path = parts.next().unwrap_or_default().trim();
-            if path.is_empty() {
-                return Err(format!("player {text:?} names no engine: write uci:PATH, e.g. uci:/usr/games/stockfish"));
-            }
-            let mut options = Vec::new();
-            for part in parts {
-                match part.split_once('=') {
-                    Some((name, value)) if !name.trim().is_empty() => {
-                        options.push((name.trim().to_string(), value.trim().to_string()))
-                    }
-                    _ => {
-                        return Err(format!(
-                            "bad engine option {:?} in player {text:?}: expected Name=Value, e.g. Skill Level=0",
-                            part.trim()
-                        ))
-                    }
+            return match parse_command(rest) {
+                Ok((path, options)) => Ok(Spec::Uci(EngineConfig { path, options, variant })),
+                Err(CommandError::NoPath) => {
+                    Err(format!("player {text:?} names no engine: write uci:PATH, e.g. uci:/usr/games/stockfish"))
                 }
-            }
-            return Ok(Spec::Uci(EngineConfig { path: path.to_string(), options, variant }));
+                Err(CommandError::BadOption(part)) => Err(format!(
+                    "bad engine option {part:?} in player {text:?}: expected Name=Value, e.g. Skill Level=0"
+                )),
+            };
         }
         if let Some(rest) = trimmed.strip_prefix("skill:") {
             return parse_skill(rest).map(Spec::Skill).map_err(|why| format!("bad player {text:?}: {why}"));

@@ -88,7 +88,8 @@ impl Options {
         match key.as_str() {
             "level" => {
                 let n = spin("Level", &value, 1, u64::from(Level::FULL.get())).map_err(unchanged)?;
-                self.level = u8::try_from(n).ok().and_then(|n| Level::new(n).ok()).unwrap_or(Level::FULL);
+                // In range, so Level::new accepts it.
+                self.level = Level::new(n as u8).map_err(|e| unchanged(e.to_string()))?;
             }
             "hash" => self.hash_mb = spin("Hash", &value, 1, HASH_MAX_MB).map_err(unchanged)?,
             "multipv" => {
