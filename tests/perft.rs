@@ -62,3 +62,28 @@ fn divide_sums_to_perft_and_lists_each_legal_move_once() {
         }
     }
 }
+
+/// `gives_check` (which the search uses to skip moves without making them) agrees with making
+/// the move and looking, for every move two plies deep from every reference position.
+#[test]
+fn gives_check_agrees_with_making_the_move() {
+    let files = [
+        (Variant::Standard, "perft_wiki.epd"),
+        (Variant::Standard, "perft_standard.epd"),
+        (Variant::Minichess7, "perft_minichess7.epd"),
+    ];
+    let mut checks = 0;
+    for (variant, file) in files {
+        for case in common::load(file) {
+            let root = Position::from_fen(&case.fen, variant).unwrap();
+            for pos in std::iter::once(root).chain(root.legal_moves().iter().map(|&m| root.after(m))) {
+                for &m in pos.legal_moves().iter() {
+                    let made = pos.after(m).is_check();
+                    assert_eq!(pos.gives_check(m), made, "{file}:{} {} {m}", case.line, pos.fen());
+                    checks += usize::from(made);
+                }
+            }
+        }
+    }
+    assert!(checks > 1000, "only {checks} checking moves seen");
+}

@@ -232,6 +232,24 @@ impl Position {
             && m.from.file() != m.to.file()
     }
 
+    /// True if the legal move `m` checks the opponent: as cheap as a few attack lookups, so a
+    /// search can decide to skip a move without making it.
+    pub fn gives_check(&self, m: Move) -> bool {
+        if self.is_castling(m) || self.is_en_passant(m) {
+            return self.after(m).is_check(); // rare: the rook or a pawn beside the moved one
+        }
+        let Some(king) = self.king(!self.turn) else { return false };
+        let Some(role) = m.promotion.or_else(|| self.role_at(m.from)) else { return false };
+        let occupied = (self.occupied() & !Bitboard::from_square(m.from)) | Bitboard::from_square(m.to);
+        if Position::piece_attacks(role, self.turn, m.to, occupied).contains(king) {
+            return true;
+        }
+        // A discovered check: one of our sliders now sees the king through `from`.
+        let ours = self.by_color[self.turn.index()] & !Bitboard::from_square(m.from);
+        (attacks::rook(king, occupied) & self.rooklike() & ours).any()
+            || (attacks::bishop(king, occupied) & self.bishoplike() & ours).any()
+    }
+
     /// The piece the move would capture, if any (a pawn for en passant).
     pub fn capture(&self, m: Move) -> Option<Role> {
         if self.is_en_passant(m) {

@@ -1,16 +1,19 @@
 //! The engine of levels 5–8: negamax alpha-beta with iterative deepening under a time, node or depth budget.
 //!
-//! Principal variation search with a transposition table, null-move pruning, late move
-//! reductions, a check extension and a quiescence search over captures. Moves are ordered by
-//! hash move, MVV-LVA, killers and history. Mate scores carry their distance. At the root,
-//! every move that ties the best score gets an exact score, and one of them is picked at random
-//! (seeded, so a seed makes the choice reproducible). With several principal variations asked
+//! Principal variation search with aspiration windows, a transposition table, reverse
+//! futility, null-move, late move, futility and SEE pruning, late move reductions, a check
+//! extension and a quiescence search over captures (docs/bots.md lists the details). Moves are
+//! ordered by hash move, captures by SEE and MVV-LVA, killers, counter move and history. The
+//! held-back levels search without the pruning (`Searcher::selective` in node.rs). Mate scores
+//! carry their distance. At the root, every move that ties the best score gets an exact score,
+//! and one of them is picked at random (seeded, so a seed makes the choice reproducible). With several principal variations asked
 //! for (UCI `MultiPV`), the best few moves get exact scores too; a [`Skill`] picks among them to
 //! play below full strength.
 
 mod node;
 mod ordering;
 mod root;
+mod see;
 mod skill;
 mod tt;
 
@@ -214,6 +217,9 @@ impl AlphaBeta {
             aborted: false,
             path: game.positions().iter().map(|p| p.hash()).collect(),
             root_side: pos.turn(),
+            evals: [-INFINITY; MAX_PLY],
+            played: [None; MAX_PLY],
+            selective: self.skill.is_none(),
         };
 
         let mut result = none;
@@ -221,16 +227,29 @@ impl AlphaBeta {
         let mut order: Vec<Move> = root_moves.to_vec();
         for depth in 1..=max_depth.max(1) {
             searcher.seldepth = 0;
-            let Some(exact) = searcher.root(&pos, depth as i32, &mut order, lines) else {
-                // Out of time mid-iteration: keep the last complete one (or, at depth 1, any move).
+            let guess = last.first().map(|&(s, _)| s);
+            let iteration = searcher.root(&pos, depth as i32, &mut order, lines, guess);
+            if !iteration.complete {
+                // Out of time mid-iteration. At full strength, a move this iteration has
+                // already scored exactly is better informed than the last iteration's choice
+                // (the first move searched is that choice, and any move after it that earned
+                // an exact score beat it); otherwise keep the last complete iteration.
+                match iteration.exact.first() {
+                    Some(&(score, best)) if lines == 1 && self.skill.is_none() && result.best != Some(best) => {
+                        let pv = searcher.principal_variation(&pos, best, depth as usize);
+                        result = SearchResult { best: Some(best), score: Score::from_internal(score), pv, ..result };
+                    }
+                    _ => {}
+                }
                 if result.best.is_none() {
                     result.best = order.first().copied();
                 }
                 break;
-            };
-            let score = exact[0].0;
+            }
+            let exact = iteration.exact;
+            let Some(&(score, _)) = exact.first() else { break };
             let ties: Vec<Move> = exact.iter().take_while(|&&(s, _)| s == score).map(|&(_, m)| m).collect();
-            let best = *ties.choose(&mut self.rng).unwrap_or(&exact[0].1);
+            let Some(&best) = ties.choose(&mut self.rng) else { break };
             // Search the chosen move first next time.
             if let Some(i) = order.iter().position(|&m| m == best) {
                 order[..=i].rotate_right(1);

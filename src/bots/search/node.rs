@@ -1,9 +1,12 @@
-//! The search below the root: negamax alpha-beta with a transposition table, null-move
-//! pruning, late move reductions, a check extension and a quiescence search over captures.
+//! The search below the root: negamax alpha-beta with a transposition table, reverse
+//! futility, null-move, late move, futility and SEE pruning, late move reductions, a check
+//! extension and a quiescence search over captures.
 
+use std::sync::LazyLock;
 use std::time::Instant;
 
 use super::ordering::{self, Heuristics, MAX_PLY};
+use super::see::see_ge;
 use super::tt::{Bound, Entry, Table};
 use super::{CONTEMPT, INFINITY, MATE, MATE_BOUND};
 use crate::bots::eval::{evaluate, piece_value};
@@ -24,6 +27,13 @@ pub(super) struct Searcher<'a> {
     pub(super) path: Vec<u64>,
     /// The side the engine plays, for the contempt of draws.
     pub(super) root_side: Color,
+    /// The static evaluation at each ply of the current line (-INFINITY in check).
+    pub(super) evals: [i32; MAX_PLY],
+    /// Full strength: prune and reduce as hard as pays. The held-back levels search without
+    /// the pruning, so that their depth limit means what it did when they were calibrated.
+    pub(super) selective: bool,
+    /// The move made at each ply of the current line (None: a null move).
+    pub(super) played: [Option<Move>; MAX_PLY],
 }
 
 impl Searcher<'_> {
@@ -74,6 +84,8 @@ impl Searcher<'_> {
         if alpha >= beta {
             return alpha;
         }
+        // A node on the principal variation has an open window; the others only test a bound.
+        let pv_node = beta - alpha > 1;
         let in_check = pos.is_check();
         if in_check {
             depth += 1;
@@ -86,35 +98,51 @@ impl Searcher<'_> {
         }
 
         let entry = self.table.probe(pos.hash());
-        if let Some(e) = entry {
-            if e.depth >= depth {
-                let score = from_table(e.score, ply);
-                let usable = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if usable {
-                    return score;
-                }
+        if let Some(e) = entry.filter(|e| e.depth >= depth && !pv_node) {
+            let score = from_table(e.score, ply);
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if usable {
+                return score;
             }
         }
         let hash_move = entry.and_then(|e| e.best);
+        // Without a stored move this node is probably new and badly ordered: spend less on it.
+        if self.selective && hash_move.is_none() && depth >= 4 {
+            depth -= 1;
+        }
 
-        // Null move: if passing still holds beta, a real move will too. Not in check, not near
-        // mate scores, and only with pieces besides pawns (where zugzwang is rare).
-        let pieces = pos.by_color(pos.turn()) & !pos.by_role(Role::Pawn) & !pos.by_role(Role::King);
-        if !in_check && depth >= 3 && beta.abs() < MATE_BOUND && pieces.more_than_one() && evaluate(pos) >= beta {
-            let reduction = 2 + depth / 6;
-            let null = pos.null_move();
-            self.path.push(null.hash());
-            let score = -self.negamax(&null, depth - 1 - reduction, -beta, -beta + 1, ply + 1);
-            self.path.pop();
-            if self.aborted {
-                return 0;
+        let static_eval = if in_check { -INFINITY } else { evaluate(pos) };
+        self.evals[ply] = static_eval;
+        // Better than two plies ago: prune this node's moves less.
+        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
+
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            // Reverse futility: so far above beta that a shallow search will not come back down.
+            if self.selective && depth <= 6 && static_eval - 90 * (depth - i32::from(improving)) >= beta {
+                return static_eval;
             }
-            if score >= beta {
-                return beta;
+            // Null move: if passing still holds beta, a real move will too. Not twice in a row,
+            // and only with pieces besides pawns (where zugzwang is rare).
+            let pieces = pos.by_color(pos.turn()) & !pos.by_role(Role::Pawn) & !pos.by_role(Role::King);
+            let after_null = ply > 0 && self.played[ply - 1].is_none();
+            if depth >= 3 && static_eval >= beta && pieces.more_than_one() && !after_null {
+                let reduction =
+                    if self.selective { 3 + depth / 4 + ((static_eval - beta) / 200).min(3) } else { 2 + depth / 6 };
+                let null = pos.null_move();
+                self.path.push(null.hash());
+                self.played[ply] = None;
+                let score = -self.negamax(&null, depth - 1 - reduction, -beta, -beta + 1, ply + 1);
+                self.path.pop();
+                if self.aborted {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score > MATE_BOUND { beta } else { score };
+                }
             }
         }
 
@@ -122,29 +150,60 @@ impl Searcher<'_> {
         if legal.is_empty() {
             return terminal_score(pos, in_check, ply).unwrap_or_else(|| self.draw_score(pos));
         }
+        let previous = ply.checked_sub(1).and_then(|p| self.played[p]);
+        let counter = previous.and_then(|p| self.heuristics.counter(p));
         let mut moves: Vec<(i32, Move)> =
-            legal.iter().map(|&m| (ordering::score(pos, m, hash_move, self.heuristics, ply), m)).collect();
+            legal.iter().map(|&m| (ordering::score(pos, m, hash_move, counter, self.heuristics, ply), m)).collect();
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
+        let mut quiets: Vec<Move> = Vec::with_capacity(moves.len());
+        let mut searched = 0usize;
         for i in 0..moves.len() {
-            let m = ordering::pick(&mut moves, i);
-            let child = pos.after(m);
+            let m = ordering::next(&mut moves, i);
             let quiet = pos.capture(m).is_none() && m.promotion.is_none();
+            // Near the leaves, once a move has been found and no mate threatens, skip moves
+            // that cannot matter: late quiet ones, quiet ones far below alpha, and ones that
+            // lose material; but never a check.
+            if self.selective && !in_check && best_score > -MATE_BOUND && depth <= 8 {
+                let skip = if quiet {
+                    quiets.len() >= late_move_limit(depth, improving)
+                        || (!pv_node && static_eval + 100 + 90 * depth <= alpha)
+                        || !see_ge(pos, m, -60 * depth)
+                } else {
+                    !see_ge(pos, m, -120 * depth)
+                };
+                if skip && !pos.gives_check(m) {
+                    continue;
+                }
+            }
+            let child = pos.after(m);
             let gives_check = child.is_check();
+            self.played[ply] = Some(m);
             self.path.push(child.hash());
             let mut score;
-            if i == 0 {
+            if searched == 0 {
                 score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
             } else {
-                // Late quiet moves are searched shallower first.
-                let reduction = if depth >= 3 && i >= 3 && quiet && !in_check && !gives_check {
+                // Late quiet moves are searched shallower first, the more so the later.
+                let reduction = if depth < 3 || !quiet || in_check || gives_check {
+                    0
+                } else if self.selective {
+                    let mut r = reduction(depth, searched);
+                    r += i32::from(!pv_node) + i32::from(!improving);
+                    r -= i32::from(self.heuristics.is_killer(m, ply));
+                    r -= self.heuristics.history(pos, m) / 6_000;
+                    r.clamp(0, depth - 2)
+                } else if i >= 3 {
                     1 + i32::from(i >= 8) + i32::from(depth >= 8)
                 } else {
                     0
                 };
                 score = -self.negamax(&child, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
-                if score > alpha && (reduction > 0 || score < beta) {
+                if score > alpha && reduction > 0 {
+                    score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
+                if score > alpha && score < beta {
                     score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
                 }
             }
@@ -152,6 +211,7 @@ impl Searcher<'_> {
             if self.aborted {
                 return 0;
             }
+            searched += 1;
             if score > best_score {
                 best_score = score;
                 best_move = Some(m);
@@ -160,9 +220,16 @@ impl Searcher<'_> {
                 alpha = score;
             }
             if alpha >= beta {
-                self.heuristics.record_cutoff(pos, m, ply, depth);
+                self.heuristics.record_cutoff(pos, m, ply, depth, &quiets, previous);
                 break;
             }
+            if quiet {
+                quiets.push(m);
+            }
+        }
+        if searched == 0 {
+            // Every move was pruned (possible only when not in check): stand on the evaluation.
+            return static_eval;
         }
         let bound = if best_score >= beta {
             Bound::Lower
@@ -185,11 +252,17 @@ impl Searcher<'_> {
             return evaluate(pos);
         }
         let in_check = pos.is_check();
+        let stand_pat = if in_check { -INFINITY } else { evaluate(pos) };
+        // Standing pat needs no moves: a stalemate this misses is rare in standard chess, and
+        // the full-width search above sees it. In minichess7 being left without a legal move
+        // loses, which is the variant's usual way to win, so it is always looked for there.
+        if stand_pat >= beta && pos.variant() == Variant::Standard {
+            return stand_pat;
+        }
         let legal = pos.legal_moves();
         if legal.is_empty() {
             return terminal_score(pos, in_check, ply).unwrap_or_else(|| self.draw_score(pos));
         }
-        let stand_pat = if in_check { -INFINITY } else { evaluate(pos) };
         if stand_pat >= beta {
             return stand_pat;
         }
@@ -198,10 +271,13 @@ impl Searcher<'_> {
             .iter()
             .filter(|&&m| in_check || pos.capture(m).is_some() || m.promotion == Some(Role::Queen))
             .filter(|&&m| {
-                // Delta pruning: even winning this piece for free cannot lift us to alpha.
-                in_check || m.promotion.is_some() || stand_pat + pos.capture(m).map_or(0, piece_value) + 200 >= alpha
+                // Delta pruning: even winning this piece for free cannot lift us to alpha; and
+                // a capture that loses material is no way to quiet the position.
+                in_check
+                    || m.promotion.is_some()
+                    || (stand_pat + pos.capture(m).map_or(0, piece_value) + 200 >= alpha && see_ge(pos, m, 0))
             })
-            .map(|&m| (ordering::score(pos, m, None, self.heuristics, ply), m))
+            .map(|&m| (ordering::score(pos, m, None, None, self.heuristics, ply), m))
             .collect();
         let mut best = stand_pat;
         for i in 0..moves.len() {
@@ -244,6 +320,27 @@ impl Searcher<'_> {
         }
         pv
     }
+}
+
+/// How many quiet moves a node at `depth` searches before it skips the rest.
+fn late_move_limit(depth: i32, improving: bool) -> usize {
+    let limit = 3 + depth * depth;
+    (if improving { limit } else { limit / 2 }) as usize
+}
+
+/// The base reduction of the `searched`-th move (counting from 0) at `depth`: it grows with
+/// both, slowly (their logarithms), as in most engines since Stockfish.
+fn reduction(depth: i32, searched: usize) -> i32 {
+    static TABLE: LazyLock<[[u8; 64]; 64]> = LazyLock::new(|| {
+        let mut table = [[0u8; 64]; 64];
+        for (d, row) in table.iter_mut().enumerate().skip(1) {
+            for (n, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.25 + (d as f64).ln() * (n as f64).ln() / 2.25) as u8;
+            }
+        }
+        table
+    });
+    i32::from(TABLE[(depth as usize).min(63)][searched.min(63)])
 }
 
 /// The score of a position without legal moves, for the side to move: a loss, or None for a draw.
