@@ -3,6 +3,7 @@
 
 #![allow(dead_code)] // each test crate uses a different part
 
+use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -219,12 +220,15 @@ fn dechunk(body: &str) -> String {
 /// A WebSocket client speaking JSON.
 pub struct Client {
     ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    /// Messages `play` read while waiting for its ack, handed out by the next receives: an
+    /// opponent's reply or a system line can come before the ack, and must not be lost.
+    pending: VecDeque<Value>,
 }
 
 impl Client {
     pub async fn connect(addr: SocketAddr) -> Client {
         let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await.expect("websocket connect");
-        Client { ws }
+        Client { ws, pending: VecDeque::new() }
     }
 
     /// Connects with these extra headers on the upgrade; the HTTP status if it is refused.
@@ -237,7 +241,7 @@ impl Client {
             request.headers_mut().insert(name, HeaderValue::from_str(value).expect("header value"));
         }
         match tokio_tungstenite::connect_async(request).await {
-            Ok((ws, _)) => Ok(Client { ws }),
+            Ok((ws, _)) => Ok(Client { ws, pending: VecDeque::new() }),
             Err(tokio_tungstenite::tungstenite::Error::Http(response)) => Err(response.status().as_u16()),
             Err(e) => panic!("websocket connect: {e}"),
         }
@@ -250,7 +254,7 @@ impl Client {
         let (ws, _) = tokio_tungstenite::client_async(format!("ws://{addr}/ws"), MaybeTlsStream::Plain(stream))
             .await
             .expect("websocket connect");
-        Client { ws }
+        Client { ws, pending: VecDeque::new() }
     }
 
     pub async fn send(&mut self, message: Value) {
@@ -272,6 +276,9 @@ impl Client {
 
     /// The next message, or None if the connection closed or nothing came within `wait`.
     pub async fn try_recv(&mut self, wait: Duration) -> Option<Value> {
+        if let Some(m) = self.pending.pop_front() {
+            return Some(m);
+        }
         loop {
             let frame = tokio::time::timeout(wait, self.ws.next()).await.ok()??;
             match frame.ok()? {
@@ -334,19 +341,22 @@ impl Client {
     }
 
     /// Plays `uci` in `game` and waits for its ack and its move event (they come by different
-    /// paths, in either order); returns the event. Panics if the move is refused.
+    /// paths, in either order); returns the event. Panics if the move is refused. What else came
+    /// meanwhile (but lists and watcher counts) is kept, in order, for the next receives.
     pub async fn play(&mut self, game: &str, uci: &str) -> Value {
         self.send(json!({"type":"move","game":game,"uci":uci,"id":1})).await;
-        let (mut acked, mut event) = (false, None);
+        let (mut acked, mut event, mut kept) = (false, None, Vec::new());
         while !acked || event.is_none() {
             let m = self.recv().await;
             match m["type"].as_str() {
-                Some("move") if m["uci"] == uci => event = Some(m),
+                Some("move") if m["uci"] == uci && event.is_none() => event = Some(m),
                 Some("ack") => acked = true,
                 Some("error") => panic!("{uci} refused: {m}"),
-                _ => {}
+                Some("watchers" | "games" | "seeks") => {}
+                _ => kept.push(m),
             }
         }
+        self.pending.extend(kept);
         event.expect("move event")
     }
 
