@@ -18,7 +18,7 @@ pub struct Heuristics {
     /// Two quiet moves per ply that caused a cut-off.
     pub killers: [[Option<Move>; 2]; MAX_PLY],
     /// [colour][from][to]: how often a quiet move cut off (up) or was passed over by one (down).
-    pub history: Box<[[[i32; 64]; 64]; 2]>,
+    history: Box<[[[i32; 64]; 64]; 2]>,
     /// [from][to] of a move: the quiet reply that last cut off after it.
     counters: Box<[[Option<Move>; 64]; 64]>,
 }

@@ -3,7 +3,7 @@
 //! moves, and prunes them near the leaves and in the quiescence search.
 
 use crate::bots::eval::piece_value;
-use crate::chess::{Bitboard, Color, Move, Position, Role};
+use crate::chess::{Bitboard, Color, Move, Position, Role, Square};
 
 /// Attackers are tried cheapest first; the king last, since it may take only if nothing can
 /// take it back.
@@ -59,7 +59,7 @@ fn attackers_of(pos: &Position, m: Move, side: Color, occupied: Bitboard) -> Bit
 }
 
 /// The cheapest of `attackers` that is not the king, and where it stands.
-fn least_valuable(pos: &Position, attackers: Bitboard) -> Option<(Role, crate::chess::Square)> {
+fn least_valuable(pos: &Position, attackers: Bitboard) -> Option<(Role, Square)> {
     BY_VALUE.iter().find_map(|&role| (attackers & pos.by_role(role)).first().map(|sq| (role, sq)))
 }
 
