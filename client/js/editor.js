@@ -2,7 +2,8 @@
 // click or drag, the side to move, castling rights, the en passant square and the game's rules —
 // with its FEN kept in step both ways, the server's verdict on it (`GET /api/position`, a short
 // while after each change) and the ways to play from it, which create the game as the lobby
-// does (create.js).
+// does (create.js): a friend, the computer, or two computers, each computer a level or one of
+// the server's UCI engines that plays the variant, at a strength of its own (engines.js).
 //
 // The position is setup.js's model; the board is board.js's, shown without legal moves so its
 // own move handling stays idle while this page handles the pointer and the keyboard on it.
@@ -11,7 +12,8 @@
 import { errorText, getJson } from './api.js';
 import { Board } from './board.js';
 import { Connection } from './connection.js';
-import { botSeats, botsSeats, chosenSide, createMessage, enterGame, friendSeats } from './create.js';
+import { chosenSide, createMessage, enterGame, friendSeats } from './create.js';
+import { ComputerChoice, seatsAgainst, serverEngines, strengthFields } from './engines.js';
 import { askAgain } from './namebox.js';
 import { labelLevels, levelOptions } from './levels.js';
 import { isNameRefusal } from './names.js';
@@ -90,15 +92,18 @@ const TEMPLATE = `
           <button type="button" class="primary" id="editor-friend" disabled>Play a friend</button>
         </div>
         <div class="row">
-          <select id="editor-level" aria-label="Computer strength" data-levels>${levelOptions(1)}</select>
+          <select id="editor-level" aria-label="The computer: a level or an engine" data-levels>${levelOptions(1)}</select>
           <select id="editor-color" aria-label="Your side against the computer">${colorOptions()}</select>
           <button type="button" class="primary" id="editor-bot" disabled>Play the computer</button>
         </div>
+        <div class="row engine-strength" id="editor-level-strength" hidden>${strengthFields('editor-level')}</div>
         <div class="row">
-          <select id="editor-white-level" aria-label="White bot strength" data-levels>${levelOptions(5)}</select>
-          <select id="editor-black-level" aria-label="Black bot strength" data-levels>${levelOptions(6)}</select>
+          <select id="editor-white-level" aria-label="White bot: a level or an engine" data-levels>${levelOptions(5)}</select>
+          <select id="editor-black-level" aria-label="Black bot: a level or an engine" data-levels>${levelOptions(6)}</select>
           <button type="button" class="primary" id="editor-watch" disabled>Watch two bots</button>
         </div>
+        <div class="row engine-strength" id="editor-white-level-strength" hidden>White ${strengthFields('editor-white-level')}</div>
+        <div class="row engine-strength" id="editor-black-level-strength" hidden>Black ${strengthFields('editor-black-level')}</div>
       </div>
       <p id="editor-error" class="error" role="alert"></p>
     </aside>
@@ -128,6 +133,17 @@ class Editor {
       starts: [$('#editor-friend'), $('#editor-bot'), $('#editor-watch')],
     };
     this.board = new Board($('#editor-board-host'), { onMove: () => {}, label: 'Board editor' });
+    // The computer seats: a level, or one of the server's engines that plays the variant shown.
+    this.computers = {
+      computer: new ComputerChoice(root, 'editor-level'),
+      white: new ComputerChoice(root, 'editor-white-level'),
+      black: new ComputerChoice(root, 'editor-black-level'),
+    };
+    this.engines = [];
+    serverEngines().then((engines) => {
+      this.engines = engines;
+      this.offerEngines();
+    });
     this.bind();
     this.load();
     this.conn = new Connection({
@@ -186,8 +202,9 @@ class Editor {
     const [friend, bot, watch] = d.starts;
     const value = (id) => this.root.querySelector(id).value;
     friend.addEventListener('click', () => this.create(friendSeats(chosenSide(value('#editor-friend-color')))));
-    bot.addEventListener('click', () => this.create(botSeats(chosenSide(value('#editor-color')), value('#editor-level'))));
-    watch.addEventListener('click', () => this.create(botsSeats(value('#editor-white-level'), value('#editor-black-level'))));
+    const { computer, white, black } = this.computers;
+    bot.addEventListener('click', () => this.create(seatsAgainst(chosenSide(value('#editor-color')), computer.seat())));
+    watch.addEventListener('click', () => this.create({ white: white.seat(), black: black.seat() }));
     // The board: pointer (click, drag) and keyboard; the palette: click or drag.
     const svg = this.board.svg;
     svg.addEventListener('pointerdown', (e) => this.boardDown(e));
@@ -314,8 +331,15 @@ class Editor {
     d.ep.disabled = options.length === 1;
     d.castling.disabled = mini;
     d.enPassant.disabled = mini;
+    this.offerEngines();
     this.renderPalette();
     this.renderBoard();
+  }
+
+  /** Offers, next to the levels, the server's engines that play the variant shown. */
+  offerEngines() {
+    const engines = this.engines.filter((e) => Array.isArray(e.variants) && e.variants.includes(this.setup.variant));
+    for (const choice of Object.values(this.computers)) choice.offer(engines);
   }
 
   renderPalette() {
