@@ -4,7 +4,7 @@
 mod common;
 
 use gambit::chess::perft::{divide, perft};
-use gambit::chess::{Position, Variant};
+use gambit::chess::{Position, Role, Variant};
 
 fn check_file(file: &str, variant: Variant, min_cases: usize) {
     let cases = common::load(file);
@@ -63,27 +63,61 @@ fn divide_sums_to_perft_and_lists_each_legal_move_once() {
     }
 }
 
-/// `gives_check` (which the search uses to skip moves without making them) agrees with making
-/// the move and looking, for every move two plies deep from every reference position.
-#[test]
-fn gives_check_agrees_with_making_the_move() {
+/// Every reference position and every position one move after it, in both variants.
+fn positions_two_plies_deep() -> Vec<(&'static str, Position)> {
     let files = [
         (Variant::Standard, "perft_wiki.epd"),
         (Variant::Standard, "perft_standard.epd"),
         (Variant::Minichess7, "perft_minichess7.epd"),
     ];
-    let mut checks = 0;
+    let mut positions = Vec::new();
     for (variant, file) in files {
         for case in common::load(file) {
             let root = Position::from_fen(&case.fen, variant).unwrap();
-            for pos in std::iter::once(root).chain(root.legal_moves().iter().map(|&m| root.after(m))) {
-                for &m in pos.legal_moves().iter() {
-                    let made = pos.after(m).is_check();
-                    assert_eq!(pos.gives_check(m), made, "{file}:{} {} {m}", case.line, pos.fen());
-                    checks += usize::from(made);
-                }
-            }
+            positions.push((file, root));
+            positions.extend(root.legal_moves().iter().map(|&m| (file, root.after(m))));
+        }
+    }
+    positions
+}
+
+/// `gives_check` (which the search uses to skip moves without making them) agrees with making
+/// the move and looking, for every move two plies deep from every reference position.
+#[test]
+fn gives_check_agrees_with_making_the_move() {
+    let mut checks = 0;
+    for (file, pos) in positions_two_plies_deep() {
+        for &m in pos.legal_moves().iter() {
+            let made = pos.after(m).is_check();
+            assert_eq!(pos.gives_check(m), made, "{file}: {} {m}", pos.fen());
+            checks += usize::from(made);
         }
     }
     assert!(checks > 1000, "only {checks} checking moves seen");
+}
+
+/// The quiescence search's generator lists exactly the legal captures and queen promotions.
+#[test]
+fn noisy_moves_are_the_legal_captures_and_queen_promotions() {
+    let (mut captures, mut promotions, mut en_passant) = (0, 0, 0);
+    for (file, pos) in positions_two_plies_deep() {
+        let mut noisy = Vec::new();
+        pos.for_each_noisy_move(|m| noisy.push(m));
+        let mut expected: Vec<_> = pos
+            .legal_moves()
+            .iter()
+            .copied()
+            .filter(|&m| match m.promotion {
+                Some(role) => role == Role::Queen,
+                None => pos.capture(m).is_some(),
+            })
+            .collect();
+        noisy.sort_by_key(|m| m.to_string());
+        expected.sort_by_key(|m| m.to_string());
+        assert_eq!(noisy, expected, "{file}: {}", pos.fen());
+        captures += noisy.iter().filter(|&&m| pos.capture(m).is_some()).count();
+        promotions += noisy.iter().filter(|m| m.promotion.is_some()).count();
+        en_passant += noisy.iter().filter(|&&m| pos.is_en_passant(m)).count();
+    }
+    assert!(captures > 1000 && promotions > 50 && en_passant > 5, "{captures} {promotions} {en_passant}");
 }

@@ -75,6 +75,40 @@ impl<F: FnMut(Move)> Sink for Expand<F> {
     }
 }
 
+/// Expands only the moves that change material: captures (en passant too) and promotions,
+/// to a queen only (an underpromotion is almost never the way to quiet a position).
+struct Noisy<F> {
+    f: F,
+    /// Enemy pieces, and the en-passant square for pawns.
+    victims: Bitboard,
+    ep: Bitboard,
+    promotion_rank: Bitboard,
+}
+
+impl<F: FnMut(Move)> Sink for Noisy<F> {
+    #[inline]
+    fn piece(&mut self, role: Role, from: Square, targets: Bitboard) -> bool {
+        let noisy = if role == Role::Pawn { self.victims | self.ep | self.promotion_rank } else { self.victims };
+        for to in targets & noisy {
+            if role == Role::Pawn && self.promotion_rank.contains(to) {
+                (self.f)(Move::with_promotion(from, to, Role::Queen));
+            } else {
+                (self.f)(Move::new(from, to));
+            }
+        }
+        false
+    }
+
+    #[inline]
+    fn pawns(&mut self, targets: Bitboard, delta: i8) -> bool {
+        for to in targets & (self.victims | self.ep | self.promotion_rank) {
+            let from = to.offset(-delta).unwrap_or(to); // the shift that made `targets` guarantees it
+            self.piece(Role::Pawn, from, Bitboard::from_square(to));
+        }
+        false
+    }
+}
+
 /// Stops at the first move.
 struct AnyMove;
 
@@ -290,6 +324,15 @@ impl Position {
     #[inline]
     pub fn for_each_legal_move(&self, f: impl FnMut(Move)) {
         self.generate(&mut Expand { f, promotion_rank: self.promotion_targets() });
+    }
+
+    /// Calls `f` with each legal capture (en passant included) and each legal promotion to a
+    /// queen: the moves a quiescence search looks at, without expanding the rest.
+    #[inline]
+    pub fn for_each_noisy_move(&self, f: impl FnMut(Move)) {
+        let victims = self.by_color[(!self.turn).index()];
+        let ep = self.ep_square.map_or(Bitboard::EMPTY, Bitboard::from_square);
+        self.generate(&mut Noisy { f, victims, ep, promotion_rank: self.promotion_targets() });
     }
 
     /// The number of legal moves, without listing them.

@@ -59,6 +59,17 @@ impl Searcher<'_> {
         self.aborted
     }
 
+    /// The static evaluation of `pos`, from the table's evaluations if it is there.
+    fn evaluate(&mut self, pos: &Position) -> i32 {
+        let key = pos.hash();
+        if let Some(eval) = self.table.eval(key) {
+            return eval;
+        }
+        let eval = evaluate(pos);
+        self.table.store_eval(key, eval);
+        eval
+    }
+
     /// True if the position on top of the path occurred before since the last irreversible move.
     fn is_repetition(&self, pos: &Position) -> bool {
         let n = self.path.len();
@@ -115,7 +126,7 @@ impl Searcher<'_> {
             depth -= 1;
         }
 
-        let static_eval = if in_check { -INFINITY } else { evaluate(pos) };
+        let static_eval = if in_check { -INFINITY } else { self.evaluate(pos) };
         self.evals[ply] = static_eval;
         // Better than two plies ago: prune this node's moves less.
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
@@ -252,33 +263,36 @@ impl Searcher<'_> {
             return evaluate(pos);
         }
         let in_check = pos.is_check();
-        let stand_pat = if in_check { -INFINITY } else { evaluate(pos) };
+        let stand_pat = if in_check { -INFINITY } else { self.evaluate(pos) };
         // Standing pat needs no moves: a stalemate this misses is rare in standard chess, and
         // the full-width search above sees it. In minichess7 being left without a legal move
         // loses, which is the variant's usual way to win, so it is always looked for there.
         if stand_pat >= beta && pos.variant() == Variant::Standard {
             return stand_pat;
         }
-        let legal = pos.legal_moves();
-        if legal.is_empty() {
+        if !pos.has_legal_move() {
             return terminal_score(pos, in_check, ply).unwrap_or_else(|| self.draw_score(pos));
         }
         if stand_pat >= beta {
             return stand_pat;
         }
         alpha = alpha.max(stand_pat);
-        let mut moves: Vec<(i32, Move)> = legal
-            .iter()
-            .filter(|&&m| in_check || pos.capture(m).is_some() || m.promotion == Some(Role::Queen))
-            .filter(|&&m| {
-                // Delta pruning: even winning this piece for free cannot lift us to alpha; and
-                // a capture that loses material is no way to quiet the position.
-                in_check
-                    || m.promotion.is_some()
-                    || (stand_pat + pos.capture(m).map_or(0, piece_value) + 200 >= alpha && see_ge(pos, m, 0))
-            })
-            .map(|&m| (ordering::score(pos, m, None, None, self.heuristics, ply), m))
-            .collect();
+        let mut moves: Vec<(i32, Move)> = Vec::new();
+        let mut consider = |m: Move| {
+            // Delta pruning: even winning this piece for free cannot lift us to alpha; and
+            // a capture that loses material is no way to quiet the position.
+            if in_check
+                || m.promotion.is_some()
+                || (stand_pat + pos.capture(m).map_or(0, piece_value) + 200 >= alpha && see_ge(pos, m, 0))
+            {
+                moves.push((ordering::score(pos, m, None, None, self.heuristics, ply), m));
+            }
+        };
+        if in_check {
+            pos.for_each_legal_move(&mut consider);
+        } else {
+            pos.for_each_noisy_move(&mut consider);
+        }
         let mut best = stand_pat;
         for i in 0..moves.len() {
             let m = ordering::pick(&mut moves, i);

@@ -28,8 +28,17 @@ pub struct Entry {
 /// search, not at creation: a server may hold many bot seats that are not thinking.
 pub struct Table {
     entries: Vec<Option<Entry>>,
+    /// Static evaluations, direct-mapped by the key's low bits: each slot packs the key's other
+    /// 48 bits with the evaluation's 16, so a hit checks the whole key. Most of a search's
+    /// evaluations are of positions it evaluated before (in the last iteration, or by another
+    /// move order), and a small table that stays in the cache answers them faster than the
+    /// evaluation does.
+    evals: Vec<u64>,
     bits: u32,
 }
+
+/// The low bits of a key, which index the evaluation table and are not stored in it.
+const EVAL_KEY_LOW: u64 = 0xFFFF;
 
 /// The most entry bits a table of `megabytes` MiB has room for (clamped to 10..=26, as
 /// [`AlphaBeta::with_table_bits`](super::AlphaBeta::with_table_bits) clamps).
@@ -41,18 +50,37 @@ pub fn bits_for_megabytes(megabytes: u64) -> u32 {
 impl Table {
     /// A table of 2^bits entries (allocated by [`Table::allocate`]).
     pub fn new(bits: u32) -> Table {
-        Table { entries: Vec::new(), bits }
+        Table { entries: Vec::new(), evals: Vec::new(), bits }
     }
 
     /// Takes the table's memory if it has not yet.
     pub fn allocate(&mut self) {
         if self.entries.is_empty() {
             self.entries = vec![None; 1 << self.bits];
+            // An eighth as many evaluations (at most 2^16, 512 KiB): they are reached from
+            // nearby positions, and a table that fits in the cache is the point.
+            self.evals = vec![0; 1 << (self.bits - 3).min(16)];
         }
     }
 
     pub fn clear(&mut self) {
         self.entries.iter_mut().for_each(|e| *e = None);
+        self.evals.iter_mut().for_each(|e| *e = 0);
+    }
+
+    /// The static evaluation stored for `key`, if any.
+    pub fn eval(&self, key: u64) -> Option<i32> {
+        let slot = *self.evals.get(key as usize & (self.evals.len().max(1) - 1))?;
+        (slot & !EVAL_KEY_LOW == key & !EVAL_KEY_LOW && slot != 0).then_some(i32::from(slot as u16 as i16))
+    }
+
+    /// Keeps the static evaluation of `key` (clamped to 16 bits; evaluations stay far inside).
+    pub fn store_eval(&mut self, key: u64, eval: i32) {
+        let index = key as usize & (self.evals.len().max(1) - 1);
+        if let Some(slot) = self.evals.get_mut(index) {
+            let eval = eval.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
+            *slot = (key & !EVAL_KEY_LOW) | u64::from(eval as u16);
+        }
     }
 
     fn slot(&self, key: u64) -> usize {
