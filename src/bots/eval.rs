@@ -7,41 +7,149 @@
 
 use crate::chess::{Bitboard, Color, Position, Role, Square, Variant};
 
-/// Middlegame and endgame values of each role.
-const MATERIAL: [(i32, i32); Role::COUNT] = [
-    (100, 115), // pawn
-    (320, 300), // knight
-    (330, 320), // bishop
-    (480, 520), // rook
-    (950, 950), // queen
-    (0, 0),     // king
-    (820, 850), // empress: rook + knight
-    (740, 760), // princess: bishop + knight
-    (170, 190), // ferz
-];
-
-/// A piece's middlegame value in centipawns, for move ordering and pruning.
+/// A piece's value in centipawns, for move ordering and pruning (the evaluation's own
+/// material values are in [`Weights`], and differ by variant and phase).
 pub const fn piece_value(role: Role) -> i32 {
-    MATERIAL[role as usize].0
+    [100, 320, 330, 480, 950, 0, 820, 740, 170][role as usize]
 }
 
 /// How much each piece counts toward the middlegame phase (24 = all pieces of standard chess).
 const PHASE: [i32; Role::COUNT] = [0, 1, 1, 2, 4, 0, 3, 3, 0];
 const MAX_PHASE: i32 = 24;
 
-/// Centipawns per attacked square (middlegame, endgame), for the pieces whose reach matters.
-const MOBILITY: [(i32, i32); Role::COUNT] = [(0, 0), (4, 4), (5, 5), (2, 4), (1, 2), (0, 0), (2, 3), (3, 3), (3, 3)];
+/// Everything the evaluation weighs, in centipawns; pairs are (middlegame, endgame). Each
+/// variant has its own: standard chess's are fitted to game results (Texel tuning,
+/// `examples/texel.rs`, docs/bots.md), minichess7's are set by hand.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Weights {
+    pub material: [(i32, i32); Role::COUNT],
+    /// Per attacked square not held by an own piece.
+    pub mobility: [(i32, i32); Role::COUNT],
+    /// Per square next to the enemy king that the piece attacks.
+    pub king_attack: [i32; Role::COUNT],
+    /// A passed pawn, by rank from its own side.
+    pub passed: [(i32, i32); 8],
+    /// Per pawn beyond the first on a file.
+    pub doubled: (i32, i32),
+    /// Per pawn with no own pawn on a neighbouring file.
+    pub isolated: (i32, i32),
+    pub bishop_pair: (i32, i32),
+    /// Middlegame: per own pawn shielding a king at home, and a king gone from home.
+    pub shelter: i32,
+    pub king_away: i32,
+    pub tempo: i32,
+    /// The piece-square tables' shape comes from each square's place on the board
+    /// ([`square_bonus`]); this scales it per role, in percent.
+    pub placement: [(i32, i32); Role::COUNT],
+}
 
-/// Weight of a piece attacking squares next to the enemy king.
-const KING_ATTACK: [i32; Role::COUNT] = [0, 20, 20, 35, 70, 0, 55, 45, 15];
+impl Weights {
+    /// Standard chess. Still the hand-set weights: the fits tried so far (docs/bots.md,
+    /// "Tuning the evaluation") did not measure better in a match.
+    pub const STANDARD: Weights = Weights::HAND_SET;
 
-/// Passed-pawn bonus by relative rank (endgame; half in the middlegame).
-const PASSED: [i32; 8] = [0, 5, 12, 25, 45, 75, 120, 0];
+    /// Minichess7: the hand-set weights, with passed pawns worth half (a pawn that arrives is stuck).
+    pub const MINICHESS7: Weights = {
+        let mut w = Weights::HAND_SET;
+        let mut r = 0;
+        while r < 8 {
+            let (mg, eg) = w.passed[if r < 5 { r } else { 5 }];
+            w.passed[r] = (mg / 2, eg / 2);
+            r += 1;
+        }
+        w.passed[6] = (0, 0); // the last rank of a 7x7 board
+        w
+    };
 
-/// Piece-square tables: [variant][role][square from White's side] = (middlegame, endgame).
-type Tables = [[[(i16, i16); 64]; Role::COUNT]; 2];
+    /// The weights before any tuning.
+    pub const HAND_SET: Weights = Weights {
+        material: [
+            (100, 115),
+            (320, 300),
+            (330, 320),
+            (480, 520),
+            (950, 950),
+            (0, 0),
+            (820, 850),
+            (740, 760),
+            (170, 190),
+        ],
+        mobility: [(0, 0), (4, 4), (5, 5), (2, 4), (1, 2), (0, 0), (2, 3), (3, 3), (3, 3)],
+        king_attack: [0, 20, 20, 35, 70, 0, 55, 45, 15],
+        passed: [(0, 0), (2, 5), (6, 12), (12, 25), (22, 45), (37, 75), (60, 120), (0, 0)],
+        doubled: (12, 20),
+        isolated: (10, 15),
+        bishop_pair: (30, 50),
+        shelter: 12,
+        king_away: 20,
+        tempo: 10,
+        placement: [(100, 100); Role::COUNT],
+    };
 
-static PST: Tables = build_tables();
+    /// The standard-chess weights a tuner may change, each with a name to report.
+    pub fn tunable(&mut self) -> Vec<(String, &mut i32)> {
+        const NAMES: [&str; 5] = ["pawn", "knight", "bishop", "rook", "queen"];
+        let mut out: Vec<(String, &mut i32)> = Vec::new();
+        let Weights {
+            material,
+            mobility,
+            king_attack,
+            passed,
+            doubled,
+            isolated,
+            bishop_pair,
+            shelter,
+            king_away,
+            tempo: _,
+            placement,
+        } = self;
+        for (i, (mg, eg)) in material.iter_mut().take(5).enumerate() {
+            out.push((format!("material {} mg", NAMES[i]), mg));
+            out.push((format!("material {} eg", NAMES[i]), eg));
+        }
+        for (i, (mg, eg)) in mobility.iter_mut().take(5).enumerate().skip(1) {
+            out.push((format!("mobility {} mg", NAMES[i]), mg));
+            out.push((format!("mobility {} eg", NAMES[i]), eg));
+        }
+        for (i, w) in king_attack.iter_mut().take(5).enumerate().skip(1) {
+            out.push((format!("king attack {}", NAMES[i]), w));
+        }
+        for (rank, (mg, eg)) in passed.iter_mut().enumerate().take(7).skip(1) {
+            out.push((format!("passed rank {rank} mg"), mg));
+            out.push((format!("passed rank {rank} eg"), eg));
+        }
+        for (name, (mg, eg)) in [("doubled", doubled), ("isolated", isolated), ("bishop pair", bishop_pair)] {
+            out.push((format!("{name} mg"), mg));
+            out.push((format!("{name} eg"), eg));
+        }
+        out.push(("shelter".into(), shelter));
+        out.push(("king away".into(), king_away));
+        for (i, (mg, eg)) in placement.iter_mut().take(6).enumerate() {
+            let name = NAMES.get(i).copied().unwrap_or("king");
+            out.push((format!("placement {name} mg"), mg));
+            out.push((format!("placement {name} eg"), eg));
+        }
+        out
+    }
+}
+
+/// Piece-square tables: [role][square from White's side] = (middlegame, endgame).
+type Tables = [[(i16, i16); 64]; Role::COUNT];
+
+/// An evaluation: weights, and the piece-square tables they make for one variant.
+pub struct Evaluator {
+    weights: Weights,
+    tables: Tables,
+    variant: Variant,
+}
+
+static EVALUATORS: [Evaluator; 2] =
+    [Evaluator::new(Variant::Standard, Weights::STANDARD), Evaluator::new(Variant::Minichess7, Weights::MINICHESS7)];
+
+/// The evaluation of `pos` for the side to move, in centipawns.
+pub fn evaluate(pos: &Position) -> i32 {
+    EVALUATORS[(pos.variant() == Variant::Minichess7) as usize].evaluate(pos)
+}
 
 const fn abs(x: i32) -> i32 {
     if x < 0 {
@@ -81,30 +189,6 @@ const fn square_bonus(role: Role, file: i32, rank: i32, n: i32) -> (i32, i32) {
     }
 }
 
-const fn build_tables() -> Tables {
-    let mut tables = [[[(0i16, 0i16); 64]; Role::COUNT]; 2];
-    let roles = Role::ALL;
-    let mut v = 0;
-    while v < 2 {
-        let n = if v == 0 { 8 } else { 7 };
-        let mut r = 0;
-        while r < Role::COUNT {
-            let mut sq = 0;
-            while sq < 64 {
-                let (file, rank) = ((sq % 8) as i32, (sq / 8) as i32);
-                if file < n && rank < n {
-                    let (mg, eg) = square_bonus(roles[r], file, rank, n);
-                    tables[v][r][sq] = (mg as i16, eg as i16);
-                }
-                sq += 1;
-            }
-            r += 1;
-        }
-        v += 1;
-    }
-    tables
-}
-
 /// Mirrors a square to White's point of view on an n-rank board.
 fn relative(sq: Square, color: Color, n: u8) -> usize {
     match color {
@@ -127,107 +211,141 @@ impl Score {
     }
 }
 
-/// The evaluation of `pos` for the side to move, in centipawns.
-pub fn evaluate(pos: &Position) -> i32 {
-    let variant = pos.variant();
-    let n = variant.size();
-    let table = &PST[(variant == Variant::Minichess7) as usize];
-    let board = variant.board();
-    let occupied = pos.occupied();
-    let mut phase = 0;
-    let mut score = [Score::default(); 2];
-
-    for color in Color::ALL {
-        let us = color.index();
-        let ours = pos.by_color(color);
-        let enemy_king_zone = pos
-            .king(!color)
-            .map_or(Bitboard::EMPTY, |k| Position::piece_attacks(Role::King, color, k, occupied).with(k));
-        let mut king_pressure = 0;
-        let mut attackers = 0;
-        for role in Role::ALL {
-            let pieces = pos.pieces(color, role);
-            if pieces.is_empty() {
-                continue;
+impl Evaluator {
+    pub const fn new(variant: Variant, weights: Weights) -> Evaluator {
+        let n = variant.size() as i32;
+        let mut tables = [[(0i16, 0i16); 64]; Role::COUNT];
+        let mut r = 0;
+        while r < Role::COUNT {
+            let (scale_mg, scale_eg) = weights.placement[r];
+            let mut sq = 0;
+            while sq < 64 {
+                let (file, rank) = ((sq % 8) as i32, (sq / 8) as i32);
+                if file < n && rank < n {
+                    let (mg, eg) = square_bonus(Role::ALL[r], file, rank, n);
+                    tables[r][sq] = ((mg * scale_mg / 100) as i16, (eg * scale_eg / 100) as i16);
+                }
+                sq += 1;
             }
-            let (mg, eg) = MATERIAL[role.index()];
-            let count = pieces.count() as i32;
-            score[us].add((mg * count, eg * count));
-            phase += PHASE[role.index()] * count;
-            for sq in pieces {
-                let (pmg, peg) = table[role.index()][relative(sq, color, n)];
-                score[us].add((i32::from(pmg), i32::from(peg)));
-                if matches!(role, Role::Pawn | Role::King) {
+            r += 1;
+        }
+        Evaluator { weights, tables, variant }
+    }
+
+    /// The evaluation of `pos` (of this evaluator's variant) for the side to move, in centipawns.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        let w = &self.weights;
+        let n = self.variant.size();
+        let board = self.variant.board();
+        let occupied = pos.occupied();
+        let mut phase = 0;
+        let mut score = [Score::default(); 2];
+
+        for color in Color::ALL {
+            let us = color.index();
+            let ours = pos.by_color(color);
+            let enemy_king_zone = pos
+                .king(!color)
+                .map_or(Bitboard::EMPTY, |k| Position::piece_attacks(Role::King, color, k, occupied).with(k));
+            let mut king_pressure = 0;
+            let mut attackers = 0;
+            for role in Role::ALL {
+                let pieces = pos.pieces(color, role);
+                if pieces.is_empty() {
                     continue;
                 }
-                let reach = Position::piece_attacks(role, color, sq, occupied) & board;
-                let mobility = (reach & !ours).count() as i32;
-                let (wmg, weg) = MOBILITY[role.index()];
-                score[us].add((wmg * mobility, weg * mobility));
-                let hits = (reach & enemy_king_zone).count() as i32;
-                if hits > 0 {
-                    attackers += 1;
-                    king_pressure += KING_ATTACK[role.index()] * hits;
+                let (mg, eg) = w.material[role.index()];
+                let count = pieces.count() as i32;
+                score[us].add((mg * count, eg * count));
+                phase += PHASE[role.index()] * count;
+                for sq in pieces {
+                    let (pmg, peg) = self.tables[role.index()][relative(sq, color, n)];
+                    score[us].add((i32::from(pmg), i32::from(peg)));
+                    if matches!(role, Role::Pawn | Role::King) {
+                        continue;
+                    }
+                    let reach = Position::piece_attacks(role, color, sq, occupied) & board;
+                    let mobility = (reach & !ours).count() as i32;
+                    let (wmg, weg) = w.mobility[role.index()];
+                    score[us].add((wmg * mobility, weg * mobility));
+                    let hits = (reach & enemy_king_zone).count() as i32;
+                    if hits > 0 {
+                        attackers += 1;
+                        king_pressure += w.king_attack[role.index()] * hits;
+                    }
                 }
             }
+            // Pressure on the enemy king counts once several pieces join in.
+            if attackers >= 2 {
+                score[us].add((king_pressure * attackers.min(4) / 6, 0));
+            }
+            if pos.pieces(color, Role::Bishop).more_than_one() {
+                score[us].add(w.bishop_pair);
+            }
+            score[us].add(self.pawn_structure(pos, color));
+            score[us].add(self.king_shelter(pos, color));
         }
-        // Pressure on the enemy king counts once several pieces join in.
-        if attackers >= 2 {
-            score[us].add((king_pressure * attackers.min(4) / 6, 0));
+
+        let phase = phase.min(MAX_PHASE);
+        let white = score[0].mg - score[1].mg;
+        let white_eg = score[0].eg - score[1].eg;
+        let tapered = (white * phase + white_eg * (MAX_PHASE - phase)) / MAX_PHASE;
+        match pos.turn() {
+            Color::White => tapered + w.tempo,
+            Color::Black => -tapered + w.tempo,
         }
-        if pos.pieces(color, Role::Bishop).more_than_one() {
-            score[us].add((30, 50));
-        }
-        score[us].add(pawn_structure(pos, color, n));
-        score[us].add(king_shelter(pos, color));
     }
 
-    let phase = phase.min(MAX_PHASE);
-    let white = score[0].mg - score[1].mg;
-    let white_eg = score[0].eg - score[1].eg;
-    let tapered = (white * phase + white_eg * (MAX_PHASE - phase)) / MAX_PHASE;
-    let tempo = 10;
-    match pos.turn() {
-        Color::White => tapered + tempo,
-        Color::Black => -tapered + tempo,
-    }
-}
-
-/// Doubled and isolated pawns cost; passed pawns gain by how far they have come.
-fn pawn_structure(pos: &Position, color: Color, n: u8) -> (i32, i32) {
-    let ours = pos.pieces(color, Role::Pawn);
-    let theirs = pos.pieces(!color, Role::Pawn);
-    let (mut mg, mut eg) = (0, 0);
-    for file in 0..n {
-        let on_file = (ours & Bitboard::file(file)).count() as i32;
-        if on_file > 1 {
-            mg -= 12 * (on_file - 1);
-            eg -= 20 * (on_file - 1);
-        }
-        let neighbours = (if file > 0 { Bitboard::file(file - 1) } else { Bitboard::EMPTY })
-            | (if file + 1 < n { Bitboard::file(file + 1) } else { Bitboard::EMPTY });
-        if on_file > 0 && (ours & neighbours).is_empty() {
-            mg -= 10 * on_file;
-            eg -= 15 * on_file;
-        }
-    }
-    for sq in ours {
-        // Passed: no enemy pawn ahead on this or a neighbouring file.
-        let span = Bitboard::file(sq.file())
-            | (if sq.file() > 0 { Bitboard::file(sq.file() - 1) } else { Bitboard::EMPTY })
-            | (if sq.file() < 7 { Bitboard::file(sq.file() + 1) } else { Bitboard::EMPTY });
-        let ahead = forward_of(color, sq.rank());
-        if (theirs & span & ahead).is_empty() {
-            let rank = usize::from(if color == Color::White { sq.rank() } else { n - 1 - sq.rank() });
-            // In minichess7 a pawn that arrives is stuck, so running counts for less.
-            let bonus = if n == 7 { PASSED[rank.min(5)] / 2 } else { PASSED[rank.min(7)] };
-            if rank + 1 < usize::from(n) {
-                mg += bonus / 2;
-                eg += bonus;
+    /// Doubled and isolated pawns cost; passed pawns gain by how far they have come.
+    fn pawn_structure(&self, pos: &Position, color: Color) -> (i32, i32) {
+        let w = &self.weights;
+        let n = self.variant.size();
+        let ours = pos.pieces(color, Role::Pawn);
+        let theirs = pos.pieces(!color, Role::Pawn);
+        let (mut mg, mut eg) = (0, 0);
+        for file in 0..n {
+            let on_file = (ours & Bitboard::file(file)).count() as i32;
+            if on_file > 1 {
+                mg -= w.doubled.0 * (on_file - 1);
+                eg -= w.doubled.1 * (on_file - 1);
+            }
+            let neighbours = (if file > 0 { Bitboard::file(file - 1) } else { Bitboard::EMPTY })
+                | (if file + 1 < n { Bitboard::file(file + 1) } else { Bitboard::EMPTY });
+            if on_file > 0 && (ours & neighbours).is_empty() {
+                mg -= w.isolated.0 * on_file;
+                eg -= w.isolated.1 * on_file;
             }
         }
+        for sq in ours {
+            // Passed: no enemy pawn ahead on this or a neighbouring file.
+            let span = Bitboard::file(sq.file())
+                | (if sq.file() > 0 { Bitboard::file(sq.file() - 1) } else { Bitboard::EMPTY })
+                | (if sq.file() < 7 { Bitboard::file(sq.file() + 1) } else { Bitboard::EMPTY });
+            let ahead = forward_of(color, sq.rank());
+            if (theirs & span & ahead).is_empty() {
+                let rank = usize::from(if color == Color::White { sq.rank() } else { n - 1 - sq.rank() });
+                let (pmg, peg) = w.passed[rank.min(7)];
+                mg += pmg;
+                eg += peg;
+            }
+        }
+        (mg, eg)
     }
-    (mg, eg)
+
+    /// Middlegame bonus for own pawns just in front of a king that stays home.
+    fn king_shelter(&self, pos: &Position, color: Color) -> (i32, i32) {
+        let Some(king) = pos.king(color) else {
+            return (0, 0);
+        };
+        let n = self.variant.size();
+        let home_rank = if color == Color::White { 0 } else { n - 1 };
+        if king.rank().abs_diff(home_rank) > 1 {
+            return (-self.weights.king_away, 0);
+        }
+        let front = Position::piece_attacks(Role::King, color, king, Bitboard::EMPTY) & forward_of(color, king.rank());
+        let shield = (front & pos.pieces(color, Role::Pawn)).count() as i32;
+        (self.weights.shelter * shield, 0)
+    }
 }
 
 /// The ranks in front of `rank` from `color`'s side.
@@ -237,21 +355,6 @@ fn forward_of(color: Color, rank: u8) -> Bitboard {
         Color::White => Bitboard::EMPTY,
         Color::Black => Bitboard((1u64 << (8 * u32::from(rank))) - 1),
     }
-}
-
-/// Middlegame bonus for own pawns just in front of a king that stays home.
-fn king_shelter(pos: &Position, color: Color) -> (i32, i32) {
-    let Some(king) = pos.king(color) else {
-        return (0, 0);
-    };
-    let n = pos.variant().size();
-    let home_rank = if color == Color::White { 0 } else { n - 1 };
-    if king.rank().abs_diff(home_rank) > 1 {
-        return (-20, 0);
-    }
-    let front = Position::piece_attacks(Role::King, color, king, Bitboard::EMPTY) & forward_of(color, king.rank());
-    let shield = (front & pos.pieces(color, Role::Pawn)).count() as i32;
-    (12 * shield, 0)
 }
 
 #[cfg(test)]
