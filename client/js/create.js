@@ -25,15 +25,24 @@ export function friendSeats(side, rated = false) {
   return seats;
 }
 
+/** A computer player's seat at `level`. */
+export function botSeat(level) {
+  return { kind: 'bot', level: Number(level) };
+}
+
+/** The seats of a game against the computer seat `computer` (a bot or an engine), the creator on `side`. */
+export function seatsAgainst(side, computer) {
+  return { white: side === 'white' ? { kind: 'human' } : computer, black: side === 'black' ? { kind: 'human' } : computer, as: side };
+}
+
 /** The seats of a game against the computer at `level`, the creator on `side`. */
 export function botSeats(side, level) {
-  const bot = { kind: 'bot', level: Number(level) };
-  return { white: side === 'white' ? { kind: 'human' } : bot, black: side === 'black' ? { kind: 'human' } : bot, as: side };
+  return seatsAgainst(side, botSeat(level));
 }
 
 /** The seats of a game between two computer players. */
 export function botsSeats(whiteLevel, blackLevel) {
-  return { white: { kind: 'bot', level: Number(whiteLevel) }, black: { kind: 'bot', level: Number(blackLevel) } };
+  return { white: botSeat(whiteLevel), black: botSeat(blackLevel) };
 }
 
 /**

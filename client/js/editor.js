@@ -12,8 +12,8 @@
 import { errorText, getJson } from './api.js';
 import { Board } from './board.js';
 import { Connection } from './connection.js';
-import { chosenSide, createMessage, enterGame, friendSeats } from './create.js';
-import { ComputerChoice, seatsAgainst, serverEngines, strengthFields } from './engines.js';
+import { chosenSide, createMessage, enterGame, friendSeats, seatsAgainst } from './create.js';
+import { ComputerChoice, serverEngines, strengthFields } from './engines.js';
 import { askAgain } from './namebox.js';
 import { labelLevels, levelOptions } from './levels.js';
 import { isNameRefusal } from './names.js';

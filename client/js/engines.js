@@ -5,15 +5,11 @@
 // of a variant next to the levels. Kept apart from the level choosers so each changes alone.
 
 import { getJson } from './api.js';
+import { botSeat, seatsAgainst } from './create.js';
 
 /** An engine seat: engine `name` with `options` (`{}` or `{"Skill Level": 3}`). */
 export function engineSeat(name, options) {
   return { kind: 'engine', name, options };
-}
-
-/** The seats of a game against the computer seat `computer`, the creator on `side`. */
-export function seatsAgainst(side, computer) {
-  return { white: side === 'white' ? { kind: 'human' } : computer, black: side === 'black' ? { kind: 'human' } : computer, as: side };
 }
 
 /** The seats of a game against engine `name` with `options`, the creator on `side`. */
@@ -166,6 +162,6 @@ export class ComputerChoice {
   /** The seat chosen: a bot of the level, or the engine at the chosen strength. */
   seat() {
     const engine = this.engine();
-    return engine ? engineSeat(engine.name, this.strength.options()) : { kind: 'bot', level: Number(this.select.value) };
+    return engine ? engineSeat(engine.name, this.strength.options()) : botSeat(this.select.value);
   }
 }

@@ -7,10 +7,10 @@
 
 use crate::chess::{Bitboard, Color, Position, Role, Square, Variant};
 
-/// A piece's value in centipawns, for move ordering and pruning (the evaluation's own
-/// material values are in [`Weights`], and differ by variant and phase).
+/// A piece's value in centipawns, for move ordering and pruning: the hand-set middlegame
+/// material, fixed so that tuning the evaluation ([`Weights`]) leaves the search's margins be.
 pub const fn piece_value(role: Role) -> i32 {
-    [100, 320, 330, 480, 950, 0, 820, 740, 170][role as usize]
+    Weights::HAND_SET.material[role as usize].0
 }
 
 /// How much each piece counts toward the middlegame phase (24 = all pieces of standard chess).
