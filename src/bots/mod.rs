@@ -39,6 +39,12 @@ pub struct Limits {
     pub movetime: Option<Duration>,
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
+    /// The movetime is an allowance, not a time to fill: stop after an iteration that ends past
+    /// half of it, as the next would seldom finish. For a clock's share (what is not spent is
+    /// kept for later moves) and for analysis (nobody should wait longer than needed). Without
+    /// it the search uses the whole movetime, as UCI `go movetime` asks; a move searched
+    /// exactly in the unfinished iteration is then still played if it beat the last choice.
+    pub early_stop: bool,
     /// Set from another thread to make the bot answer now (UCI `stop`).
     pub stop: Option<Arc<AtomicBool>>,
 }

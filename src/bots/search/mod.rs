@@ -187,7 +187,7 @@ impl AlphaBeta {
             Some(t) => {
                 // Leave room to answer: a little for the last node check, a little for the caller.
                 let hard = t.saturating_sub((t / 20).min(Duration::from_millis(20)) + Duration::from_millis(2));
-                (Some(start + hard), Some(start + hard / 2))
+                (Some(start + hard), limits.early_stop.then(|| start + hard / 2))
             }
             None => (None, None),
         };

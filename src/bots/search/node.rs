@@ -5,6 +5,8 @@
 use std::sync::LazyLock;
 use std::time::Instant;
 
+use arrayvec::ArrayVec;
+
 use super::ordering::{self, Heuristics, MAX_PLY};
 use super::see::see_ge;
 use super::tt::{Bound, Entry, Table};
@@ -12,7 +14,11 @@ use super::{CONTEMPT, INFINITY, MATE, MATE_BOUND};
 use crate::bots::eval::{evaluate, piece_value};
 use crate::bots::Limits;
 use crate::chess::game::insufficient_material;
+use crate::chess::moves::MAX_MOVES;
 use crate::chess::{Color, Move, Position, Role, Variant};
+
+/// A node's moves with their ordering scores.
+type ScoredMoves = ArrayVec<(i32, Move), MAX_MOVES>;
 
 /// The state of one search.
 pub(super) struct Searcher<'a> {
@@ -157,18 +163,21 @@ impl Searcher<'_> {
             }
         }
 
-        let legal = pos.legal_moves();
-        if legal.is_empty() {
-            return terminal_score(pos, in_check, ply).unwrap_or_else(|| self.draw_score(pos));
-        }
         let previous = ply.checked_sub(1).and_then(|p| self.played[p]);
         let counter = previous.and_then(|p| self.heuristics.counter(p));
-        let mut moves: Vec<(i32, Move)> =
-            legal.iter().map(|&m| (ordering::score(pos, m, hash_move, counter, self.heuristics, ply), m)).collect();
+        // On the stack, not the heap: a node is too short-lived to pay for an allocation.
+        let mut moves: ScoredMoves = ArrayVec::new();
+        pos.for_each_legal_move(|m| {
+            // MAX_MOVES bounds every position's moves, so the list never fills.
+            let _ = moves.try_push((ordering::score(pos, m, hash_move, counter, self.heuristics, ply), m));
+        });
+        if moves.is_empty() {
+            return terminal_score(pos, in_check, ply).unwrap_or_else(|| self.draw_score(pos));
+        }
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
-        let mut quiets: Vec<Move> = Vec::with_capacity(moves.len());
+        let mut quiets: ArrayVec<Move, MAX_MOVES> = ArrayVec::new();
         let mut searched = 0usize;
         for i in 0..moves.len() {
             let m = ordering::next(&mut moves, i);
@@ -235,7 +244,7 @@ impl Searcher<'_> {
                 break;
             }
             if quiet {
-                quiets.push(m);
+                let _ = quiets.try_push(m);
             }
         }
         if searched == 0 {
@@ -277,7 +286,7 @@ impl Searcher<'_> {
             return stand_pat;
         }
         alpha = alpha.max(stand_pat);
-        let mut moves: Vec<(i32, Move)> = Vec::new();
+        let mut moves: ScoredMoves = ArrayVec::new();
         let mut consider = |m: Move| {
             // Delta pruning: even winning this piece for free cannot lift us to alpha; and
             // a capture that loses material is no way to quiet the position.
@@ -285,7 +294,7 @@ impl Searcher<'_> {
                 || m.promotion.is_some()
                 || (stand_pat + pos.capture(m).map_or(0, piece_value) + 200 >= alpha && see_ge(pos, m, 0))
             {
-                moves.push((ordering::score(pos, m, None, None, self.heuristics, ply), m));
+                let _ = moves.try_push((ordering::score(pos, m, None, None, self.heuristics, ply), m));
             }
         };
         if in_check {

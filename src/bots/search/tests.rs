@@ -88,3 +88,14 @@ fn no_move_when_the_game_is_over() {
     let r = search(Variant::Standard, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 3);
     assert_eq!(r.best, None);
 }
+
+#[test]
+fn a_fixed_movetime_is_used_to_the_end() {
+    // The start position is far from any depth cap, so only the clock can end the search; a
+    // busy machine makes it later, never earlier.
+    let game = Game::new(Variant::Standard);
+    let start = std::time::Instant::now();
+    let r = AlphaBeta::new(Some(3)).search(&game, &Limits::movetime(300), &mut |_| {});
+    assert!(r.best.is_some());
+    assert!(start.elapsed() >= Duration::from_millis(250), "stopped after {:?}", start.elapsed());
+}

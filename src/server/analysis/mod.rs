@@ -220,7 +220,7 @@ impl Analyses {
         for (i, position) in positions.into_iter().enumerate() {
             let progress = i as f64 / total as f64;
             let permit = self.permit(id, progress).await?;
-            let limits = Limits { movetime: Some(self.config.movetime), ..Limits::default() };
+            let limits = Limits { movetime: Some(self.config.movetime), early_stop: true, ..Limits::default() };
             let searched = tokio::task::spawn_blocking(move || {
                 let eval = analysis::evaluate(&mut engine, &position, &limits);
                 (engine, eval)

@@ -64,18 +64,19 @@ pub(super) async fn wait_turn(
 
 /// Starts a search on the blocking pool after `delay`, once one of the server's `permits` is
 /// free (so however many bot games run, only so many searches take CPUs at once); the answer
-/// comes back to the room as [`RoomCommand::BotMove`] tagged with `job`.
+/// comes back to the room as [`RoomCommand::BotMove`] tagged with `job`. `limits` gets the stop
+/// flag that cancels it.
 pub(super) fn start(
     job: u64,
     mut bot: Box<dyn Bot>,
     game: Game,
-    movetime: Duration,
+    limits: Limits,
     delay: Duration,
     permits: Arc<Semaphore>,
     room: mpsc::WeakSender<RoomCommand>,
 ) -> PendingBot {
     let stop = Arc::new(AtomicBool::new(false));
-    let limits = Limits { movetime: Some(movetime), stop: Some(stop.clone()), ..Limits::default() };
+    let limits = Limits { stop: Some(stop.clone()), ..limits };
     let stopped = stop.clone();
     tokio::spawn(async move {
         let Some(permit) = wait_turn(delay, &stopped, permits).await else { return };
@@ -129,15 +130,7 @@ mod tests {
         let _pending: Vec<PendingBot> = (0..8)
             .map(|job| {
                 let bot = Box::new(Counting { now: now.clone(), most: most.clone() });
-                start(
-                    job,
-                    bot,
-                    game.clone(),
-                    Duration::from_millis(10),
-                    Duration::ZERO,
-                    permits.clone(),
-                    tx.downgrade(),
-                )
+                start(job, bot, game.clone(), Limits::movetime(10), Duration::ZERO, permits.clone(), tx.downgrade())
             })
             .collect();
         for _ in 0..8 {

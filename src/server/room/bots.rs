@@ -10,6 +10,7 @@ use super::bot::{self};
 use super::clock::{self};
 use super::events::Batch;
 use super::seat::Seat;
+use crate::bots::Limits;
 use crate::chess::Move;
 use crate::protocol::Status;
 
@@ -82,7 +83,8 @@ impl Room {
             self.next_job,
             bot,
             self.game.clone(),
-            movetime,
+            // On a clock, what the bot does not spend is kept for later moves.
+            Limits { movetime: Some(movetime), early_stop: self.clock.is_some(), ..Limits::default() },
             delay,
             self.ctx.config.bot_searches.clone(),
             self.me.clone(),

@@ -536,7 +536,9 @@ impl GoParams {
             // Only `stop` ends it: no clock, and as deep as the search will go.
             return Limits { depth: depth.or(Some(INFINITE_DEPTH)), nodes: self.nodes, ..Limits::default() };
         }
-        Limits { movetime, depth, nodes: self.nodes, stop: None }
+        // A share of the clock may be cut short, to keep time for later moves.
+        let early_stop = budget.is_some_and(|b| self.movetime.is_none_or(|m| b < Duration::from_millis(m)));
+        Limits { movetime, depth, nodes: self.nodes, early_stop, stop: None }
     }
 }
 

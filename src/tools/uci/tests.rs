@@ -54,9 +54,16 @@ fn go_parses_every_limit() {
         }
     );
     assert_eq!(go.limits(Color::Black).movetime, Some(clock_budget(2000, 20, Some(5))));
+    assert!(go.limits(Color::Black).early_stop, "a share of the clock may be cut short");
     let (go, _) = GoParams::parse(&["movetime", "100", "depth", "7", "nodes", "5000"]);
     let limits = go.limits(Color::White);
     assert_eq!((limits.movetime, limits.depth, limits.nodes), (Some(Duration::from_millis(100)), Some(7), Some(5000)));
+    assert!(!limits.early_stop, "a fixed movetime is used to the end");
+    // A clock share shorter than the movetime is the clock's; a longer one leaves the movetime.
+    let (go, _) = GoParams::parse(&["wtime", "600000", "movetime", "100"]);
+    assert!(!go.limits(Color::White).early_stop);
+    let (go, _) = GoParams::parse(&["wtime", "3000", "movetime", "1000"]);
+    assert!(go.limits(Color::White).early_stop);
     let (go, _) = GoParams::parse(&["infinite"]);
     let limits = go.limits(Color::White);
     assert_eq!((limits.movetime, limits.depth), (None, Some(INFINITE_DEPTH)));
