@@ -72,8 +72,9 @@ impl Weights {
             w.passed[r] = (mg / 2, eg / 2);
             r += 1;
         }
-        w.passed[6] = (0, 0); // the last rank of a 7x7 board
-                              // Not measured there yet: minichess7 keeps the evaluation it was measured with.
+        // The last rank of a 7x7 board.
+        w.passed[6] = (0, 0);
+        // Not measured there yet: minichess7 keeps the evaluation it was measured with.
         w.rook_open = (0, 0);
         w.rook_half_open = (0, 0);
         w.pawn_threat = (0, 0);
@@ -479,7 +480,7 @@ mod tests {
     #[test]
     fn each_term_counts_exactly_where_it_applies() {
         type Off = fn(&mut Weights);
-        let cases: [(&str, Off, &str, &str); 6] = [
+        let cases: [(&str, Off, &str, &str); 7] = [
             // The rook's d-file is open; behind its own e-pawn it is not.
             (
                 "rook open",
@@ -512,6 +513,13 @@ mod tests {
                 |w| w.passed_blocked = 100,
                 "4k3/8/8/3n4/3P4/8/8/4K3 w - - 0 1",
                 "4k3/8/8/n7/3P4/8/8/4K3 w - - 0 1",
+            ),
+            // From c3 the knight reaches b5 and d5, which the pawn on c6 guards; from h1 it does not.
+            (
+                "safe mobility",
+                |w| w.safe_mobility = false,
+                "4k3/8/2p5/8/8/2N5/8/4K3 w - - 0 1",
+                "4k3/8/2p5/8/8/8/8/4K2N w - - 0 1",
             ),
             // The knight on e5 is guarded by d4, and no black pawn can chase it; with f7 one can.
             (
