@@ -386,9 +386,7 @@ impl Evaluator {
                 mg -= w.doubled.0 * (on_file - 1);
                 eg -= w.doubled.1 * (on_file - 1);
             }
-            let neighbours = (if file > 0 { Bitboard::file(file - 1) } else { Bitboard::EMPTY })
-                | (if file + 1 < n { Bitboard::file(file + 1) } else { Bitboard::EMPTY });
-            if on_file > 0 && (ours & neighbours).is_empty() {
+            if on_file > 0 && (ours & adjacent_files(file)).is_empty() {
                 mg -= w.isolated.0 * on_file;
                 eg -= w.isolated.1 * on_file;
             }
