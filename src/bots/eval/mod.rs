@@ -5,6 +5,9 @@
 //! advancement) rather than typed in, so the 7x7 board gets tables of its own shape and the
 //! fairy pieces get sensible ones too.
 
+mod weights;
+
+pub use self::weights::Weights;
 use crate::chess::{Bitboard, Color, Position, Role, Square, Variant};
 
 /// A piece's value in centipawns, for move ordering and pruning: the hand-set middlegame
@@ -16,174 +19,6 @@ pub const fn piece_value(role: Role) -> i32 {
 /// How much each piece counts toward the middlegame phase (24 = all pieces of standard chess).
 const PHASE: [i32; Role::COUNT] = [0, 1, 1, 2, 4, 0, 3, 3, 0];
 const MAX_PHASE: i32 = 24;
-
-/// Everything the evaluation weighs, in centipawns; pairs are (middlegame, endgame). Each
-/// variant has its own: standard chess's are fitted to game results (Texel tuning,
-/// `examples/texel.rs`, docs/bots.md), minichess7's are set by hand.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Weights {
-    pub material: [(i32, i32); Role::COUNT],
-    /// Per attacked square not held by an own piece.
-    pub mobility: [(i32, i32); Role::COUNT],
-    /// Per square next to the enemy king that the piece attacks.
-    pub king_attack: [i32; Role::COUNT],
-    /// A passed pawn, by rank from its own side.
-    pub passed: [(i32, i32); 8],
-    /// Per pawn beyond the first on a file.
-    pub doubled: (i32, i32),
-    /// Per pawn with no own pawn on a neighbouring file.
-    pub isolated: (i32, i32),
-    pub bishop_pair: (i32, i32),
-    /// Middlegame: per own pawn shielding a king at home, and a king gone from home.
-    pub shelter: i32,
-    pub king_away: i32,
-    pub tempo: i32,
-    /// A rook on a file without pawns, and on one without own pawns (enemy ones only).
-    pub rook_open: (i32, i32),
-    pub rook_half_open: (i32, i32),
-    /// Per piece other than a pawn that an enemy pawn attacks: it must move or be lost.
-    pub pawn_threat: (i32, i32),
-    /// Endgame, per passed pawn from its fourth rank on, times (rank - 2): per square the enemy
-    /// king stands from the square in front of it, and (subtracted) per square the own king does.
-    pub passed_king_distance: (i32, i32),
-    /// A passed pawn whose next square is taken keeps this share of its bonus, in percent.
-    pub passed_blocked: i32,
-    /// A piece on an outpost: on the fourth to sixth rank, guarded by an own pawn, where no enemy
-    /// pawn can ever attack it.
-    pub outpost: [(i32, i32); Role::COUNT],
-    /// Mobility leaves out the squares enemy pawns guard (a piece cannot safely go there).
-    pub safe_mobility: bool,
-    /// The piece-square tables' shape comes from each square's place on the board
-    /// ([`square_bonus`]); this scales it per role, in percent.
-    pub placement: [(i32, i32); Role::COUNT],
-}
-
-impl Weights {
-    /// Standard chess. Still the hand-set weights: the fits tried so far (docs/bots.md,
-    /// "Tuning the evaluation") did not measure better in a match.
-    pub const STANDARD: Weights = Weights::HAND_SET;
-
-    /// Minichess7: the hand-set weights, with passed pawns worth half (a pawn that arrives is stuck).
-    pub const MINICHESS7: Weights = {
-        let mut w = Weights::HAND_SET;
-        let mut r = 0;
-        while r < 8 {
-            let (mg, eg) = w.passed[if r < 5 { r } else { 5 }];
-            w.passed[r] = (mg / 2, eg / 2);
-            r += 1;
-        }
-        // The last rank of a 7x7 board.
-        w.passed[6] = (0, 0);
-        // Not measured there yet: minichess7 keeps the evaluation it was measured with.
-        w.rook_open = (0, 0);
-        w.rook_half_open = (0, 0);
-        w.pawn_threat = (0, 0);
-        w.safe_mobility = false;
-        w.outpost = [(0, 0); Role::COUNT];
-        w.passed_king_distance = (0, 0);
-        w.passed_blocked = 100;
-        w
-    };
-
-    /// The weights before any tuning.
-    pub const HAND_SET: Weights = Weights {
-        material: [
-            (100, 115),
-            (320, 300),
-            (330, 320),
-            (480, 520),
-            (950, 950),
-            (0, 0),
-            (820, 850),
-            (740, 760),
-            (170, 190),
-        ],
-        mobility: [(0, 0), (4, 4), (5, 5), (2, 4), (1, 2), (0, 0), (2, 3), (3, 3), (3, 3)],
-        king_attack: [0, 20, 20, 35, 70, 0, 55, 45, 15],
-        passed: [(0, 0), (2, 5), (6, 12), (12, 25), (22, 45), (37, 75), (60, 120), (0, 0)],
-        doubled: (12, 20),
-        isolated: (10, 15),
-        bishop_pair: (30, 50),
-        shelter: 12,
-        king_away: 20,
-        tempo: 10,
-        rook_open: (25, 10),
-        rook_half_open: (12, 6),
-        pawn_threat: (30, 25),
-        safe_mobility: true,
-        outpost: [(0, 0), (30, 15), (15, 8), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0)],
-        passed_king_distance: (5, 2),
-        passed_blocked: 50,
-        placement: [(100, 100); Role::COUNT],
-    };
-
-    /// The standard-chess weights a tuner may change, each with a name to report.
-    pub fn tunable(&mut self) -> Vec<(String, &mut i32)> {
-        const NAMES: [&str; 5] = ["pawn", "knight", "bishop", "rook", "queen"];
-        let mut out: Vec<(String, &mut i32)> = Vec::new();
-        let Weights {
-            material,
-            mobility,
-            king_attack,
-            passed,
-            doubled,
-            isolated,
-            bishop_pair,
-            shelter,
-            king_away,
-            tempo: _,
-            rook_open,
-            rook_half_open,
-            pawn_threat,
-            safe_mobility: _,
-            outpost,
-            passed_king_distance,
-            passed_blocked,
-            placement,
-        } = self;
-        for (i, (mg, eg)) in material.iter_mut().take(5).enumerate() {
-            out.push((format!("material {} mg", NAMES[i]), mg));
-            out.push((format!("material {} eg", NAMES[i]), eg));
-        }
-        for (i, (mg, eg)) in mobility.iter_mut().take(5).enumerate().skip(1) {
-            out.push((format!("mobility {} mg", NAMES[i]), mg));
-            out.push((format!("mobility {} eg", NAMES[i]), eg));
-        }
-        for (i, w) in king_attack.iter_mut().take(5).enumerate().skip(1) {
-            out.push((format!("king attack {}", NAMES[i]), w));
-        }
-        for (rank, (mg, eg)) in passed.iter_mut().enumerate().take(7).skip(1) {
-            out.push((format!("passed rank {rank} mg"), mg));
-            out.push((format!("passed rank {rank} eg"), eg));
-        }
-        for (name, (mg, eg)) in [
-            ("doubled", doubled),
-            ("isolated", isolated),
-            ("bishop pair", bishop_pair),
-            ("rook open", rook_open),
-            ("rook half open", rook_half_open),
-            ("pawn threat", pawn_threat),
-        ] {
-            out.push((format!("{name} mg"), mg));
-            out.push((format!("{name} eg"), eg));
-        }
-        for (i, (mg, eg)) in outpost.iter_mut().enumerate().take(3).skip(1) {
-            out.push((format!("outpost {} mg", NAMES[i]), mg));
-            out.push((format!("outpost {} eg", NAMES[i]), eg));
-        }
-        out.push(("passed king distance them".into(), &mut passed_king_distance.0));
-        out.push(("passed king distance us".into(), &mut passed_king_distance.1));
-        out.push(("passed blocked %".into(), passed_blocked));
-        out.push(("shelter".into(), shelter));
-        out.push(("king away".into(), king_away));
-        for (i, (mg, eg)) in placement.iter_mut().take(6).enumerate() {
-            let name = NAMES.get(i).copied().unwrap_or("king");
-            out.push((format!("placement {name} mg"), mg));
-            out.push((format!("placement {name} eg"), eg));
-        }
-        out
-    }
-}
 
 /// Piece-square tables: [role][square from White's side] = (middlegame, endgame).
 type Tables = [[(i16, i16); 64]; Role::COUNT];
@@ -292,6 +127,9 @@ impl Evaluator {
         let occupied = pos.occupied();
         let mut phase = 0;
         let mut score = [Score::default(); 2];
+        // What each side attacks, and what its knights and bishops attack, for the threats.
+        let mut attacked = [Bitboard::EMPTY; 2];
+        let mut by_minors = [Bitboard::EMPTY; 2];
         let pawn_attacks = Color::ALL.map(|c| {
             pos.pieces(c, Role::Pawn)
                 .into_iter()
@@ -334,6 +172,10 @@ impl Evaluator {
                         }
                     }
                     let reach = Position::piece_attacks(role, color, sq, occupied) & board;
+                    attacked[us] |= reach;
+                    if matches!(role, Role::Knight | Role::Bishop) {
+                        by_minors[us] |= reach;
+                    }
                     let mobility = (reach & !unsafe_squares).count() as i32;
                     let (wmg, weg) = w.mobility[role.index()];
                     score[us].add((wmg * mobility, weg * mobility));
@@ -359,8 +201,23 @@ impl Evaluator {
             }
             let threatened = (ours & !own_pawns & !pos.by_role(Role::King) & guarded).count() as i32;
             score[us].add((-w.pawn_threat.0 * threatened, -w.pawn_threat.1 * threatened));
-            score[us].add(self.pawn_structure(pos, color));
+            score[us].add(self.pawn_structure(pos, color, pawn_attacks[us]));
             score[us].add(self.king_shelter(pos, color));
+        }
+
+        for color in Color::ALL {
+            let king =
+                pos.king(color).map_or(Bitboard::EMPTY, |k| Position::piece_attacks(Role::King, color, k, occupied));
+            attacked[color.index()] |= pawn_attacks[color.index()] | king;
+        }
+        for color in Color::ALL {
+            let (us, them) = (color.index(), (!color).index());
+            let pieces = pos.by_color(color) & !pos.by_role(Role::Pawn) & !pos.by_role(Role::King);
+            let hanging = (pieces & attacked[them] & !attacked[us]).count() as i32;
+            let majors = pos.pieces(color, Role::Rook) | pos.pieces(color, Role::Queen);
+            let threatened = (majors & by_minors[them]).count() as i32;
+            score[us].add((-w.hanging.0 * hanging, -w.hanging.1 * hanging));
+            score[us].add((-w.minor_threat.0 * threatened, -w.minor_threat.1 * threatened));
         }
 
         let phase = phase.min(MAX_PHASE);
@@ -373,8 +230,9 @@ impl Evaluator {
         }
     }
 
-    /// Doubled and isolated pawns cost; passed pawns gain by how far they have come.
-    fn pawn_structure(&self, pos: &Position, color: Color) -> (i32, i32) {
+    /// Doubled and isolated pawns cost; connected pawns (`guarded` holds the squares own pawns
+    /// attack) and passed pawns gain by how far they have come.
+    fn pawn_structure(&self, pos: &Position, color: Color, guarded: Bitboard) -> (i32, i32) {
         let w = &self.weights;
         let n = self.variant.size();
         let ours = pos.pieces(color, Role::Pawn);
@@ -391,7 +249,14 @@ impl Evaluator {
                 eg -= w.isolated.1 * on_file;
             }
         }
+        let beside = Bitboard((ours & !Bitboard::file(7)).0 << 1) | Bitboard((ours & !Bitboard::file(0)).0 >> 1);
         for sq in ours {
+            if (guarded | beside).contains(sq) {
+                let rank = usize::from(if color == Color::White { sq.rank() } else { n - 1 - sq.rank() });
+                let (cmg, ceg) = w.connected[rank.min(7)];
+                mg += cmg;
+                eg += ceg;
+            }
             // Passed: no enemy pawn ahead on this or a neighbouring file.
             let span = Bitboard::file(sq.file()) | adjacent_files(sq.file());
             let ahead = forward_of(color, sq.rank());
@@ -478,7 +343,7 @@ mod tests {
     #[test]
     fn each_term_counts_exactly_where_it_applies() {
         type Off = fn(&mut Weights);
-        let cases: [(&str, Off, &str, &str); 7] = [
+        let cases: [(&str, Off, &str, &str); 10] = [
             // The rook's d-file is open; behind its own e-pawn it is not.
             (
                 "rook open",
@@ -525,6 +390,22 @@ mod tests {
                 |w| w.outpost = [(0, 0); Role::COUNT],
                 "4k3/pp4pp/8/4N3/3P4/8/8/4K3 w - - 0 1",
                 "4k3/pp3ppp/8/4N3/3P4/8/8/4K3 w - - 0 1",
+            ),
+            // Pawns on d4 and e4 stand side by side; on d4 and h4 they do not.
+            (
+                "connected",
+                |w| w.connected = [(0, 0); 8],
+                "4k3/8/8/8/3PP3/8/8/4K3 w - - 0 1",
+                "4k3/8/8/8/3P3P/8/8/4K3 w - - 0 1",
+            ),
+            // The rook on e1 attacks the knight on e5, which nothing guards; on a5 it is safe.
+            ("hanging", |w| w.hanging = (0, 0), "k7/8/8/4n3/8/8/8/4RK2 w - - 0 1", "k7/8/8/n7/8/8/8/4RK2 w - - 0 1"),
+            // The knight on e5 attacks a rook on d3, not one on a3.
+            (
+                "minor threat",
+                |w| w.minor_threat = (0, 0),
+                "4k3/8/8/4n3/8/3R4/8/4K3 w - - 0 1",
+                "4k3/8/8/4n3/8/R7/8/4K3 w - - 0 1",
             ),
         ];
         let with = Evaluator::new(Variant::Standard, Weights::STANDARD);
