@@ -1,9 +1,10 @@
 //! The engine of levels 5–8: negamax alpha-beta with iterative deepening under a time, node or depth budget.
 //!
 //! Principal variation search with aspiration windows, a transposition table, reverse
-//! futility, null-move, late move, futility and SEE pruning, late move reductions, a check
-//! extension and a quiescence search over captures (docs/bots.md lists the details). Moves are
-//! ordered by hash move, captures by SEE and MVV-LVA, killers, counter move and history. The
+//! futility, null-move, late move, futility and SEE pruning, late move reductions, check and
+//! singular extensions and a quiescence search over captures (docs/bots.md lists
+//! the details). Moves are ordered by hash move, captures by SEE and MVV-LVA, killers, counter
+//! move and history (the move's own and its continuation history). The
 //! held-back levels search without the pruning (`Searcher::selective` in node.rs). Mate scores
 //! carry their distance. At the root, every move that ties the best score gets an exact score,
 //! and one of them is picked at random (seeded, so a seed makes the choice reproducible). With several principal variations asked
@@ -219,6 +220,8 @@ impl AlphaBeta {
             root_side: pos.turn(),
             evals: [-INFINITY; MAX_PLY],
             played: [None; MAX_PLY],
+            excluded: [None; MAX_PLY],
+            root_depth: 0,
             selective: self.skill.is_none(),
         };
 

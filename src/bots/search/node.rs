@@ -1,13 +1,13 @@
 //! The search below the root: negamax alpha-beta with a transposition table, reverse
-//! futility, null-move, late move, futility and SEE pruning, late move reductions, a check
-//! extension and a quiescence search over captures.
+//! futility, null-move, late move, futility and SEE pruning, late move reductions, check and
+//! singular extensions and a quiescence search over captures.
 
 use std::sync::LazyLock;
 use std::time::Instant;
 
 use arrayvec::ArrayVec;
 
-use super::ordering::{self, Heuristics, MAX_PLY};
+use super::ordering::{self, Context, Heuristics, Played, MAX_PLY};
 use super::see::see_ge;
 use super::tt::{Bound, Entry, Table};
 use super::{CONTEMPT, INFINITY, MATE, MATE_BOUND};
@@ -39,7 +39,12 @@ pub(super) struct Searcher<'a> {
     /// the pruning, so that their depth limit means what it did when they were calibrated.
     pub(super) selective: bool,
     /// The move made at each ply of the current line (None: a null move).
-    pub(super) played: [Option<Move>; MAX_PLY],
+    pub(super) played: [Option<Played>; MAX_PLY],
+    /// The move a node at this ply leaves out: set while testing whether the hash move is
+    /// singular (the only good one), by searching the node again without it.
+    pub(super) excluded: [Option<Move>; MAX_PLY],
+    /// The depth of the current iteration, which bounds how far extensions may go.
+    pub(super) root_depth: i32,
 }
 
 impl Searcher<'_> {
@@ -114,7 +119,9 @@ impl Searcher<'_> {
             return evaluate(pos);
         }
 
-        let entry = self.table.probe(pos.hash());
+        let excluded = self.excluded[ply];
+        // A search without the hash move must not be cut short or remembered as this node's.
+        let entry = if excluded.is_some() { None } else { self.table.probe(pos.hash()) };
         if let Some(e) = entry.filter(|e| e.depth >= depth && !pv_node) {
             let score = from_table(e.score, ply);
             let usable = match e.bound {
@@ -126,7 +133,7 @@ impl Searcher<'_> {
                 return score;
             }
         }
-        let hash_move = entry.and_then(|e| e.best);
+        let hash_move = if excluded.is_some() { excluded } else { entry.and_then(|e| e.best) };
         // Without a stored move this node is probably new and badly ordered: spend less on it.
         if self.selective && hash_move.is_none() && depth >= 4 {
             depth -= 1;
@@ -136,19 +143,29 @@ impl Searcher<'_> {
         self.evals[ply] = static_eval;
         // Better than two plies ago: prune this node's moves less.
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
+        // For pruning, a stored search result says more than the static evaluation, where its
+        // bound points the way the evaluation is off.
+        let eval = match entry.map(|e| (e.bound, from_table(e.score, ply))) {
+            Some((bound, score)) if !in_check && score.abs() < MATE_BOUND && self.selective => match bound {
+                Bound::Exact => score,
+                Bound::Lower => score.max(static_eval),
+                Bound::Upper => score.min(static_eval),
+            },
+            _ => static_eval,
+        };
 
-        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND && excluded.is_none() {
             // Reverse futility: so far above beta that a shallow search will not come back down.
-            if self.selective && depth <= 6 && static_eval - 90 * (depth - i32::from(improving)) >= beta {
-                return static_eval;
+            if self.selective && depth <= 6 && eval - 90 * (depth - i32::from(improving)) >= beta {
+                return eval;
             }
             // Null move: if passing still holds beta, a real move will too. Not twice in a row,
             // and only with pieces besides pawns (where zugzwang is rare).
             let pieces = pos.by_color(pos.turn()) & !pos.by_role(Role::Pawn) & !pos.by_role(Role::King);
             let after_null = ply > 0 && self.played[ply - 1].is_none();
-            if depth >= 3 && static_eval >= beta && pieces.more_than_one() && !after_null {
+            if depth >= 3 && eval >= beta && pieces.more_than_one() && !after_null {
                 let reduction =
-                    if self.selective { 3 + depth / 4 + ((static_eval - beta) / 200).min(3) } else { 2 + depth / 6 };
+                    if self.selective { 3 + depth / 4 + ((eval - beta) / 200).min(3) } else { 2 + depth / 6 };
                 let null = pos.null_move();
                 self.path.push(null.hash());
                 self.played[ply] = None;
@@ -163,16 +180,23 @@ impl Searcher<'_> {
             }
         }
 
-        let previous = ply.checked_sub(1).and_then(|p| self.played[p]);
-        let counter = previous.and_then(|p| self.heuristics.counter(p));
+        let before = [1, 2].map(|back| ply.checked_sub(back).and_then(|p| self.played[p]));
+        let context = Context { counter: before[0].and_then(|p| self.heuristics.counter(p.mv)), before };
         // On the stack, not the heap: a node is too short-lived to pay for an allocation.
         let mut moves: ScoredMoves = ArrayVec::new();
+        // MAX_MOVES bounds every position's moves, so the list never fills.
         pos.for_each_legal_move(|m| {
-            // MAX_MOVES bounds every position's moves, so the list never fills.
-            let _ = moves.try_push((ordering::score(pos, m, hash_move, counter, self.heuristics, ply), m));
+            let _ = moves.try_push((0, m));
         });
         if moves.is_empty() {
             return terminal_score(pos, in_check, ply).unwrap_or_else(|| self.draw_score(pos));
+        }
+        // The hash move goes first, and the others are scored only if it does not cut off:
+        // at most nodes where it is there, it does, and scoring every move would be wasted.
+        let mut unscored = 0;
+        if let Some(k) = hash_move.and_then(|h| moves.iter().position(|&(_, m)| m == h)) {
+            moves.swap(0, k);
+            unscored = 1;
         }
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
@@ -180,7 +204,15 @@ impl Searcher<'_> {
         let mut quiets: ArrayVec<Move, MAX_MOVES> = ArrayVec::new();
         let mut searched = 0usize;
         for i in 0..moves.len() {
-            let m = ordering::next(&mut moves, i);
+            if i == unscored {
+                for entry in &mut moves[i..] {
+                    entry.0 = ordering::score(pos, entry.1, &context, self.heuristics, ply);
+                }
+            }
+            let m = if i < unscored { moves[i].1 } else { ordering::next(&mut moves, i) };
+            if Some(m) == excluded {
+                continue;
+            }
             let quiet = pos.capture(m).is_none() && m.promotion.is_none();
             // Near the leaves, once a move has been found and no mate threatens, skip moves
             // that cannot matter: late quiet ones, quiet ones far below alpha, and ones that
@@ -188,7 +220,7 @@ impl Searcher<'_> {
             if self.selective && !in_check && best_score > -MATE_BOUND && depth <= 8 {
                 let skip = if quiet {
                     quiets.len() >= late_move_limit(depth, improving)
-                        || (!pv_node && static_eval + 100 + 90 * depth <= alpha)
+                        || (!pv_node && eval + 100 + 90 * depth <= alpha)
                         || !see_ge(pos, m, -60 * depth)
                 } else {
                     !see_ge(pos, m, -120 * depth)
@@ -197,13 +229,25 @@ impl Searcher<'_> {
                     continue;
                 }
             }
+            let extension = match entry.filter(|_| i < unscored) {
+                Some(e) => self.singular_extension(pos, m, e, depth, beta, ply),
+                None => Extension::None,
+            };
+            if self.aborted {
+                return 0;
+            }
+            let extension = match extension {
+                Extension::Cut(score) => return score,
+                Extension::One => 1,
+                Extension::None => 0,
+            };
             let child = pos.after(m);
             let gives_check = child.is_check();
-            self.played[ply] = Some(m);
+            self.played[ply] = Some(Played::new(pos, m));
             self.path.push(child.hash());
             let mut score;
             if searched == 0 {
-                score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
+                score = -self.negamax(&child, depth - 1 + extension, -beta, -alpha, ply + 1);
             } else {
                 // Late quiet moves are searched shallower first, the more so the later.
                 let reduction = if depth < 3 || !quiet || in_check || gives_check {
@@ -212,7 +256,7 @@ impl Searcher<'_> {
                     let mut r = reduction(depth, searched);
                     r += i32::from(!pv_node) + i32::from(!improving);
                     r -= i32::from(self.heuristics.is_killer(m, ply));
-                    r -= self.heuristics.history(pos, m) / 6_000;
+                    r -= self.heuristics.quiet_score(pos, m, &context) / 10_000;
                     r.clamp(0, depth - 2)
                 } else if i >= 3 {
                     1 + i32::from(i >= 8) + i32::from(depth >= 8)
@@ -240,7 +284,7 @@ impl Searcher<'_> {
                 alpha = score;
             }
             if alpha >= beta {
-                self.heuristics.record_cutoff(pos, m, ply, depth, &quiets, previous);
+                self.heuristics.record_cutoff(pos, m, ply, depth, &quiets, before);
                 break;
             }
             if quiet {
@@ -248,6 +292,10 @@ impl Searcher<'_> {
             }
         }
         if searched == 0 {
+            // Without the excluded move, nothing here reaches the bound being tested.
+            if excluded.is_some() {
+                return alpha;
+            }
             // Every move was pruned (possible only when not in check): stand on the evaluation.
             return static_eval;
         }
@@ -258,8 +306,53 @@ impl Searcher<'_> {
         } else {
             Bound::Upper
         };
-        self.table.store(Entry { key: pos.hash(), best: best_move, score: to_table(best_score, ply), depth, bound });
+        if excluded.is_none() {
+            self.table.store(Entry {
+                key: pos.hash(),
+                best: best_move,
+                score: to_table(best_score, ply),
+                depth,
+                bound,
+            });
+        }
         best_score
+    }
+
+    /// Whether the hash move `m` is singular: searched without it, at half depth, does every
+    /// other move fall clearly short of the score the table holds for it? Then it is extended a
+    /// ply. If instead the others reach beta too, the node cuts off with no further search.
+    fn singular_extension(
+        &mut self,
+        pos: &Position,
+        m: Move,
+        e: Entry,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Extension {
+        let score = from_table(e.score, ply);
+        let worth_testing = self.selective
+            && depth >= 7
+            && e.bound != Bound::Upper
+            && e.depth >= depth - 3
+            && score.abs() < MATE_BOUND
+            && (ply as i32) < 2 * self.root_depth;
+        if !worth_testing {
+            return Extension::None;
+        }
+        let singular_beta = score - 2 * depth;
+        self.excluded[ply] = Some(m);
+        let without = self.negamax(pos, (depth - 1) / 2, singular_beta - 1, singular_beta, ply);
+        self.excluded[ply] = None;
+        if self.aborted {
+            Extension::None
+        } else if without < singular_beta {
+            Extension::One
+        } else if singular_beta >= beta {
+            Extension::Cut(singular_beta)
+        } else {
+            Extension::None
+        }
     }
 
     /// Searches captures (and, in check, every evasion) until the position is quiet.
@@ -294,7 +387,7 @@ impl Searcher<'_> {
                 || m.promotion.is_some()
                 || (stand_pat + pos.capture(m).map_or(0, piece_value) + 200 >= alpha && see_ge(pos, m, 0))
             {
-                let _ = moves.try_push((ordering::score(pos, m, None, None, self.heuristics, ply), m));
+                let _ = moves.try_push((ordering::score(pos, m, &Context::default(), self.heuristics, ply), m));
             }
         };
         if in_check {
@@ -343,6 +436,14 @@ impl Searcher<'_> {
         }
         pv
     }
+}
+
+/// What the singular-extension test found for the hash move.
+enum Extension {
+    None,
+    One,
+    /// Several moves hold beta: the node fails high with this score.
+    Cut(i32),
 }
 
 /// How many quiet moves a node at `depth` searches before it skips the rest.

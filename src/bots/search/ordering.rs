@@ -1,7 +1,9 @@
-//! Move ordering: the hash move, then captures that do not lose material by most valuable
-//! victim / least valuable attacker, then the killer moves of this ply, then quiet moves by
-//! the reply that last refuted the opponent's previous move (its counter), then quiet moves by
-//! their history score, and last the captures that lose material.
+//! Move ordering, after the hash move (which the search puts first): captures that do not lose
+//! material by most valuable victim / least valuable attacker, then the killer moves of this
+//! ply, then quiet moves by the reply that last refuted the opponent's previous move (its
+//! counter), then quiet moves by their history scores (of the move itself, and of the piece
+//! going to its square after the moves one and two plies before: continuation history), and
+//! last the captures that lose material.
 
 use super::see::see_ge;
 use crate::bots::eval::piece_value;
@@ -13,6 +15,38 @@ pub const MAX_PLY: usize = 128;
 /// the bound, so old lessons fade as new ones come.
 const HISTORY_MAX: i32 = 16_384;
 
+/// A move made on the current line, as continuation history knows it: the piece that moved
+/// (after promotion) and the square it went to.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Played {
+    pub mv: Move,
+    pub role: Role,
+}
+
+impl Played {
+    pub fn new(pos: &Position, mv: Move) -> Played {
+        Played { mv, role: mv.promotion.or_else(|| pos.role_at(mv.from)).unwrap_or(Role::Pawn) }
+    }
+}
+
+/// Entries of a continuation table: [role][to] of an earlier move, then [role][to] of a quiet
+/// move, for how often that move cut off after it.
+const CONTINUATION: usize = Role::COUNT * 64 * Role::COUNT * 64;
+
+/// The index of (`earlier`, then `role` to `to`) in a continuation table.
+fn continuation_index(earlier: Played, role: Role, to: crate::chess::Square) -> usize {
+    ((earlier.role.index() * 64 + earlier.mv.to.index()) * Role::COUNT + role.index()) * 64 + to.index()
+}
+
+/// What a node's ordering knows of the line that led to it.
+#[derive(Clone, Copy, Default)]
+pub struct Context {
+    /// The quiet move that last refuted the previous move.
+    pub counter: Option<Move>,
+    /// The moves one and two plies before (None at the root's edge or after a null move).
+    pub before: [Option<Played>; 2],
+}
+
 /// What the search learns about quiet moves as it goes.
 pub struct Heuristics {
     /// Two quiet moves per ply that caused a cut-off.
@@ -21,6 +55,9 @@ pub struct Heuristics {
     history: Box<[[[i32; 64]; 64]; 2]>,
     /// [from][to] of a move: the quiet reply that last cut off after it.
     counters: Box<[[Option<Move>; 64]; 64]>,
+    /// Continuation history after the move one ply before, and after the one two plies before.
+    /// (Flat, and on the heap: each is too big for a stack.)
+    continuation: [Vec<i16>; 2],
 }
 
 impl Heuristics {
@@ -29,6 +66,7 @@ impl Heuristics {
             killers: [[None; 2]; MAX_PLY],
             history: Box::new([[[0; 64]; 64]; 2]),
             counters: Box::new([[None; 64]; 64]),
+            continuation: [vec![0; CONTINUATION], vec![0; CONTINUATION]],
         }
     }
 
@@ -36,6 +74,9 @@ impl Heuristics {
         self.killers = [[None; 2]; MAX_PLY];
         self.history.iter_mut().flatten().flatten().for_each(|h| *h = 0);
         self.counters.iter_mut().flatten().for_each(|c| *c = None);
+        for table in &mut self.continuation {
+            table.iter_mut().for_each(|h| *h = 0);
+        }
     }
 
     /// The quiet move that last refuted `previous`.
@@ -51,6 +92,18 @@ impl Heuristics {
         self.history[pos.turn().index()][m.from.index()][m.to.index()]
     }
 
+    /// A quiet move's history: its own, plus its continuation history after the moves before.
+    pub fn quiet_score(&self, pos: &Position, m: Move, context: &Context) -> i32 {
+        let role = pos.role_at(m.from).unwrap_or(Role::Pawn);
+        self.history(pos, m)
+            + (0..2)
+                .filter_map(|i| {
+                    let p = context.before[i]?;
+                    self.continuation[i].get(continuation_index(p, role, m.to)).copied().map(i32::from)
+                })
+                .sum::<i32>()
+    }
+
     /// `m` cut off at `depth`: it becomes a killer and the counter to the `previous` move, and
     /// its history rises, while the quiet moves tried before it (`passed`) sink.
     pub fn record_cutoff(
@@ -60,7 +113,7 @@ impl Heuristics {
         ply: usize,
         depth: i32,
         passed: &[Move],
-        previous: Option<Move>,
+        before: [Option<Played>; 2],
     ) {
         if pos.capture(m).is_some() || m.promotion.is_some() {
             return;
@@ -71,15 +124,28 @@ impl Heuristics {
                 killers[0] = Some(m);
             }
         }
-        if let Some(p) = previous {
-            self.counters[p.from.index()][p.to.index()] = Some(m);
+        if let Some(p) = before[0] {
+            self.counters[p.mv.from.index()][p.mv.to.index()] = Some(m);
         }
         let bonus = (16 * depth * depth + 32 * depth).min(1_200);
-        let side = pos.turn().index();
         for &q in passed {
-            update(&mut self.history[side][q.from.index()][q.to.index()], -bonus);
+            self.reward(pos, q, -bonus, before);
         }
-        update(&mut self.history[side][m.from.index()][m.to.index()], bonus);
+        self.reward(pos, m, bonus, before);
+    }
+
+    /// Moves the history scores of the quiet move `m` by `bonus`.
+    fn reward(&mut self, pos: &Position, m: Move, bonus: i32, before: [Option<Played>; 2]) {
+        update(&mut self.history[pos.turn().index()][m.from.index()][m.to.index()], bonus);
+        let role = pos.role_at(m.from).unwrap_or(Role::Pawn);
+        for (table, p) in self.continuation.iter_mut().zip(before) {
+            if let Some(h) = p.and_then(|p| table.get_mut(continuation_index(p, role, m.to))) {
+                let mut wide = i32::from(*h);
+                update(&mut wide, bonus);
+                // `update` keeps a score within ±HISTORY_MAX, which fits an i16.
+                *h = wide as i16;
+            }
+        }
     }
 }
 
@@ -95,17 +161,7 @@ impl Default for Heuristics {
 }
 
 /// A sort key for `m`: higher is searched first.
-pub fn score(
-    pos: &Position,
-    m: Move,
-    hash_move: Option<Move>,
-    counter: Option<Move>,
-    heuristics: &Heuristics,
-    ply: usize,
-) -> i32 {
-    if Some(m) == hash_move {
-        return 1 << 30;
-    }
+pub fn score(pos: &Position, m: Move, context: &Context, heuristics: &Heuristics, ply: usize) -> i32 {
     if let Some(victim) = pos.capture(m) {
         let attacker = pos.role_at(m.from).unwrap_or(Role::Pawn);
         let mvv_lva = 16 * piece_value(victim) - piece_value(attacker) / 16;
@@ -121,10 +177,10 @@ pub fn score(
     if killers[1] == Some(m) {
         return (1 << 26) - 1;
     }
-    if counter == Some(m) {
+    if context.counter == Some(m) {
         return (1 << 26) - 2;
     }
-    heuristics.history(pos, m)
+    heuristics.quiet_score(pos, m, context)
 }
 
 /// How many moves [`next`] picks one at a time before it sorts the rest.
@@ -154,4 +210,40 @@ pub fn pick(moves: &mut [(i32, Move)], i: usize) -> Move {
     }
     moves.swap(i, best);
     moves[i].1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Variant;
+
+    fn uci(pos: &Position, text: &str) -> Move {
+        pos.parse_uci(text).unwrap()
+    }
+
+    #[test]
+    fn a_cutoff_is_learnt_as_a_reply_to_the_moves_before_it() {
+        let start = Position::new(Variant::Standard);
+        let e4 = uci(&start, "e2e4");
+        let pos = start.after(e4);
+        let (nf6, a6) = (uci(&pos, "g8f6"), uci(&pos, "a7a6"));
+        let after_e4 = Context { counter: None, before: [Some(Played::new(&start, e4)), None] };
+        let d4 = uci(&start, "d2d4");
+        let after_d4 = Context { counter: None, before: [Some(Played::new(&start, d4)), None] };
+
+        let mut heuristics = Heuristics::new();
+        heuristics.record_cutoff(&pos, nf6, 1, 6, &[a6], after_e4.before);
+
+        // The reply scores higher after the move it refuted than after another one, by its
+        // continuation history; the move passed over for it scores lower.
+        let own = heuristics.history(&pos, nf6);
+        assert!(own > 0);
+        assert!(heuristics.quiet_score(&pos, nf6, &after_e4) > heuristics.quiet_score(&pos, nf6, &after_d4));
+        assert_eq!(heuristics.quiet_score(&pos, nf6, &after_d4), own);
+        assert!(heuristics.quiet_score(&pos, a6, &after_e4) < heuristics.quiet_score(&pos, a6, &after_d4));
+        assert_eq!(heuristics.counter(e4), Some(nf6));
+
+        heuristics.clear();
+        assert_eq!(heuristics.quiet_score(&pos, nf6, &after_e4), 0);
+    }
 }

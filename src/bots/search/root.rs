@@ -2,6 +2,7 @@
 //! principal variation asked for, and every move that ties the best).
 
 use super::node::Searcher;
+use super::ordering::Played;
 use super::tt::{Bound, Entry};
 use super::{INFINITY, MATE_BOUND};
 use crate::bots::eval::evaluate;
@@ -35,13 +36,14 @@ impl Searcher<'_> {
         guess: Option<i32>,
     ) -> Iteration {
         let lines = lines.max(1);
+        self.root_depth = depth;
         self.evals[0] = if pos.is_check() { -INFINITY } else { evaluate(pos) };
         let mut exact: Vec<(i32, Move)> = Vec::with_capacity(order.len());
         let mut complete = true;
         for &m in order.iter() {
             let child = pos.after(m);
             self.path.push(child.hash());
-            self.played[0] = Some(m);
+            self.played[0] = Some(Played::new(pos, m));
             // The score a move must reach to be one of the lines (ties with the best count).
             let floor = (exact.len() >= lines).then(|| exact[lines - 1].0);
             let score = match floor {
