@@ -208,6 +208,7 @@ impl AlphaBeta {
             Tables::Pooled(pool) => lent.insert(pool.take()),
         };
         table.allocate();
+        self.heuristics.allocate();
         let mut searcher = Searcher {
             table,
             heuristics: &mut self.heuristics,
@@ -284,6 +285,9 @@ impl AlphaBeta {
         result.nodes = searcher.nodes;
         if let (Some(table), Tables::Pooled(pool)) = (lent, &self.tables) {
             pool.give(table);
+            // A pooled engine holds no large memory between searches (its continuation
+            // history starts afresh each move; its table, borrowed, comes back with what it learnt).
+            self.heuristics.release();
         }
         if let Some(skill) = self.skill {
             if let Some(pick) = skill.pick(&last, &mut self.rng).filter(|&m| Some(m) != result.best) {

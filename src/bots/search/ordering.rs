@@ -56,7 +56,8 @@ pub struct Heuristics {
     /// [from][to] of a move: the quiet reply that last cut off after it.
     counters: Box<[[Option<Move>; 64]; 64]>,
     /// Continuation history after the move one ply before, and after the one two plies before.
-    /// (Flat, and on the heap: each is too big for a stack.)
+    /// (Flat, and on the heap: each is too big for a stack.) Empty until [`Heuristics::allocate`],
+    /// and emptied again by [`Heuristics::release`]: a server holds many idle bot seats.
     continuation: [Vec<i16>; 2],
 }
 
@@ -66,7 +67,7 @@ impl Heuristics {
             killers: [[None; 2]; MAX_PLY],
             history: Box::new([[[0; 64]; 64]; 2]),
             counters: Box::new([[None; 64]; 64]),
-            continuation: [vec![0; CONTINUATION], vec![0; CONTINUATION]],
+            continuation: [Vec::new(), Vec::new()],
         }
     }
 
@@ -77,6 +78,26 @@ impl Heuristics {
         for table in &mut self.continuation {
             table.iter_mut().for_each(|h| *h = 0);
         }
+    }
+
+    /// Takes the continuation tables' memory (1.3 MB) if they do not have it.
+    pub fn allocate(&mut self) {
+        for table in &mut self.continuation {
+            if table.is_empty() {
+                *table = vec![0; CONTINUATION];
+            }
+        }
+    }
+
+    /// Frees the continuation tables' memory, forgetting what they learnt.
+    pub fn release(&mut self) {
+        self.continuation = [Vec::new(), Vec::new()];
+    }
+
+    /// True while the continuation tables hold their memory.
+    #[cfg(test)]
+    pub fn holds_memory(&self) -> bool {
+        self.continuation.iter().any(|t| !t.is_empty())
     }
 
     /// The quiet move that last refuted `previous`.
@@ -232,6 +253,7 @@ mod tests {
         let after_d4 = Context { counter: None, before: [Some(Played::new(&start, d4)), None] };
 
         let mut heuristics = Heuristics::new();
+        heuristics.allocate();
         heuristics.record_cutoff(&pos, nf6, 1, 6, &[a6], after_e4.before);
 
         // The reply scores higher after the move it refuted than after another one, by its
@@ -245,5 +267,10 @@ mod tests {
 
         heuristics.clear();
         assert_eq!(heuristics.quiet_score(&pos, nf6, &after_e4), 0);
+
+        // Without its memory it learns and answers only the move's own history.
+        heuristics.release();
+        heuristics.record_cutoff(&pos, nf6, 1, 6, &[a6], after_e4.before);
+        assert_eq!(heuristics.quiet_score(&pos, nf6, &after_e4), heuristics.history(&pos, nf6));
     }
 }

@@ -75,7 +75,12 @@ fn engines_sharing_a_pool_hold_no_table_between_searches() {
         let r = engine.search(&game, &Limits::depth(4), &mut |_| {});
         assert!(r.best.is_some());
         assert_eq!(pool.idle_count(), 1, "the table went back to the pool");
+        assert!(!engine.heuristics.holds_memory(), "the continuation history was freed");
     }
+    // An engine with a table of its own keeps what it learnt for the next move.
+    let mut own = AlphaBeta::new(Some(0));
+    own.search(&game, &Limits::depth(4), &mut |_| {});
+    assert!(own.heuristics.holds_memory());
     // A pooled engine finds the same mate as one with a table of its own.
     let mate = Game::from_fen(Variant::Standard, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", Rules::default()).unwrap();
     let r = AlphaBeta::with_pool(Some(1), pool.clone()).search(&mate, &Limits::depth(3), &mut |_| {});
