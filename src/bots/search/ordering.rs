@@ -7,7 +7,7 @@
 
 use super::see::see_ge;
 use crate::bots::eval::piece_value;
-use crate::chess::{Move, Position, Role};
+use crate::chess::{Move, Position, Role, Square};
 
 pub const MAX_PLY: usize = 128;
 
@@ -34,7 +34,7 @@ impl Played {
 const CONTINUATION: usize = Role::COUNT * 64 * Role::COUNT * 64;
 
 /// The index of (`earlier`, then `role` to `to`) in a continuation table.
-fn continuation_index(earlier: Played, role: Role, to: crate::chess::Square) -> usize {
+fn continuation_index(earlier: Played, role: Role, to: Square) -> usize {
     ((earlier.role.index() * 64 + earlier.mv.to.index()) * Role::COUNT + role.index()) * 64 + to.index()
 }
 
@@ -125,8 +125,9 @@ impl Heuristics {
                 .sum::<i32>()
     }
 
-    /// `m` cut off at `depth`: it becomes a killer and the counter to the `previous` move, and
-    /// its history rises, while the quiet moves tried before it (`passed`) sink.
+    /// `m` cut off at `depth`: it becomes a killer and the counter to the move before it
+    /// (`before[0]`), and its history rises (its own and after the `before` moves), while the
+    /// quiet moves tried before it (`passed`) sink.
     pub fn record_cutoff(
         &mut self,
         pos: &Position,
