@@ -251,8 +251,9 @@ impl Evaluator {
         }
         let beside = Bitboard((ours & !Bitboard::file(7)).0 << 1) | Bitboard((ours & !Bitboard::file(0)).0 >> 1);
         for sq in ours {
+            // The pawn's rank from its own side.
+            let rank = relative(sq, color, n) / 8;
             if (guarded | beside).contains(sq) {
-                let rank = usize::from(if color == Color::White { sq.rank() } else { n - 1 - sq.rank() });
                 let (cmg, ceg) = w.connected[rank.min(7)];
                 mg += cmg;
                 eg += ceg;
@@ -261,7 +262,6 @@ impl Evaluator {
             let span = Bitboard::file(sq.file()) | adjacent_files(sq.file());
             let ahead = forward_of(color, sq.rank());
             if (theirs & span & ahead).is_empty() {
-                let rank = usize::from(if color == Color::White { sq.rank() } else { n - 1 - sq.rank() });
                 let (mut pmg, mut peg) = w.passed[rank.min(7)];
                 let stop = if color == Color::White { sq.offset(8) } else { sq.offset(-8) };
                 if let Some(stop) = stop {
