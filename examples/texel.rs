@@ -1,158 +1,195 @@
-//! Texel tuning: fits standard chess's evaluation weights to the results of games.
+//! Texel tuning: fits standard chess's evaluation weights, the piece-square tables square by
+//! square among them, to labelled positions.
 //!
-//! `cargo run --release --example texel -- games.pgn [more.pgn…]`
+//! `cargo run --release --example texel -- OUT.rs positions.csv [more.csv…]`
 //!
-//! Every quiet position of the games (not in check, and the move played from it neither a
-//! capture nor a promotion, past the 8-ply random opening `gambit match` plays) is labelled
-//! with its game's result. The error is the mean squared difference between that result and
-//! the evaluation mapped to an expected score, `1 / (1 + 10^(-K·eval/400))`, with K fitted
-//! first to the current weights. Then each tunable weight in turn is moved a step up or down
-//! while that lowers the error, with the step shrinking from 8 to 1. One game in ten is held
-//! out: its positions are not fitted, and the weights kept are those of the pass that
-//! predicted them best (positions of one game are alike, so a long fit learns the games
-//! rather than chess); each step size gives up after six passes without a better one. The tuned weights
-//! are printed as a Rust expression for `Weights::STANDARD` in src/bots/eval.rs, to be kept
-//! only if a match shows they play better; docs/bots.md has the games and the matches so far.
+//! Each line of a CSV file is `FEN;result;score`: a quiet position, its game's result for White
+//! (1, 0.5 or 0) and a Stockfish score of it for White in centipawns (`scripts/texel-data`
+//! writes them). A position's target is a blend of the two, each as an expected score: the
+//! result says who went on to win, and the score says it with far less noise from one
+//! position, so a few hundred thousand positions are enough.
+//!
+//! The evaluation maps to an expected score as `1 / (1 + 10^(-K·eval/400))`, with K fitted
+//! first to the current weights, and the error is the mean squared difference from the target.
+//! The evaluation is nearly linear in its weights, so each weight's effect on each position is
+//! measured once (the evaluation with the weight raised, less without), and the fit is then
+//! gradient descent (Adam) on that linear model, fast enough for a thousand weights. One block
+//! of positions in ten (positions of one game are alike, and lie together) is held out: the
+//! weights kept are those that predicted it best. A small penalty keeps weights that few
+//! positions speak for (a king on a8 in the middlegame) near where they were.
+//!
+//! The tuned weights are written to OUT.rs as `Weights::TUNED`'s source (src/bots/eval/tuned.rs),
+//! to be kept only if a match shows they play better; docs/bots.md has the data and the matches.
 
-use std::time::Instant;
+use std::io::Write;
 
 use gambit::bots::eval::{Evaluator, Weights};
-use gambit::chess::pgn_read::read_pgn;
-use gambit::chess::{Color, Position, Variant};
+use gambit::chess::{Color, Position, Role, Variant};
 
-/// Plies of random opening at the start of each `gambit match` game, skipped.
-const OPENING_PLIES: usize = 8;
+/// The share of the target that comes from Stockfish's score rather than the game's result.
+const SCORE_SHARE: f64 = 0.75;
+/// The L2 penalty per weight, per centipawn squared, against the error (of order 0.1).
+const PENALTY: f64 = 1e-10;
+/// Lines of a file per block; one block in ten is held out.
+const BLOCK: usize = 200;
+const EPOCHS: usize = 600;
 
-/// A position and the result of its game for White (1, ½ or 0).
 struct Sample {
     pos: Position,
-    result: f64,
+    target: f64,
+}
+
+/// A position's linear model: its evaluation at the starting weights (for White), and the
+/// weights that move it, with how many centipawns per unit.
+struct Linear {
+    base: f64,
+    target: f64,
+    terms: Vec<(u32, f32)>,
 }
 
 fn main() {
-    let files: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [out, files @ ..] = args.as_slice() else {
+        eprintln!("usage: texel OUT.rs POSITIONS.csv [MORE.csv…]");
+        std::process::exit(2);
+    };
     if files.is_empty() {
-        eprintln!("usage: texel GAMES.pgn [MORE.pgn…]");
+        eprintln!("usage: texel OUT.rs POSITIONS.csv [MORE.csv…]");
         std::process::exit(2);
     }
-    let (train, held_out) = samples(&files);
+    let (train, held_out) = samples(files);
     println!("{} positions to fit, {} held out", train.len(), held_out.len());
 
-    let mut weights = Weights::STANDARD;
-    let k = fit_k(&train, &weights);
-    let start_train = error(&train, &weights, k);
-    let start_held = error(&held_out, &weights, k);
+    let start = Weights::STANDARD;
+    let k = fit_k(&train, &start);
+    let start_train = error(&train, &start, k);
+    let start_held = error(&held_out, &start, k);
     println!("K = {k:.3}; error {start_train:.6} (held out {start_held:.6})");
 
-    let mut best = start_train;
-    let mut kept = (start_held, weights);
-    let count = weights.tunable().len();
-    let started = Instant::now();
-    // Passes since the held-out error last improved; after PATIENCE of them, stop.
-    const PATIENCE: usize = 6;
-    let mut stale = 0;
-    for step in [8, 4, 2, 1] {
-        while stale < PATIENCE {
-            let mut improved = false;
-            for i in 0..count {
-                for delta in [step, -step] {
-                    let mut trial = weights;
-                    *trial.tunable()[i].1 += delta;
-                    let e = error(&train, &trial, k);
-                    if e < best {
-                        best = e;
-                        weights = trial;
-                        improved = true;
-                        break;
-                    }
-                }
-            }
-            let held = error(&held_out, &weights, k);
-            println!("step {step}: error {best:.6} (held out {held:.6}), {:.0} s", started.elapsed().as_secs_f64());
-            if held < kept.0 {
-                kept = (held, weights);
-                stale = 0;
-            } else {
-                stale += 1;
-            }
-            if !improved {
-                break;
-            }
-        }
-        stale = 0;
-    }
+    let started = std::time::Instant::now();
+    let train_model = linearise(&train, &start);
+    let held_model = linearise(&held_out, &start);
+    println!("linearised in {:.0} s", started.elapsed().as_secs_f64());
 
-    let (held, weights) = kept;
-    let mut before = Weights::STANDARD;
-    let mut after = weights;
+    let deltas = fit(&train_model, &held_model, k, tunable_count(&start));
+    let mut tuned = start;
+    for ((_, w), d) in tuned.tunable().into_iter().zip(&deltas) {
+        *w += d.round() as i32;
+    }
+    let (end_train, end_held) = (error(&train, &tuned, k), error(&held_out, &tuned, k));
+    let mut before = start;
+    let mut after = tuned;
     for ((name, old), (_, new)) in before.tunable().into_iter().zip(after.tunable()) {
-        if old != new {
+        if !name.starts_with("square") && old != new {
             println!("  {name}: {old} -> {new}");
         }
     }
-    println!("error {start_train:.6} -> {:.6}; held out {start_held:.6} -> {held:.6}", error(&train, &weights, k));
-    println!("{weights:?}");
+    println!("error {start_train:.6} -> {end_train:.6}; held out {start_held:.6} -> {end_held:.6}");
+    let source = rust_source(&tuned);
+    if let Err(e) = std::fs::File::create(out).and_then(|mut f| f.write_all(source.as_bytes())) {
+        eprintln!("{out}: {e}");
+        std::process::exit(1);
+    }
+    println!("written to {out}; run cargo fmt");
 }
 
-/// The quiet positions of every game in `files`: (fitted, held out).
+/// `Weights::TUNED`'s source: the weights as their `Debug` prints them (a struct expression),
+/// but the piece-square additions as a table of their own, a row per rank.
+fn rust_source(tuned: &Weights) -> String {
+    let zero = [[(0, 0); 64]; Role::COUNT];
+    let scalars = format!("{:?}", Weights { squares: zero, ..*tuned }).replace(&format!("{zero:?}"), "SQUARES");
+    let mut squares = String::new();
+    for (role, table) in Role::ALL.iter().zip(&tuned.squares) {
+        if table.iter().all(|&s| s == (0, 0)) {
+            squares += &format!("    // {role:?}\n    [(0, 0); 64],\n");
+            continue;
+        }
+        squares += &format!("    // {role:?}: rank 1 first, files a to h\n    [\n");
+        for rank in table.chunks(8) {
+            let row: Vec<String> = rank.iter().map(|(mg, eg)| format!("({mg:4},{eg:4})")).collect();
+            squares += &format!("        {},\n", row.join(", "));
+        }
+        squares += "    ],\n";
+    }
+    format!(
+        "//! Standard chess's evaluation weights as fitted by `examples/texel.rs`, which wrote this\n\
+         //! file; docs/bots.md (\"Tuning the evaluation\") has the data and the match that kept them.\n\n\
+         use super::Weights;\nuse crate::chess::Role;\n\n\
+         impl Weights {{\n    pub const TUNED: Weights = {scalars};\n}}\n\n\
+         /// Added to the shaped piece-square tables: [role][square from White's side].\n\
+         #[rustfmt::skip]\n\
+         const SQUARES: [[(i32, i32); 64]; Role::COUNT] = [\n{squares}];\n"
+    )
+}
+
+/// How many weights `weights` has to tune.
+fn tunable_count(weights: &Weights) -> usize {
+    let mut copy = *weights;
+    copy.tunable().len()
+}
+
+/// The positions of every file: (fitted, held out).
 fn samples(files: &[String]) -> (Vec<Sample>, Vec<Sample>) {
     let (mut train, mut held_out) = (Vec::new(), Vec::new());
-    let mut games = 0;
     for file in files {
-        let games_of_file = std::fs::read_to_string(file)
-            .map_err(|e| e.to_string())
-            .and_then(|text| read_pgn(&text).map_err(|e| e.to_string()));
-        let pgns = games_of_file.unwrap_or_else(|e| {
+        let text = std::fs::read_to_string(file).unwrap_or_else(|e| {
             eprintln!("{file}: {e}");
             std::process::exit(1);
         });
-        for pgn in pgns {
-            let result = match pgn.tag("Result").or(pgn.result.as_deref()) {
-                Some("1-0") => 1.0,
-                Some("0-1") => 0.0,
-                Some("1/2-1/2") => 0.5,
-                _ => continue,
+        for (n, line) in text.lines().enumerate() {
+            let fields: Vec<&str> = line.split(';').collect();
+            let parsed = match fields.as_slice() {
+                [fen, result, score] => Position::from_fen(fen, Variant::Standard)
+                    .ok()
+                    .zip(result.parse::<f64>().ok())
+                    .zip(score.parse::<f64>().ok()),
+                _ => None,
             };
-            if pgn.game.variant() != Variant::Standard {
+            let Some(((pos, result), score)) = parsed else {
+                eprintln!("{file}:{}: not FEN;result;score", n + 1);
                 continue;
-            }
-            games += 1;
-            let into = if games % 10 == 0 { &mut held_out } else { &mut train };
-            let positions = pgn.game.positions();
-            for (pos, played) in positions.iter().zip(pgn.game.history()).skip(OPENING_PLIES) {
-                if !pos.is_check() && played.captured.is_none() && played.mv.promotion.is_none() {
-                    into.push(Sample { pos: *pos, result });
-                }
-            }
+            };
+            let target = SCORE_SHARE * expected(score, 1.0) + (1.0 - SCORE_SHARE) * result;
+            let into = if (n / BLOCK) % 10 == 9 { &mut held_out } else { &mut train };
+            into.push(Sample { pos, target });
         }
     }
-    println!("{games} games");
     (train, held_out)
 }
 
-/// The mean squared error of `weights`' predictions over `samples`, on two threads.
+/// The expected score of a White evaluation of `eval` centipawns.
+fn expected(eval: f64, k: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-k * eval / 400.0))
+}
+
+/// `evaluator`'s evaluation of `pos` for White.
+fn white_eval(evaluator: &Evaluator, pos: &Position) -> f64 {
+    let eval = f64::from(evaluator.evaluate(pos));
+    if pos.turn() == Color::White {
+        eval
+    } else {
+        -eval
+    }
+}
+
+/// Runs `f` over `samples` on two threads, summing.
+fn sum_over<T: Sync>(samples: &[T], f: impl Fn(&T) -> f64 + Sync) -> f64 {
+    let half = samples.len() / 2;
+    std::thread::scope(|scope| {
+        let first = scope.spawn(|| samples[..half].iter().map(&f).sum::<f64>());
+        let second: f64 = samples[half..].iter().map(&f).sum();
+        first.join().unwrap_or(0.0) + second
+    })
+}
+
+/// The mean squared error of `weights`' predictions over `samples`.
 fn error(samples: &[Sample], weights: &Weights, k: f64) -> f64 {
     let evaluator = Evaluator::new(Variant::Standard, *weights);
-    let half = samples.len() / 2;
-    let sum = |part: &[Sample]| -> f64 {
-        part.iter()
-            .map(|s| {
-                let eval = f64::from(evaluator.evaluate(&s.pos));
-                let white = if s.pos.turn() == Color::White { eval } else { -eval };
-                let expected = 1.0 / (1.0 + 10f64.powf(-k * white / 400.0));
-                (s.result - expected).powi(2)
-            })
-            .sum()
-    };
-    let total = std::thread::scope(|scope| {
-        let first = scope.spawn(|| sum(&samples[..half]));
-        let second = sum(&samples[half..]);
-        first.join().unwrap_or(0.0) + second
-    });
+    let total = sum_over(samples, |s| (s.target - expected(white_eval(&evaluator, &s.pos), k)).powi(2));
     total / samples.len().max(1) as f64
 }
 
-/// The K that makes `weights`' evaluations best predict the results (a scan, then a finer one).
+/// The K that makes `weights`' evaluations best predict the targets (a scan, then a finer one).
 fn fit_k(samples: &[Sample], weights: &Weights) -> f64 {
     let best_of = |ks: Vec<f64>| -> f64 {
         let errors = ks.into_iter().map(|k| (error(samples, weights, k), k));
@@ -160,4 +197,83 @@ fn fit_k(samples: &[Sample], weights: &Weights) -> f64 {
     };
     let coarse = best_of((1..=40).map(|i| f64::from(i) * 0.1).collect());
     best_of((-10..=10).map(|i| coarse + f64::from(i) * 0.01).collect())
+}
+
+/// Each weight's effect on each position: the evaluation with the weight raised by STEP, less
+/// the evaluation without, per unit. (A step of 24 makes a tapered term's share exact.)
+fn linearise(samples: &[Sample], start: &Weights) -> Vec<Linear> {
+    const STEP: i32 = 24;
+    let base = Evaluator::new(Variant::Standard, *start);
+    let mut model: Vec<Linear> = samples
+        .iter()
+        .map(|s| Linear { base: white_eval(&base, &s.pos), target: s.target, terms: Vec::new() })
+        .collect();
+    let count = tunable_count(start);
+    for j in 0..count {
+        let mut raised = *start;
+        *raised.tunable()[j].1 += STEP;
+        let evaluator = Evaluator::new(Variant::Standard, raised);
+        let half = model.len() / 2;
+        let (first, second) = model.split_at_mut(half);
+        let (first_samples, second_samples) = samples.split_at(half);
+        let pass = |part: &mut [Linear], part_samples: &[Sample]| {
+            for (m, s) in part.iter_mut().zip(part_samples) {
+                let change = white_eval(&evaluator, &s.pos) - m.base;
+                if change != 0.0 {
+                    m.terms.push((j as u32, (change / f64::from(STEP)) as f32));
+                }
+            }
+        };
+        std::thread::scope(|scope| {
+            scope.spawn(|| pass(first, first_samples));
+            pass(second, second_samples);
+        });
+    }
+    model
+}
+
+/// The linear model's mean squared error with the weights moved by `deltas`.
+fn model_error(model: &[Linear], deltas: &[f64], k: f64) -> f64 {
+    let total = sum_over(model, |m| {
+        let eval = m.base + m.terms.iter().map(|&(j, f)| f64::from(f) * deltas[j as usize]).sum::<f64>();
+        (m.target - expected(eval, k)).powi(2)
+    });
+    total / model.len().max(1) as f64
+}
+
+/// Adam on the linear model; returns the weights' moves that predicted the held-out set best.
+fn fit(train: &[Linear], held_out: &[Linear], k: f64, count: usize) -> Vec<f64> {
+    let (rate, beta1, beta2) = (0.5, 0.9, 0.999);
+    let mut deltas = vec![0.0; count];
+    let (mut m, mut v) = (vec![0.0; count], vec![0.0; count]);
+    let mut best = (model_error(held_out, &deltas, k), deltas.clone());
+    let slope = k * std::f64::consts::LN_10 / 400.0;
+    for epoch in 1..=EPOCHS {
+        let mut gradient = vec![0.0; count];
+        for s in train {
+            let eval = s.base + s.terms.iter().map(|&(j, f)| f64::from(f) * deltas[j as usize]).sum::<f64>();
+            let p = expected(eval, k);
+            let g = 2.0 * (p - s.target) * p * (1.0 - p) * slope;
+            for &(j, f) in &s.terms {
+                gradient[j as usize] += g * f64::from(f);
+            }
+        }
+        let n = train.len().max(1) as f64;
+        for j in 0..count {
+            let g = gradient[j] / n + 2.0 * PENALTY * deltas[j];
+            m[j] = beta1 * m[j] + (1.0 - beta1) * g;
+            v[j] = beta2 * v[j] + (1.0 - beta2) * g * g;
+            let m_hat = m[j] / (1.0 - beta1.powi(epoch as i32));
+            let v_hat = v[j] / (1.0 - beta2.powi(epoch as i32));
+            deltas[j] -= rate * m_hat / (v_hat.sqrt() + 1e-12);
+        }
+        if epoch % 50 == 0 {
+            let held = model_error(held_out, &deltas, k);
+            println!("epoch {epoch}: train {:.6}, held out {held:.6}", model_error(train, &deltas, k));
+            if held < best.0 {
+                best = (held, deltas.clone());
+            }
+        }
+    }
+    best.1
 }

@@ -5,6 +5,7 @@
 //! advancement) rather than typed in, so the 7x7 board gets tables of its own shape and the
 //! fairy pieces get sensible ones too.
 
+mod tuned;
 mod weights;
 
 pub use self::weights::Weights;
@@ -110,7 +111,8 @@ impl Evaluator {
                 let (file, rank) = ((sq % 8) as i32, (sq / 8) as i32);
                 if file < n && rank < n {
                     let (mg, eg) = square_bonus(Role::ALL[r], file, rank, n);
-                    tables[r][sq] = ((mg * scale_mg / 100) as i16, (eg * scale_eg / 100) as i16);
+                    let (add_mg, add_eg) = weights.squares[r][sq];
+                    tables[r][sq] = ((mg * scale_mg / 100 + add_mg) as i16, (eg * scale_eg / 100 + add_eg) as i16);
                 }
                 sq += 1;
             }

@@ -47,12 +47,15 @@ pub struct Weights {
     /// The piece-square tables' shape comes from each square's place on the board
     /// (`square_bonus` in the evaluation); this scales it per role, in percent.
     pub placement: [(i32, i32); Role::COUNT],
+    /// Added to each square of that shape: [role][square from White's side, a1 = 0]. The
+    /// shape is a formula, right in the large; these are what a fit to games found it misses.
+    pub squares: [[(i32, i32); 64]; Role::COUNT],
 }
 
 impl Weights {
-    /// Standard chess. Still the hand-set weights: the fits tried so far (docs/bots.md,
-    /// "Tuning the evaluation") did not measure better in a match.
-    pub const STANDARD: Weights = Weights::HAND_SET;
+    /// Standard chess: the hand-set weights as fitted to positions labelled with Stockfish's
+    /// scores and game results (docs/bots.md, "Tuning the evaluation").
+    pub const STANDARD: Weights = Weights::TUNED;
 
     /// Minichess7: the hand-set weights, with passed pawns worth half (a pawn that arrives is stuck).
     pub const MINICHESS7: Weights = {
@@ -112,6 +115,7 @@ impl Weights {
         hanging: (30, 20),
         minor_threat: (25, 15),
         placement: [(100, 100); Role::COUNT],
+        squares: [[(0, 0); 64]; Role::COUNT],
     };
 
     /// The standard-chess weights a tuner may change, each with a name to report.
@@ -139,7 +143,8 @@ impl Weights {
             connected,
             hanging,
             minor_threat,
-            placement,
+            placement: _,
+            squares,
         } = self;
         for (i, (mg, eg)) in material.iter_mut().take(5).enumerate() {
             out.push((format!("material {} mg", NAMES[i]), mg));
@@ -182,10 +187,15 @@ impl Weights {
         out.push(("passed blocked %".into(), passed_blocked));
         out.push(("shelter".into(), shelter));
         out.push(("king away".into(), king_away));
-        for (i, (mg, eg)) in placement.iter_mut().take(6).enumerate() {
+        // Per square, for standard chess's pieces; not a pawn's first or last rank, where none stands.
+        for (i, table) in squares.iter_mut().take(6).enumerate() {
             let name = NAMES.get(i).copied().unwrap_or("king");
-            out.push((format!("placement {name} mg"), mg));
-            out.push((format!("placement {name} eg"), eg));
+            let ranks = if i == 0 { 8..56 } else { 0..64 };
+            for (sq, (mg, eg)) in table.iter_mut().enumerate().take(ranks.end).skip(ranks.start) {
+                let square = format!("{}{}", char::from(b'a' + (sq % 8) as u8), sq / 8 + 1);
+                out.push((format!("square {name} {square} mg"), mg));
+                out.push((format!("square {name} {square} eg"), eg));
+            }
         }
         out
     }
