@@ -29,7 +29,7 @@ use gambit::chess::{Color, Position, Role, Variant};
 /// The share of the target that comes from Stockfish's score rather than the game's result.
 const SCORE_SHARE: f64 = 0.75;
 /// The L2 penalty per weight, per centipawn squared, against the error (of order 0.1).
-const PENALTY: f64 = 1e-10;
+const PENALTY: f64 = 1e-9;
 /// Lines of a file per block; one block in ten is held out.
 const BLOCK: usize = 200;
 const EPOCHS: usize = 600;
