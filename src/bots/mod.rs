@@ -85,10 +85,10 @@ pub struct LevelError(pub String);
 /// Each level's rating, on the scale of Stockfish 15.1's `UCI_Elo`: levels 5–8 measured against
 /// Stockfish, levels 1–4 down a chain of matches from level 5 (docs/bots.md has the table, its
 /// intervals and the commands; `scripts/calibrate` measures them again). Rounded to 50 from the
-/// measurement at commit 20d1668 (`scripts/calibrate 100 11`: 237, 341, 509, 565, 1258, 1545,
-/// 1790, 1919), since the intervals are ±65 at best; level 8 measured again after the pruning
-/// (commit 813305a, 2020, by the same command as the script's).
-const RATINGS: [u16; 8] = [250, 350, 500, 550, 1250, 1550, 1800, 2000];
+/// measurement with the level settings below and the second evaluation fit
+/// (`CONCURRENCY=2 scripts/calibrate 100 11`: 247, 339, 516, 558, 1223, 1521, 1783, 2021), since
+/// the intervals are ±65 at best.
+const RATINGS: [u16; 8] = [250, 350, 500, 550, 1200, 1500, 1800, 2000];
 
 impl Level {
     pub const ALL: [Level; 8] = [Level(1), Level(2), Level(3), Level(4), Level(5), Level(6), Level(7), Level(8)];
@@ -115,9 +115,9 @@ impl Level {
     /// How a searching level below full strength plays; None for level 8 and for levels 1–4.
     pub fn skill(self) -> Option<Skill> {
         let (depth, weakness) = match self.0 {
-            5 => (1, 40),
-            6 => (3, 70),
-            7 => (6, 25),
+            5 => (1, 90),
+            6 => (3, 85),
+            7 => (5, 70),
             _ => return None,
         };
         Some(Skill { depth, lines: 4, weakness })
