@@ -1,6 +1,6 @@
 //! The evaluation's weights: one [`Weights`] value per variant.
 
-use crate::chess::Role;
+use crate::chess::{Role, Square};
 
 /// Everything the evaluation weighs, in centipawns; pairs are (middlegame, endgame). Each
 /// variant has its own: standard chess's are fitted to game results (Texel tuning,
@@ -192,7 +192,7 @@ impl Weights {
             let name = NAMES.get(i).copied().unwrap_or("king");
             let ranks = if i == 0 { 8..56 } else { 0..64 };
             for (sq, (mg, eg)) in table.iter_mut().enumerate().take(ranks.end).skip(ranks.start) {
-                let square = format!("{}{}", char::from(b'a' + (sq % 8) as u8), sq / 8 + 1);
+                let square = Square::from_index(sq as u8).map(|s| s.to_string()).unwrap_or_default();
                 out.push((format!("square {name} {square} mg"), mg));
                 out.push((format!("square {name} {square} eg"), eg));
             }
