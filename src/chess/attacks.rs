@@ -78,6 +78,19 @@ pub fn pawn(color: Color, sq: Square) -> Bitboard {
     PAWN[color.index()][sq.index()]
 }
 
+/// The squares the pawns of `color` in `pawns` attack, all at once: two shifts instead of a
+/// lookup per pawn. A pawn on the a- or h-file attacks one square, as on the board.
+#[inline]
+pub fn pawns(color: Color, pawns: Bitboard) -> Bitboard {
+    const NOT_A: u64 = !0x0101_0101_0101_0101;
+    const NOT_H: u64 = !0x8080_8080_8080_8080;
+    let (west, east) = (pawns.0 & NOT_A, pawns.0 & NOT_H);
+    match color {
+        Color::White => Bitboard(west << 7 | east << 9),
+        Color::Black => Bitboard(west >> 9 | east >> 7),
+    }
+}
+
 #[inline]
 fn magic_lookup(m: &Magic, occupied: Bitboard) -> Bitboard {
     let index = ((occupied.0 & m.mask).wrapping_mul(m.magic) >> m.shift) as usize;
@@ -198,6 +211,21 @@ mod tests {
             for s in Square::all() {
                 assert_eq!(rook(s, occ), slow(s, occ, &[(1, 0), (-1, 0), (0, 1), (0, -1)]));
                 assert_eq!(bishop(s, occ), slow(s, occ, &[(1, 1), (1, -1), (-1, 1), (-1, -1)]));
+            }
+        }
+    }
+
+    #[test]
+    fn pawn_sets_attack_what_their_pawns_do() {
+        let mut x = 0x0fed_cba9_8765_4321u64;
+        for _ in 0..500 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            for color in Color::ALL {
+                let set = Bitboard(x);
+                let one_by_one = set.into_iter().fold(Bitboard::EMPTY, |a, s| a | pawn(color, s));
+                assert_eq!(pawns(color, set), one_by_one);
             }
         }
     }

@@ -15,6 +15,9 @@ use super::zobrist;
 pub struct Position {
     pub(crate) by_role: [Bitboard; Role::COUNT],
     pub(crate) by_color: [Bitboard; 2],
+    /// The role on each square: the same facts as `by_role`, kept in step by `toggle`, so that
+    /// `role_at` (asked for every move made, ordered and evaluated) is one lookup, not a scan.
+    board: [Option<Role>; 64],
     pub(crate) turn: Color,
     /// The rooks (by square) that can still castle.
     pub(crate) castling: Bitboard,
@@ -50,6 +53,7 @@ impl Position {
         Position {
             by_role: [Bitboard::EMPTY; Role::COUNT],
             by_color: [Bitboard::EMPTY; 2],
+            board: [None; 64],
             turn: Color::White,
             castling: Bitboard::EMPTY,
             ep_square: None,
@@ -127,11 +131,9 @@ impl Position {
         self.by_role[role.index()] & self.by_color[color.index()]
     }
 
+    #[inline]
     pub fn role_at(&self, sq: Square) -> Option<Role> {
-        if !self.occupied().contains(sq) {
-            return None;
-        }
-        Role::ALL.into_iter().find(|r| self.by_role[r.index()].contains(sq))
+        self.board[sq.index()]
     }
 
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
@@ -163,7 +165,7 @@ impl Position {
     }
 
     /// The squares a `role` on `sq` attacks (pawns: of `color`), given the occupancy, on the 8x8 grid.
-    #[inline]
+    #[inline(always)]
     pub fn piece_attacks(role: Role, color: Color, sq: Square, occupied: Bitboard) -> Bitboard {
         match role {
             Role::Pawn => attacks::pawn(color, sq),
@@ -176,6 +178,12 @@ impl Position {
             Role::Princess => attacks::bishop(sq, occupied) | attacks::knight(sq),
             Role::Ferz => attacks::ferz(sq),
         }
+    }
+
+    /// The squares the `pawns` (of `color`) attack together.
+    #[inline(always)]
+    pub fn pawn_attacks(color: Color, pawns: Bitboard) -> Bitboard {
+        attacks::pawns(color, pawns)
     }
 
     /// The pieces of `by` that attack `sq` when the board holds `occupied` (pins ignored).
@@ -244,8 +252,12 @@ impl Position {
         if Position::piece_attacks(role, self.turn, m.to, occupied).contains(king) {
             return true;
         }
-        // A discovered check: one of our sliders now sees the king through `from`.
+        // A discovered check: one of our sliders now sees the king through `from`. Most moves
+        // leave no slider of ours on the line through the king and `from`, so look there first.
         let ours = self.by_color[self.turn.index()] & !Bitboard::from_square(m.from);
+        if !(attacks::line(king, m.from) & (self.rooklike() | self.bishoplike()) & ours).any() {
+            return false;
+        }
         (attacks::rook(king, occupied) & self.rooklike() & ours).any()
             || (attacks::bishop(king, occupied) & self.bishoplike() & ours).any()
     }
@@ -267,6 +279,7 @@ impl Position {
         let bit = Bitboard::from_square(sq);
         self.by_role[piece.role.index()] ^= bit;
         self.by_color[piece.color.index()] ^= bit;
+        self.board[sq.index()] = if self.by_role[piece.role.index()].contains(sq) { Some(piece.role) } else { None };
         self.hash ^= zobrist::piece(piece, sq);
     }
 
@@ -434,5 +447,48 @@ impl Position {
 impl Default for Position {
     fn default() -> Position {
         Position::new(Variant::Standard)
+    }
+}
+
+/// A legal move picked at random, for tests that walk random games; `None` when the game is over.
+#[cfg(test)]
+pub(crate) fn random_move(pos: &Position, rng: &mut rand::rngs::SmallRng) -> Option<Move> {
+    use rand::seq::IndexedRandom;
+    pos.legal_moves().as_slice().choose(rng).copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    /// The square-indexed board and the incremental hash agree with the bitboards after every
+    /// move and every undo of random games in both variants.
+    #[test]
+    fn the_board_and_hash_follow_every_move_and_undo() {
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
+        for variant in Variant::ALL {
+            for _ in 0..40 {
+                let mut pos = Position::new(variant);
+                for _ in 0..120 {
+                    let Some(m) = random_move(&pos, &mut rng) else { break };
+                    let before = pos;
+                    let undo = pos.play_unchecked(m);
+                    assert_consistent(&pos);
+                    let mut back = pos;
+                    back.undo(m, &undo);
+                    assert_eq!(back, before, "{variant}: undo of {m:?}");
+                    assert_eq!(back.board, before.board);
+                }
+            }
+        }
+    }
+
+    fn assert_consistent(pos: &Position) {
+        for sq in Square::all() {
+            let scanned = Role::ALL.into_iter().find(|r| pos.by_role(*r).contains(sq));
+            assert_eq!(pos.role_at(sq), scanned, "{sq}");
+        }
+        assert_eq!(pos.hash(), pos.compute_hash());
     }
 }
