@@ -5,9 +5,12 @@
 //! advancement) rather than typed in, so the 7x7 board gets tables of its own shape and the
 //! fairy pieces get sensible ones too.
 
+mod pawns;
 mod tuned;
 mod weights;
 
+pub use self::pawns::PawnCache;
+use self::pawns::PawnScore;
 pub use self::weights::Weights;
 use crate::chess::{Bitboard, Color, Position, Role, Square, Variant};
 
@@ -34,9 +37,19 @@ pub struct Evaluator {
 static EVALUATORS: [Evaluator; 2] =
     [Evaluator::new(Variant::Standard, Weights::STANDARD), Evaluator::new(Variant::Minichess7, Weights::MINICHESS7)];
 
+fn evaluator(variant: Variant) -> &'static Evaluator {
+    &EVALUATORS[(variant == Variant::Minichess7) as usize]
+}
+
 /// The evaluation of `pos` for the side to move, in centipawns.
 pub fn evaluate(pos: &Position) -> i32 {
-    EVALUATORS[(pos.variant() == Variant::Minichess7) as usize].evaluate(pos)
+    evaluator(pos.variant()).evaluate(pos)
+}
+
+/// [`evaluate`], with the pawns' part looked up in (or added to) `cache`: the search's way.
+pub fn evaluate_cached(pos: &Position, cache: &mut PawnCache) -> i32 {
+    let evaluator = evaluator(pos.variant());
+    evaluator.evaluate_with(pos, cache.score(evaluator, pos))
 }
 
 const fn abs(x: i32) -> i32 {
@@ -123,6 +136,11 @@ impl Evaluator {
 
     /// The evaluation of `pos` (of this evaluator's variant) for the side to move, in centipawns.
     pub fn evaluate(&self, pos: &Position) -> i32 {
+        self.evaluate_with(pos, self.pawn_score(pos))
+    }
+
+    /// The evaluation given the score of the position's pawns.
+    fn evaluate_with(&self, pos: &Position, pawns: PawnScore) -> i32 {
         let w = &self.weights;
         let n = self.variant.size();
         let board = self.variant.board();
@@ -132,11 +150,7 @@ impl Evaluator {
         // What each side attacks, and what its knights and bishops attack, for the threats.
         let mut attacked = [Bitboard::EMPTY; 2];
         let mut by_minors = [Bitboard::EMPTY; 2];
-        let pawn_attacks = Color::ALL.map(|c| {
-            pos.pieces(c, Role::Pawn)
-                .into_iter()
-                .fold(Bitboard::EMPTY, |a, sq| a | Position::piece_attacks(Role::Pawn, c, sq, occupied))
-        });
+        let pawn_attacks = Color::ALL.map(|c| Position::pawn_attacks(c, pos.pieces(c, Role::Pawn)));
 
         for color in Color::ALL {
             let us = color.index();
@@ -152,7 +166,8 @@ impl Evaluator {
             let mut attackers = 0;
             for role in Role::ALL {
                 let pieces = pos.pieces(color, role);
-                if pieces.is_empty() {
+                // The pawns' material and squares are in `pawns`.
+                if pieces.is_empty() || role == Role::Pawn {
                     continue;
                 }
                 let (mg, eg) = w.material[role.index()];
@@ -162,7 +177,7 @@ impl Evaluator {
                 for sq in pieces {
                     let (pmg, peg) = self.tables[role.index()][relative(sq, color, n)];
                     score[us].add((i32::from(pmg), i32::from(peg)));
-                    if matches!(role, Role::Pawn | Role::King) {
+                    if role == Role::King {
                         continue;
                     }
                     let (omg, oeg) = w.outpost[role.index()];
@@ -203,7 +218,7 @@ impl Evaluator {
             }
             let threatened = (ours & !own_pawns & !pos.by_role(Role::King) & guarded).count() as i32;
             score[us].add((-w.pawn_threat.0 * threatened, -w.pawn_threat.1 * threatened));
-            score[us].add(self.pawn_structure(pos, color, pawn_attacks[us]));
+            score[us].add(self.passed_pawn_play(pos, color, pawns.passed[us]));
             score[us].add(self.king_shelter(pos, color));
         }
 
@@ -223,66 +238,13 @@ impl Evaluator {
         }
 
         let phase = phase.min(MAX_PHASE);
-        let white = score[0].mg - score[1].mg;
-        let white_eg = score[0].eg - score[1].eg;
+        let white = score[0].mg - score[1].mg + pawns.mg;
+        let white_eg = score[0].eg - score[1].eg + pawns.eg;
         let tapered = (white * phase + white_eg * (MAX_PHASE - phase)) / MAX_PHASE;
         match pos.turn() {
             Color::White => tapered + w.tempo,
             Color::Black => -tapered + w.tempo,
         }
-    }
-
-    /// Doubled and isolated pawns cost; connected pawns (`guarded` holds the squares own pawns
-    /// attack) and passed pawns gain by how far they have come.
-    fn pawn_structure(&self, pos: &Position, color: Color, guarded: Bitboard) -> (i32, i32) {
-        let w = &self.weights;
-        let n = self.variant.size();
-        let ours = pos.pieces(color, Role::Pawn);
-        let theirs = pos.pieces(!color, Role::Pawn);
-        let (mut mg, mut eg) = (0, 0);
-        for file in 0..n {
-            let on_file = (ours & Bitboard::file(file)).count() as i32;
-            if on_file > 1 {
-                mg -= w.doubled.0 * (on_file - 1);
-                eg -= w.doubled.1 * (on_file - 1);
-            }
-            if on_file > 0 && (ours & adjacent_files(file)).is_empty() {
-                mg -= w.isolated.0 * on_file;
-                eg -= w.isolated.1 * on_file;
-            }
-        }
-        let beside = Bitboard((ours & !Bitboard::file(7)).0 << 1) | Bitboard((ours & !Bitboard::file(0)).0 >> 1);
-        for sq in ours {
-            // The pawn's rank from its own side.
-            let rank = relative(sq, color, n) / 8;
-            if (guarded | beside).contains(sq) {
-                let (cmg, ceg) = w.connected[rank.min(7)];
-                mg += cmg;
-                eg += ceg;
-            }
-            // Passed: no enemy pawn ahead on this or a neighbouring file.
-            let span = Bitboard::file(sq.file()) | adjacent_files(sq.file());
-            let ahead = forward_of(color, sq.rank());
-            if (theirs & span & ahead).is_empty() {
-                let (mut pmg, mut peg) = w.passed[rank.min(7)];
-                let stop = if color == Color::White { sq.offset(8) } else { sq.offset(-8) };
-                if let Some(stop) = stop {
-                    if pos.occupied().contains(stop) {
-                        pmg = pmg * w.passed_blocked / 100;
-                        peg = peg * w.passed_blocked / 100;
-                    }
-                    // The nearer the defending king and the farther our own, the less it is worth.
-                    let scale = rank as i32 - 2;
-                    if let (Some(own_king), Some(their_king), true) = (pos.king(color), pos.king(!color), scale > 0) {
-                        let (them, us) = w.passed_king_distance;
-                        peg += scale * (them * distance(their_king, stop).min(5) - us * distance(own_king, stop));
-                    }
-                }
-                mg += pmg;
-                eg += peg;
-            }
-        }
-        (mg, eg)
     }
 
     /// Middlegame bonus for own pawns just in front of a king that stays home.
@@ -422,6 +384,34 @@ mod tests {
             assert_ne!(delta(applies), 0, "{name}: {applies}");
             assert_eq!(delta(not), 0, "{name}: {not}");
         }
+    }
+
+    /// Cached or not, every position of random games in both variants evaluates the same, on
+    /// the first visit to its pawn formation and on later ones.
+    #[test]
+    fn the_pawn_cache_changes_no_evaluation() {
+        use crate::chess::position::random_move;
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(11);
+        let mut cache = PawnCache::new();
+        cache.allocate();
+        let mut revisits = 0;
+        for variant in Variant::ALL {
+            for _ in 0..30 {
+                let mut pos = Position::new(variant);
+                let mut seen = Vec::new();
+                while let Some(m) = random_move(&pos, &mut rng).filter(|_| seen.len() < 150) {
+                    pos = pos.after(m);
+                    seen.push(pos);
+                    assert_eq!(evaluate_cached(&pos, &mut cache), evaluate(&pos), "{}", pos.fen());
+                }
+                for pos in seen.iter().rev() {
+                    revisits += 1;
+                    assert_eq!(evaluate_cached(pos, &mut cache), evaluate(pos), "{}", pos.fen());
+                }
+            }
+        }
+        assert!(revisits > 1000);
     }
 
     /// The same position with colours swapped and the board turned around.

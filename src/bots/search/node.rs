@@ -11,7 +11,7 @@ use super::ordering::{self, Context, Heuristics, Played, MAX_PLY};
 use super::see::see_ge;
 use super::tt::{Bound, Entry, Table};
 use super::{CONTEMPT, INFINITY, MATE, MATE_BOUND};
-use crate::bots::eval::{evaluate, piece_value};
+use crate::bots::eval::{evaluate, evaluate_cached, piece_value};
 use crate::bots::Limits;
 use crate::chess::game::insufficient_material;
 use crate::chess::moves::MAX_MOVES;
@@ -76,7 +76,7 @@ impl Searcher<'_> {
         if let Some(eval) = self.table.eval(key) {
             return eval;
         }
-        let eval = evaluate(pos);
+        let eval = evaluate_cached(pos, &mut self.table.pawns);
         self.table.store_eval(key, eval);
         eval
     }
@@ -167,6 +167,7 @@ impl Searcher<'_> {
                 let reduction =
                     if self.selective { 3 + depth / 4 + ((eval - beta) / 200).min(3) } else { 2 + depth / 6 };
                 let null = pos.null_move();
+                self.table.prefetch(null.hash());
                 self.path.push(null.hash());
                 self.played[ply] = None;
                 let score = -self.negamax(&null, depth - 1 - reduction, -beta, -beta + 1, ply + 1);
@@ -242,6 +243,7 @@ impl Searcher<'_> {
                 Extension::None => 0,
             };
             let child = pos.after(m);
+            self.table.prefetch(child.hash());
             let gives_check = child.is_check();
             self.played[ply] = Some(Played::new(pos, m));
             self.path.push(child.hash());

@@ -3,6 +3,7 @@
 
 use std::sync::{Arc, Mutex};
 
+use crate::bots::eval::PawnCache;
 use crate::chess::Move;
 
 /// What the stored score says about the true value.
@@ -34,6 +35,8 @@ pub struct Table {
     /// move order), and a small table that stays in the cache answers them faster than the
     /// evaluation does.
     evals: Vec<u64>,
+    /// The pawns' part of the evaluation, by pawn formation.
+    pub pawns: PawnCache,
     bits: u32,
 }
 
@@ -50,7 +53,7 @@ pub fn bits_for_megabytes(megabytes: u64) -> u32 {
 impl Table {
     /// A table of 2^bits entries (allocated by [`Table::allocate`]).
     pub fn new(bits: u32) -> Table {
-        Table { entries: Vec::new(), evals: Vec::new(), bits }
+        Table { entries: Vec::new(), evals: Vec::new(), pawns: PawnCache::new(), bits }
     }
 
     /// Takes the table's memory if it has not yet.
@@ -60,12 +63,14 @@ impl Table {
             // An eighth as many evaluations (at most 2^16, 512 KiB): they are reached from
             // nearby positions, and a table that fits in the cache is the point.
             self.evals = vec![0; 1 << (self.bits - 3).min(16)];
+            self.pawns.allocate();
         }
     }
 
     pub fn clear(&mut self) {
         self.entries.iter_mut().for_each(|e| *e = None);
         self.evals.iter_mut().for_each(|e| *e = 0);
+        self.pawns.clear();
     }
 
     /// The static evaluation stored for `key`, if any.
@@ -85,6 +90,23 @@ impl Table {
 
     fn slot(&self, key: u64) -> usize {
         key as usize & (self.entries.len().max(1) - 1)
+    }
+
+    /// Asks the processor to start loading `key`'s entry, so that a probe a little later (after
+    /// the move generation and evaluation in between) finds it in the cache, not in memory.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(entry) = self.entries.get(self.slot(key)) {
+            // SAFETY: `_mm_prefetch` only hints the cache; it reads nothing and cannot fault, and
+            // the pointer is to a live element of `entries` besides.
+            unsafe {
+                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+                _mm_prefetch::<_MM_HINT_T0>((entry as *const Option<Entry>).cast());
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry> {
