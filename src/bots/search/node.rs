@@ -374,7 +374,8 @@ impl Searcher<'_> {
         if stand_pat >= beta && pos.variant() == Variant::Standard {
             return stand_pat;
         }
-        if !pos.has_legal_move() {
+        // In check, the evasions generated below tell whether there is a legal move.
+        if !in_check && !pos.has_legal_move() {
             return terminal_score(pos, in_check, ply).unwrap_or_else(|| self.draw_score(pos));
         }
         if stand_pat >= beta {
@@ -394,6 +395,9 @@ impl Searcher<'_> {
         };
         if in_check {
             pos.for_each_legal_move(&mut consider);
+            if moves.is_empty() {
+                return terminal_score(pos, in_check, ply).unwrap_or_else(|| self.draw_score(pos));
+            }
         } else {
             pos.for_each_noisy_move(&mut consider);
         }
