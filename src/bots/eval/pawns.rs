@@ -28,7 +28,7 @@ const EMPTY: Slot = Slot {
     score: PawnScore { mg: 0, eg: 0, passed: [Bitboard::EMPTY; 2] },
 };
 
-/// Pawn scores by formation, direct-mapped: 4096 slots (160 KiB), enough for the formations of
+/// Pawn scores by formation, direct-mapped: 4096 slots (192 KiB), enough for the formations of
 /// a search, and small enough to stay in the cache. A hit compares both sides' pawns exactly.
 pub struct PawnCache {
     slots: Vec<Slot>,
