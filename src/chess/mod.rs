@@ -27,7 +27,7 @@ pub use moves::{Move, MoveList};
 pub use pgn::{pgn_date, write_pgn, MoveNumbers, PgnTags};
 pub use pgn_read::{read_pgn, PgnError, PgnGame};
 pub use piece::{ByColor, Color, Piece, Role};
-pub use position::{Position, Undo};
+pub use position::{CheckInfo, Position, Undo};
 pub use rules::{Repetition, Rules, Variant};
 pub use san::SanError;
 pub use square::Square;

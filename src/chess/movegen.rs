@@ -193,16 +193,7 @@ impl Position {
         let target = !ours & board & check_mask;
 
         // A piece alone between our king and an enemy slider is pinned to that line.
-        let snipers = (attacks::rook(king, Bitboard::EMPTY) & self.rooklike()
-            | attacks::bishop(king, Bitboard::EMPTY) & self.bishoplike())
-            & theirs;
-        let mut pinned = Bitboard::EMPTY;
-        for sniper in snipers {
-            let blockers = attacks::between(king, sniper) & occupied;
-            if !blockers.more_than_one() {
-                pinned |= blockers & ours;
-            }
-        }
+        let pinned = self.lone_blockers(king, them, us);
 
         macro_rules! pieces {
             ($role:expr, $attacks:expr) => {

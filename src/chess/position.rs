@@ -31,6 +31,16 @@ pub struct Position {
     pub(crate) rules: Rules,
 }
 
+/// The enemy king's square, the squares from which each kind of piece would check it, and the
+/// pieces whose moving off their line would uncover a check: what deciding whether a move
+/// checks takes, for a position (see [`Position::check_info`]).
+#[derive(Clone, Copy, Debug)]
+pub struct CheckInfo {
+    king: Option<Square>,
+    squares: [Bitboard; Role::COUNT],
+    blockers: Bitboard,
+}
+
 /// What `play` changed beyond the move itself, so that `undo` can restore the position exactly.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Undo {
@@ -243,23 +253,77 @@ impl Position {
     /// True if the legal move `m` checks the opponent: as cheap as a few attack lookups, so a
     /// search can decide to skip a move without making it.
     pub fn gives_check(&self, m: Move) -> bool {
+        self.gives_check_with(m, &self.check_info())
+    }
+
+    /// What [`Position::gives_check_with`] needs to know about the enemy king, worked out once
+    /// for all of a position's moves.
+    pub fn check_info(&self) -> CheckInfo {
+        let us = self.turn;
+        let Some(king) = self.king(!us) else {
+            return CheckInfo { king: None, squares: [Bitboard::EMPTY; Role::COUNT], blockers: Bitboard::EMPTY };
+        };
+        let occupied = self.occupied();
+        let (rook, bishop, knight) =
+            (attacks::rook(king, occupied), attacks::bishop(king, occupied), attacks::knight(king));
+        // The squares a piece of ours must stand on to attack the king: those it attacks from
+        // the king's square (for a pawn: an enemy pawn's attacks).
+        let squares = Role::ALL.map(|role| match role {
+            Role::Pawn => attacks::pawn(!us, king),
+            Role::Knight => knight,
+            Role::Bishop => bishop,
+            Role::Rook => rook,
+            Role::Queen => rook | bishop,
+            Role::King => attacks::king(king),
+            Role::Empress => rook | knight,
+            Role::Princess => bishop | knight,
+            Role::Ferz => attacks::ferz(king),
+        });
+        // Our pieces that alone stand between the king and one of our sliders.
+        let blockers = self.lone_blockers(king, us, us);
+        CheckInfo { king: Some(king), squares, blockers }
+    }
+
+    /// The pieces of `shields` that alone stand between `king` and a slider of `sliders` that
+    /// looks along their line: pinned pieces (`shields` the king's side) or pieces whose
+    /// moving away uncovers a check (`shields` the sliders' side).
+    #[inline]
+    pub(crate) fn lone_blockers(&self, king: Square, sliders: Color, shields: Color) -> Bitboard {
+        let snipers = (attacks::rook(king, Bitboard::EMPTY) & self.rooklike()
+            | attacks::bishop(king, Bitboard::EMPTY) & self.bishoplike())
+            & self.by_color[sliders.index()];
+        let occupied = self.occupied();
+        let mut found = Bitboard::EMPTY;
+        for sniper in snipers {
+            let between = attacks::between(king, sniper) & occupied;
+            if !between.more_than_one() {
+                found |= between & self.by_color[shields.index()];
+            }
+        }
+        found
+    }
+
+    /// [`Position::gives_check`] with the king's facts given (`info` is this position's).
+    pub fn gives_check_with(&self, m: Move, info: &CheckInfo) -> bool {
         if self.is_castling(m) || self.is_en_passant(m) {
             return self.after(m).is_check(); // rare: the rook or a pawn beside the moved one
         }
-        let Some(king) = self.king(!self.turn) else { return false };
+        let Some(king) = info.king else { return false };
         let Some(role) = m.promotion.or_else(|| self.role_at(m.from)) else { return false };
-        let occupied = (self.occupied() & !Bitboard::from_square(m.from)) | Bitboard::from_square(m.to);
-        if Position::piece_attacks(role, self.turn, m.to, occupied).contains(king) {
-            return true;
-        }
-        // A discovered check: one of our sliders now sees the king through `from`. Most moves
-        // leave no slider of ours on the line through the king and `from`, so look there first.
-        let ours = self.by_color[self.turn.index()] & !Bitboard::from_square(m.from);
-        if !(attacks::line(king, m.from) & (self.rooklike() | self.bishoplike()) & ours).any() {
-            return false;
-        }
-        (attacks::rook(king, occupied) & self.rooklike() & ours).any()
-            || (attacks::bishop(king, occupied) & self.bishoplike() & ours).any()
+        let direct = match m.promotion {
+            // The new piece may look at the king through the square the pawn left, which the
+            // check squares (worked out with it standing there) do not see.
+            Some(_) => {
+                let occupied = (self.occupied() & !Bitboard::from_square(m.from)) | Bitboard::from_square(m.to);
+                Position::piece_attacks(role, self.turn, m.to, occupied).contains(king)
+            }
+            // Any other piece that gives check from `to` moved along no line through the
+            // king (it would have been giving check already), so `from` standing empty
+            // opens no line: the check squares answer.
+            None => info.squares[role.index()].contains(m.to),
+        };
+        // A discovered check: the piece leaves the line on which it alone shielded the king.
+        direct || (info.blockers.contains(m.from) && !attacks::line(king, m.from).contains(m.to))
     }
 
     /// The piece the move would capture, if any (a pawn for en passant).
@@ -481,6 +545,27 @@ mod tests {
                     assert_eq!(back.board, before.board);
                 }
             }
+        }
+    }
+
+    /// A promoted piece looks at the king through the square its pawn left; a piece that steps
+    /// off the line it alone blocked uncovers a check, and one that moves along it does not.
+    #[test]
+    fn checks_through_the_square_left_behind() {
+        let cases = [
+            ("7K/4P3/8/8/8/8/8/4k3 w - - 0 1", "e7e8q", true),
+            ("7K/4P3/8/8/8/8/8/4k3 w - - 0 1", "e7e8n", false),
+            ("3r4/4P3/8/6k1/8/8/8/7K w - - 0 1", "e7d8q", true),
+            ("3r4/4P3/8/6k1/8/8/8/7K w - - 0 1", "e7d8r", false),
+            ("4k3/8/8/4N3/8/8/8/4R2K w - - 0 1", "e5c4", true),
+            ("4k3/8/8/8/4P3/8/8/4R2K w - - 0 1", "e4e5", false),
+            ("4k3/8/8/4B3/8/8/8/4R2K w - - 0 1", "e5b2", true),
+        ];
+        for (fen, uci, checks) in cases {
+            let pos = Position::from_fen(fen, Variant::Standard).unwrap();
+            let m = pos.legal_moves().into_iter().find(|m| m.to_string() == uci).unwrap();
+            assert_eq!(pos.after(m).is_check(), checks, "{fen} {uci}: the case itself");
+            assert_eq!(pos.gives_check(m), checks, "{fen} {uci}");
         }
     }
 

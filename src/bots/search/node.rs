@@ -204,6 +204,8 @@ impl Searcher<'_> {
         let mut best_move = None;
         let mut quiets: ArrayVec<Move, MAX_MOVES> = ArrayVec::new();
         let mut searched = 0usize;
+        // Worked out when the first move to prune is asked whether it checks.
+        let mut check_info = None;
         for i in 0..moves.len() {
             if i == unscored {
                 for entry in &mut moves[i..] {
@@ -226,7 +228,7 @@ impl Searcher<'_> {
                 } else {
                     !see_ge(pos, m, -120 * depth)
                 };
-                if skip && !pos.gives_check(m) {
+                if skip && !pos.gives_check_with(m, check_info.get_or_insert_with(|| pos.check_info())) {
                     continue;
                 }
             }
