@@ -82,9 +82,7 @@ pub fn pawn(color: Color, sq: Square) -> Bitboard {
 /// lookup per pawn. A pawn on the a- or h-file attacks one square, as on the board.
 #[inline]
 pub fn pawns(color: Color, pawns: Bitboard) -> Bitboard {
-    const NOT_A: u64 = !0x0101_0101_0101_0101;
-    const NOT_H: u64 = !0x8080_8080_8080_8080;
-    let (west, east) = (pawns.0 & NOT_A, pawns.0 & NOT_H);
+    let (west, east) = ((pawns & !Bitboard::file(0)).0, (pawns & !Bitboard::file(7)).0);
     match color {
         Color::White => Bitboard(west << 7 | east << 9),
         Color::Black => Bitboard(west >> 9 | east >> 7),

@@ -105,11 +105,12 @@ impl Evaluator {
             let guarded = Position::pawn_attacks(color, ours);
             let beside = Bitboard((ours & !Bitboard::file(7)).0 << 1) | Bitboard((ours & !Bitboard::file(0)).0 >> 1);
             for sq in ours {
-                let (pmg, peg) = self.tables[Role::Pawn.index()][relative(sq, color, n)];
+                let square = relative(sq, color, n);
+                let (pmg, peg) = self.tables[Role::Pawn.index()][square];
                 mg += i32::from(pmg);
                 eg += i32::from(peg);
                 // The pawn's rank from its own side.
-                let rank = relative(sq, color, n) / 8;
+                let rank = square / 8;
                 if (guarded | beside).contains(sq) {
                     let (cmg, ceg) = w.connected[rank.min(7)];
                     mg += cmg;
