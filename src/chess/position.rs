@@ -264,21 +264,9 @@ impl Position {
             return CheckInfo { king: None, squares: [Bitboard::EMPTY; Role::COUNT], blockers: Bitboard::EMPTY };
         };
         let occupied = self.occupied();
-        let (rook, bishop, knight) =
-            (attacks::rook(king, occupied), attacks::bishop(king, occupied), attacks::knight(king));
         // The squares a piece of ours must stand on to attack the king: those it attacks from
         // the king's square (for a pawn: an enemy pawn's attacks).
-        let squares = Role::ALL.map(|role| match role {
-            Role::Pawn => attacks::pawn(!us, king),
-            Role::Knight => knight,
-            Role::Bishop => bishop,
-            Role::Rook => rook,
-            Role::Queen => rook | bishop,
-            Role::King => attacks::king(king),
-            Role::Empress => rook | knight,
-            Role::Princess => bishop | knight,
-            Role::Ferz => attacks::ferz(king),
-        });
+        let squares = Role::ALL.map(|role| Position::piece_attacks(role, !us, king, occupied));
         // Our pieces that alone stand between the king and one of our sliders.
         let blockers = self.lone_blockers(king, us, us);
         CheckInfo { king: Some(king), squares, blockers }
