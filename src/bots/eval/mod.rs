@@ -9,8 +9,8 @@ mod pawns;
 mod tuned;
 mod weights;
 
-pub use self::pawns::PawnCache;
 use self::pawns::PawnScore;
+pub use self::pawns::{formation_hash, PawnCache};
 pub use self::weights::Weights;
 use crate::chess::{Bitboard, Color, Position, Role, Square, Variant};
 

@@ -55,8 +55,7 @@ impl PawnCache {
     /// The score of `pos`'s pawns, computed by `evaluator` unless the cache holds it.
     pub(super) fn score(&mut self, evaluator: &Evaluator, pos: &Position) -> PawnScore {
         let pawns = Color::ALL.map(|c| pos.pieces(c, Role::Pawn));
-        let mixed = pawns[0].0.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ pawns[1].0.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-        let index = (mixed >> 52) as usize;
+        let index = (formation_hash(pos) >> 52) as usize;
         let variant = Some(pos.variant());
         match self.slots.get_mut(index) {
             Some(slot) if slot.pawns == pawns && slot.variant == variant => slot.score,
@@ -68,6 +67,12 @@ impl PawnCache {
             None => evaluator.pawn_score(pos), // not allocated
         }
     }
+}
+
+/// A hash of both sides' pawns, for tables kept by pawn formation (its top bits are well mixed).
+pub fn formation_hash(pos: &Position) -> u64 {
+    let [white, black] = Color::ALL.map(|c| pos.pieces(c, Role::Pawn).0);
+    white.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
 }
 
 impl Default for PawnCache {

@@ -2,8 +2,8 @@
 //!
 //! Principal variation search with aspiration windows, a transposition table, reverse
 //! futility, null-move, late move, futility and SEE pruning, late move reductions, check and
-//! singular extensions and a quiescence search over captures (docs/bots.md lists
-//! the details). Moves are ordered by hash move, captures by SEE and MVV-LVA, killers, counter
+//! singular extensions, a correction history of the static evaluation by pawn formation and a
+//! quiescence search over captures (docs/bots.md lists the details). Moves are ordered by hash move, captures by SEE and MVV-LVA, killers, counter
 //! move and history (the move's own and its continuation history). The
 //! held-back levels search without the pruning (`Searcher::selective` in node.rs). Mate scores
 //! carry their distance. At the root, every move that ties the best score gets an exact score,
@@ -11,6 +11,7 @@
 //! for (UCI `MultiPV`), the best few moves get exact scores too; a [`Skill`] picks among them to
 //! play below full strength.
 
+mod correction;
 mod node;
 mod ordering;
 mod root;

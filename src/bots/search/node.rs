@@ -1,6 +1,7 @@
 //! The search below the root: negamax alpha-beta with a transposition table, reverse
 //! futility, null-move, late move, futility and SEE pruning, late move reductions, check and
-//! singular extensions and a quiescence search over captures.
+//! singular extensions, an evaluation corrected by what searches found (correction.rs) and a
+//! quiescence search over captures.
 
 use std::sync::LazyLock;
 use std::time::Instant;
@@ -81,6 +82,15 @@ impl Searcher<'_> {
         eval
     }
 
+    /// A static evaluation moved by the correction history (at full strength; the held-back
+    /// levels evaluate as they did when they were calibrated). In check there is none to move.
+    fn corrected(&self, pos: &Position, eval: i32) -> i32 {
+        if !self.selective || eval == -INFINITY {
+            return eval;
+        }
+        (eval + self.heuristics.correction.get(pos)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
     /// True if the position on top of the path occurred before since the last irreversible move.
     fn is_repetition(&self, pos: &Position) -> bool {
         let n = self.path.len();
@@ -139,7 +149,8 @@ impl Searcher<'_> {
             depth -= 1;
         }
 
-        let static_eval = if in_check { -INFINITY } else { self.evaluate(pos) };
+        let raw_eval = if in_check { -INFINITY } else { self.evaluate(pos) };
+        let static_eval = self.corrected(pos, raw_eval);
         self.evals[ply] = static_eval;
         // Better than two plies ago: prune this node's moves less.
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
@@ -310,6 +321,18 @@ impl Searcher<'_> {
         } else {
             Bound::Upper
         };
+        // Where the search proved the static evaluation wrong (by an exact score, or a bound
+        // on the far side of it), the correction history learns by how much. A capture's or
+        // promotion's win says little about the pawns' evaluation.
+        let proven = match bound {
+            Bound::Exact => true,
+            Bound::Lower => best_score > static_eval,
+            Bound::Upper => best_score < static_eval,
+        };
+        let quiet_best = best_move.is_some_and(|m| pos.capture(m).is_none() && m.promotion.is_none());
+        if self.selective && proven && quiet_best && !in_check && excluded.is_none() && best_score.abs() < MATE_BOUND {
+            self.heuristics.correction.learn(pos, depth, best_score, raw_eval);
+        }
         if excluded.is_none() {
             self.table.store(Entry {
                 key: pos.hash(),
@@ -370,6 +393,7 @@ impl Searcher<'_> {
         }
         let in_check = pos.is_check();
         let stand_pat = if in_check { -INFINITY } else { self.evaluate(pos) };
+        let stand_pat = self.corrected(pos, stand_pat);
         // Standing pat needs no moves: a stalemate this misses is rare in standard chess, and
         // the full-width search above sees it. In minichess7 being left without a legal move
         // loses, which is the variant's usual way to win, so it is always looked for there.

@@ -5,6 +5,7 @@
 //! going to its square after the moves one and two plies before: continuation history), and
 //! last the captures that lose material.
 
+use super::correction::Correction;
 use super::see::see_ge;
 use crate::bots::eval::piece_value;
 use crate::chess::{Move, Position, Role, Square};
@@ -59,6 +60,8 @@ pub struct Heuristics {
     /// (Flat, and on the heap: each is too big for a stack.) Empty until [`Heuristics::allocate`],
     /// and emptied again by [`Heuristics::release`]: a server holds many idle bot seats.
     continuation: [Vec<i16>; 2],
+    /// How far the static evaluation has been off, by pawn formation.
+    pub correction: Correction,
 }
 
 impl Heuristics {
@@ -68,6 +71,7 @@ impl Heuristics {
             history: Box::new([[[0; 64]; 64]; 2]),
             counters: Box::new([[None; 64]; 64]),
             continuation: [Vec::new(), Vec::new()],
+            correction: Correction::new(),
         }
     }
 
@@ -78,10 +82,13 @@ impl Heuristics {
         for table in &mut self.continuation {
             table.iter_mut().for_each(|h| *h = 0);
         }
+        self.correction.clear();
     }
 
-    /// Takes the continuation tables' memory (1.3 MB) if they do not have it.
+    /// Takes the continuation tables' memory (1.3 MB) and the correction history's if they do
+    /// not have it.
     pub fn allocate(&mut self) {
+        self.correction.allocate();
         for table in &mut self.continuation {
             if table.is_empty() {
                 *table = vec![0; CONTINUATION];
@@ -92,6 +99,7 @@ impl Heuristics {
     /// Frees the continuation tables' memory, forgetting what they learnt.
     pub fn release(&mut self) {
         self.continuation = [Vec::new(), Vec::new()];
+        self.correction.release();
     }
 
     /// True while the continuation tables hold their memory.
