@@ -48,7 +48,8 @@ pub struct Context {
     pub before: [Option<Played>; 2],
 }
 
-/// What the search learns about quiet moves as it goes.
+/// What the search learns as it goes: about quiet moves, and (the correction history) how far
+/// its static evaluation is off.
 pub struct Heuristics {
     /// Two quiet moves per ply that caused a cut-off.
     pub killers: [[Option<Move>; 2]; MAX_PLY],
@@ -96,7 +97,8 @@ impl Heuristics {
         }
     }
 
-    /// Frees the continuation tables' memory, forgetting what they learnt.
+    /// Frees the continuation tables' and the correction history's memory, forgetting what
+    /// they learnt.
     pub fn release(&mut self) {
         self.continuation = [Vec::new(), Vec::new()];
         self.correction.release();
