@@ -1,7 +1,7 @@
 //! The search below the root: negamax alpha-beta with a transposition table, reverse
-//! futility, null-move, late move, futility and SEE pruning, late move reductions, check and
-//! singular extensions, an evaluation corrected by what searches found (correction.rs) and a
-//! quiescence search over captures.
+//! futility, null-move, ProbCut, late move, futility and SEE pruning, late move reductions,
+//! check and singular extensions, an evaluation corrected by what searches found
+//! (correction.rs) and a quiescence search over captures.
 
 use std::sync::LazyLock;
 use std::time::Instant;
@@ -17,6 +17,10 @@ use crate::bots::Limits;
 use crate::chess::game::insufficient_material;
 use crate::chess::moves::MAX_MOVES;
 use crate::chess::{Color, Move, Position, Role, Variant};
+
+/// ProbCut is tried from this depth, with captures that stay this far above beta.
+const PROBCUT_DEPTH: i32 = 5;
+const PROBCUT_MARGIN: i32 = 200;
 
 /// A node's moves with their ordering scores.
 type ScoredMoves = ArrayVec<(i32, Move), MAX_MOVES>;
@@ -190,6 +194,18 @@ impl Searcher<'_> {
                     return if score > MATE_BOUND { beta } else { score };
                 }
             }
+            // A capture that holds a margin above beta cuts off, unless a stored search nearly
+            // as deep already found this node short of that.
+            if self.selective && depth >= PROBCUT_DEPTH {
+                let stored_short = entry.is_some_and(|e| {
+                    e.depth >= depth - 3 && e.bound != Bound::Lower && from_table(e.score, ply) < beta + PROBCUT_MARGIN
+                });
+                if !stored_short {
+                    if let Some(score) = self.probcut(pos, depth, beta, static_eval, ply) {
+                        return score;
+                    }
+                }
+            }
         }
 
         let before = [1, 2].map(|back| ply.checked_sub(back).and_then(|p| self.played[p]));
@@ -343,6 +359,46 @@ impl Searcher<'_> {
             });
         }
         best_score
+    }
+
+    /// ProbCut: a capture that wins enough to stay a margin above beta when searched a few
+    /// plies shallower would almost surely hold beta at full depth too, so the node cuts off.
+    /// Captures are tried only if exchanges alone could get there, and each is first tested by
+    /// the quiescence search, which costs little and turns most of them away.
+    fn probcut(&mut self, pos: &Position, depth: i32, beta: i32, static_eval: i32, ply: usize) -> Option<i32> {
+        let raised = beta + PROBCUT_MARGIN;
+        let mut moves: ScoredMoves = ArrayVec::new();
+        pos.for_each_noisy_move(|m| {
+            if see_ge(pos, m, raised - static_eval) {
+                let _ = moves.try_push((ordering::score(pos, m, &Context::default(), self.heuristics, ply), m));
+            }
+        });
+        for i in 0..moves.len() {
+            let m = ordering::pick(&mut moves, i);
+            let child = pos.after(m);
+            self.table.prefetch(child.hash());
+            self.played[ply] = Some(Played::new(pos, m));
+            self.path.push(child.hash());
+            let mut score = -self.quiesce(&child, -raised, -raised + 1, ply + 1);
+            if score >= raised {
+                score = -self.negamax(&child, depth - 4, -raised, -raised + 1, ply + 1);
+            }
+            self.path.pop();
+            if self.aborted {
+                return None;
+            }
+            if score >= raised {
+                self.table.store(Entry {
+                    key: pos.hash(),
+                    best: Some(m),
+                    score: to_table(score, ply),
+                    depth: depth - 3,
+                    bound: Bound::Lower,
+                });
+                return Some(score);
+            }
+        }
+        None
     }
 
     /// Whether the hash move `m` is singular: searched without it, at half depth, does every
