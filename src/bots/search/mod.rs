@@ -1,16 +1,16 @@
 //! The engine of levels 5–8: negamax alpha-beta with iterative deepening under a time, node or depth budget.
 //!
 //! Principal variation search with aspiration windows, a transposition table, reverse
-//! futility, null-move, late move, futility and SEE pruning, late move reductions, check and
-//! singular extensions, a correction history of the static evaluation by pawn formation and a
-//! quiescence search over captures (docs/bots.md lists the details). Moves are ordered by hash
-//! move, captures by SEE and MVV-LVA, killers, counter move and history (the move's own and its
-//! continuation history). The
-//! held-back levels search without the pruning (`Searcher::selective` in node.rs). Mate scores
-//! carry their distance. At the root, every move that ties the best score gets an exact score,
-//! and one of them is picked at random (seeded, so a seed makes the choice reproducible). With several principal variations asked
-//! for (UCI `MultiPV`), the best few moves get exact scores too; a [`Skill`] picks among them to
-//! play below full strength.
+//! futility, null-move, ProbCut, late move, futility and SEE pruning, late move reductions,
+//! check and singular extensions, a correction history of the static evaluation by pawn
+//! formation and a quiescence search over captures (docs/bots.md lists the details). Moves are
+//! ordered by hash move, captures by SEE and MVV-LVA, killers, counter move and history (the
+//! move's own and its continuation history). The held-back levels search without the pruning
+//! (`Searcher::selective` in node.rs). Mate scores carry their distance. At the root, every
+//! move that ties the best score gets an exact score, and one of them is picked at random
+//! (seeded, so a seed makes the choice reproducible). With several principal variations asked
+//! for (UCI `MultiPV`), the best few moves get exact scores too; a [`Skill`] picks among them
+//! to play below full strength.
 
 mod correction;
 mod node;
