@@ -15,6 +15,7 @@
 mod correction;
 mod node;
 mod ordering;
+mod probes;
 mod root;
 mod see;
 mod skill;

@@ -1,7 +1,8 @@
 //! The search below the root: negamax alpha-beta with a transposition table, reverse
 //! futility, null-move, ProbCut, late move, futility and SEE pruning, late move reductions,
-//! check and singular extensions, an evaluation corrected by what searches found
-//! (correction.rs) and a quiescence search over captures.
+//! check and singular extensions (ProbCut's and the singular test's own searches are in
+//! probes.rs), an evaluation corrected by what searches found (correction.rs) and a
+//! quiescence search over captures.
 
 use std::sync::LazyLock;
 use std::time::Instant;
@@ -9,6 +10,7 @@ use std::time::Instant;
 use arrayvec::ArrayVec;
 
 use super::ordering::{self, Context, Heuristics, Played, MAX_PLY};
+use super::probes::Extension;
 use super::see::see_ge;
 use super::tt::{Bound, Entry, Table};
 use super::{CONTEMPT, INFINITY, MATE, MATE_BOUND};
@@ -18,12 +20,8 @@ use crate::chess::game::insufficient_material;
 use crate::chess::moves::MAX_MOVES;
 use crate::chess::{Color, Move, Position, Role, Variant};
 
-/// ProbCut is tried from this depth, with captures that stay this far above beta.
-const PROBCUT_DEPTH: i32 = 5;
-const PROBCUT_MARGIN: i32 = 200;
-
 /// A node's moves with their ordering scores.
-type ScoredMoves = ArrayVec<(i32, Move), MAX_MOVES>;
+pub(super) type ScoredMoves = ArrayVec<(i32, Move), MAX_MOVES>;
 
 /// The state of one search.
 pub(super) struct Searcher<'a> {
@@ -194,17 +192,8 @@ impl Searcher<'_> {
                     return if score > MATE_BOUND { beta } else { score };
                 }
             }
-            // A capture that holds a margin above beta cuts off, unless a stored search nearly
-            // as deep already found this node short of that.
-            if self.selective && depth >= PROBCUT_DEPTH {
-                let stored_short = entry.is_some_and(|e| {
-                    e.depth >= depth - 3 && e.bound != Bound::Lower && from_table(e.score, ply) < beta + PROBCUT_MARGIN
-                });
-                if !stored_short {
-                    if let Some(score) = self.probcut(pos, depth, beta, static_eval, ply) {
-                        return score;
-                    }
-                }
+            if let Some(score) = self.probcut(pos, entry, depth, beta, static_eval, ply) {
+                return score;
             }
         }
 
@@ -361,85 +350,8 @@ impl Searcher<'_> {
         best_score
     }
 
-    /// ProbCut: a capture that wins enough to stay a margin above beta when searched a few
-    /// plies shallower would almost surely hold beta at full depth too, so the node cuts off.
-    /// Captures are tried only if exchanges alone could get there, and each is first tested by
-    /// the quiescence search, which costs little and turns most of them away.
-    fn probcut(&mut self, pos: &Position, depth: i32, beta: i32, static_eval: i32, ply: usize) -> Option<i32> {
-        let raised = beta + PROBCUT_MARGIN;
-        let mut moves: ScoredMoves = ArrayVec::new();
-        pos.for_each_noisy_move(|m| {
-            if see_ge(pos, m, raised - static_eval) {
-                let _ = moves.try_push((ordering::score(pos, m, &Context::default(), self.heuristics, ply), m));
-            }
-        });
-        for i in 0..moves.len() {
-            let m = ordering::pick(&mut moves, i);
-            let child = pos.after(m);
-            self.table.prefetch(child.hash());
-            self.played[ply] = Some(Played::new(pos, m));
-            self.path.push(child.hash());
-            let mut score = -self.quiesce(&child, -raised, -raised + 1, ply + 1);
-            if score >= raised {
-                score = -self.negamax(&child, depth - 4, -raised, -raised + 1, ply + 1);
-            }
-            self.path.pop();
-            if self.aborted {
-                return None;
-            }
-            if score >= raised {
-                self.table.store(Entry {
-                    key: pos.hash(),
-                    best: Some(m),
-                    score: to_table(score, ply),
-                    depth: depth - 3,
-                    bound: Bound::Lower,
-                });
-                return Some(score);
-            }
-        }
-        None
-    }
-
-    /// Whether the hash move `m` is singular: searched without it, at half depth, does every
-    /// other move fall clearly short of the score the table holds for it? Then it is extended a
-    /// ply. If instead the others reach beta too, the node cuts off with no further search.
-    fn singular_extension(
-        &mut self,
-        pos: &Position,
-        m: Move,
-        e: Entry,
-        depth: i32,
-        beta: i32,
-        ply: usize,
-    ) -> Extension {
-        let score = from_table(e.score, ply);
-        let worth_testing = self.selective
-            && depth >= 7
-            && e.bound != Bound::Upper
-            && e.depth >= depth - 3
-            && score.abs() < MATE_BOUND
-            && (ply as i32) < 2 * self.root_depth;
-        if !worth_testing {
-            return Extension::None;
-        }
-        let singular_beta = score - 2 * depth;
-        self.excluded[ply] = Some(m);
-        let without = self.negamax(pos, (depth - 1) / 2, singular_beta - 1, singular_beta, ply);
-        self.excluded[ply] = None;
-        if self.aborted {
-            Extension::None
-        } else if without < singular_beta {
-            Extension::One
-        } else if singular_beta >= beta {
-            Extension::Cut(singular_beta)
-        } else {
-            Extension::None
-        }
-    }
-
     /// Searches captures (and, in check, every evasion) until the position is quiet.
-    fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    pub(super) fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         if self.tick() {
             return 0;
         }
@@ -526,14 +438,6 @@ impl Searcher<'_> {
     }
 }
 
-/// What the singular-extension test found for the hash move.
-enum Extension {
-    None,
-    One,
-    /// Several moves hold beta: the node fails high with this score.
-    Cut(i32),
-}
-
 /// How many quiet moves a node at `depth` searches before it skips the rest.
 fn late_move_limit(depth: i32, improving: bool) -> usize {
     let limit = 3 + depth * depth;
@@ -570,7 +474,7 @@ fn terminal_score(pos: &Position, in_check: bool, ply: usize) -> Option<i32> {
 }
 
 /// Mate scores are stored relative to the node, so they stay right wherever it is reached.
-fn to_table(score: i32, ply: usize) -> i32 {
+pub(super) fn to_table(score: i32, ply: usize) -> i32 {
     if score > MATE_BOUND {
         score + ply as i32
     } else if score < -MATE_BOUND {
@@ -580,7 +484,7 @@ fn to_table(score: i32, ply: usize) -> i32 {
     }
 }
 
-fn from_table(score: i32, ply: usize) -> i32 {
+pub(super) fn from_table(score: i32, ply: usize) -> i32 {
     if score > MATE_BOUND {
         score - ply as i32
     } else if score < -MATE_BOUND {
