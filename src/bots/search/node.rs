@@ -195,6 +195,10 @@ impl Searcher<'_> {
             if let Some(score) = self.probcut(pos, entry, depth, beta, static_eval, ply) {
                 return score;
             }
+            // A budget that ran out inside ProbCut ends this node too, before it generates moves.
+            if self.aborted {
+                return 0;
+            }
         }
 
         let before = [1, 2].map(|back| ply.checked_sub(back).and_then(|p| self.played[p]));
