@@ -1,5 +1,5 @@
 //! Texel tuning: fits standard chess's evaluation weights, the piece-square tables square by
-//! square among them, to labelled positions.
+//! square and the mobility tables count by count among them, to labelled positions.
 //!
 //! `cargo run --release --example texel -- OUT.rs positions.csv [more.csv…]`
 //!
@@ -23,7 +23,7 @@
 
 use std::io::Write;
 
-use gambit::bots::eval::{Evaluator, Weights};
+use gambit::bots::eval::{Evaluator, Weights, MOBILITY_COUNTS};
 use gambit::chess::{Color, Position, Role, Variant};
 
 /// The share of the target that comes from Stockfish's score rather than the game's result.
@@ -97,7 +97,15 @@ fn main() {
 /// but the piece-square additions as a table of their own, a row per rank.
 fn rust_source(tuned: &Weights) -> String {
     let zero = [[(0, 0); 64]; Role::COUNT];
-    let scalars = format!("{:?}", Weights { squares: zero, ..*tuned }).replace(&format!("{zero:?}"), "SQUARES");
+    let no_mobility = [[(0, 0); MOBILITY_COUNTS]; Role::COUNT];
+    let scalars = format!("{:?}", Weights { squares: zero, mobility_extra: no_mobility, ..*tuned })
+        .replace(&format!("{zero:?}"), "SQUARES")
+        .replace(&format!("{no_mobility:?}"), "MOBILITY");
+    let mut mobility = String::new();
+    for (role, table) in Role::ALL.iter().zip(&tuned.mobility_extra) {
+        let row: Vec<String> = table.iter().map(|(mg, eg)| format!("({mg},{eg})")).collect();
+        mobility += &format!("    // {role:?}, by squares reached\n    [{}],\n", row.join(", "));
+    }
     let mut squares = String::new();
     for (role, table) in Role::ALL.iter().zip(&tuned.squares) {
         if table.iter().all(|&s| s == (0, 0)) {
@@ -114,11 +122,14 @@ fn rust_source(tuned: &Weights) -> String {
     format!(
         "//! Standard chess's evaluation weights as fitted by `examples/texel.rs`, which wrote this\n\
          //! file; docs/bots.md (\"Tuning the evaluation\") has the data and the match that kept them.\n\n\
-         use super::Weights;\nuse crate::chess::Role;\n\n\
+         use super::weights::MOBILITY_COUNTS;\nuse super::Weights;\nuse crate::chess::Role;\n\n\
          impl Weights {{\n    pub const TUNED: Weights = {scalars};\n}}\n\n\
          /// Added to the shaped piece-square tables: [role][square from White's side].\n\
          #[rustfmt::skip]\n\
-         const SQUARES: [[(i32, i32); 64]; Role::COUNT] = [\n{squares}];\n"
+         const SQUARES: [[(i32, i32); 64]; Role::COUNT] = [\n{squares}];\n\n\
+         /// Added to the linear mobility: [role][squares reached].\n\
+         #[rustfmt::skip]\n\
+         const MOBILITY: [[(i32, i32); MOBILITY_COUNTS]; Role::COUNT] = [\n{mobility}];\n"
     )
 }
 

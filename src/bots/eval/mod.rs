@@ -11,7 +11,7 @@ mod weights;
 
 use self::pawns::PawnScore;
 pub use self::pawns::{formation_hash, PawnCache};
-pub use self::weights::Weights;
+pub use self::weights::{Weights, MOBILITY_COUNTS};
 use crate::chess::{Bitboard, Color, Position, Role, Square, Variant};
 
 /// A piece's value in centipawns, for move ordering and pruning: the hand-set middlegame
@@ -147,9 +147,9 @@ impl Evaluator {
         let occupied = pos.occupied();
         let mut phase = 0;
         let mut score = [Score::default(); 2];
-        // What each side attacks, and what its knights and bishops attack, for the threats.
+        // What each side attacks, all told and by each kind of piece, for the threats and checks.
         let mut attacked = [Bitboard::EMPTY; 2];
-        let mut by_minors = [Bitboard::EMPTY; 2];
+        let mut by_role = [[Bitboard::EMPTY; Role::COUNT]; 2];
         let pawn_attacks = Color::ALL.map(|c| Position::pawn_attacks(c, pos.pieces(c, Role::Pawn)));
 
         for color in Color::ALL {
@@ -190,12 +190,17 @@ impl Evaluator {
                     }
                     let reach = Position::piece_attacks(role, color, sq, occupied) & board;
                     attacked[us] |= reach;
-                    if matches!(role, Role::Knight | Role::Bishop) {
-                        by_minors[us] |= reach;
-                    }
+                    by_role[us][role.index()] |= reach;
                     let mobility = (reach & !unsafe_squares).count() as i32;
                     let (wmg, weg) = w.mobility[role.index()];
                     score[us].add((wmg * mobility, weg * mobility));
+                    // A queen, the widest reach, attacks at most 27 squares: the table's last.
+                    score[us].add(w.mobility_extra[role.index()][(mobility as usize).min(MOBILITY_COUNTS - 1)]);
+                    if role == Role::Bishop {
+                        let same_colour = if sq.is_dark() { DARK_SQUARES } else { !DARK_SQUARES };
+                        let blocking = (own_pawns & same_colour).count() as i32;
+                        score[us].add((-w.bishop_pawns.0 * blocking, -w.bishop_pawns.1 * blocking));
+                    }
                     let hits = (reach & enemy_king_zone).count() as i32;
                     if hits > 0 {
                         attackers += 1;
@@ -220,6 +225,7 @@ impl Evaluator {
             score[us].add((-w.pawn_threat.0 * threatened, -w.pawn_threat.1 * threatened));
             score[us].add(self.passed_pawn_play(pos, color, pawns.passed[us]));
             score[us].add(self.king_shelter(pos, color));
+            score[us].add((self.king_files(pos, color), 0));
         }
 
         for color in Color::ALL {
@@ -232,19 +238,121 @@ impl Evaluator {
             let pieces = pos.by_color(color) & !pos.by_role(Role::Pawn) & !pos.by_role(Role::King);
             let hanging = (pieces & attacked[them] & !attacked[us]).count() as i32;
             let majors = pos.pieces(color, Role::Rook) | pos.pieces(color, Role::Queen);
-            let threatened = (majors & by_minors[them]).count() as i32;
+            let by_minors = by_role[them][Role::Knight.index()] | by_role[them][Role::Bishop.index()];
+            let threatened = (majors & by_minors).count() as i32;
             score[us].add((-w.hanging.0 * hanging, -w.hanging.1 * hanging));
             score[us].add((-w.minor_threat.0 * threatened, -w.minor_threat.1 * threatened));
+            let queens_hit = (pos.pieces(color, Role::Queen) & by_role[them][Role::Rook.index()]).count() as i32;
+            score[us].add((-w.rook_on_queen.0 * queens_hit, -w.rook_on_queen.1 * queens_hit));
+            score[us].mg += self.safe_checks(pos, color, &by_role[us], attacked[them]);
+            score[us].add(self.passed_path(pos, color, pawns.passed[us], attacked[them]));
         }
 
         let phase = phase.min(MAX_PHASE);
         let white = score[0].mg - score[1].mg + pawns.mg;
         let white_eg = score[0].eg - score[1].eg + pawns.eg;
+        let white_eg = white_eg * self.endgame_scale(pos, white_eg) / 100;
         let tapered = (white * phase + white_eg * (MAX_PHASE - phase)) / MAX_PHASE;
         match pos.turn() {
             Color::White => tapered + w.tempo,
             Color::Black => -tapered + w.tempo,
         }
+    }
+
+    /// The middlegame score of the pawns on the king's file and either side of it: its own
+    /// nearest pawn in front (a shield, best close by) and the enemy's nearest (a storm, worst
+    /// close by), each by its rank from `color`'s side, 0 when the file has none.
+    fn king_files(&self, pos: &Position, color: Color) -> i32 {
+        let w = &self.weights;
+        let Some(king) = pos.king(color) else {
+            return 0;
+        };
+        let n = self.variant.size();
+        let ahead = forward_of(color, king.rank()) | Bitboard::rank(king.rank());
+        let (own, theirs) = (pos.pieces(color, Role::Pawn) & ahead, pos.pieces(!color, Role::Pawn) & ahead);
+        let mut score = 0;
+        for file in king.file().saturating_sub(1)..=(king.file() + 1).min(n - 1) {
+            let on_file = Bitboard::file(file);
+            let rank_of = |pawns: Bitboard| nearest(pawns & on_file, color).map_or(0, |sq| relative(sq, color, n) / 8);
+            score += w.shelter_rank[rank_of(own)] + w.storm_rank[rank_of(theirs)];
+        }
+        score
+    }
+
+    /// Middlegame: the checks `color` could give from a square the defender does not attack,
+    /// by the kind of piece that would give them (`reach`: what each kind attacks).
+    fn safe_checks(&self, pos: &Position, color: Color, reach: &[Bitboard; Role::COUNT], defended: Bitboard) -> i32 {
+        let w = &self.weights;
+        let Some(king) = pos.king(!color) else {
+            return 0;
+        };
+        let occupied = pos.occupied();
+        let safe = !defended & !pos.by_color(color);
+        let diagonal = Position::piece_attacks(Role::Bishop, color, king, occupied);
+        let straight = Position::piece_attacks(Role::Rook, color, king, occupied);
+        let knight = Position::piece_attacks(Role::Knight, color, king, occupied);
+        let mut score = 0;
+        for (role, from) in [
+            (Role::Knight, knight),
+            (Role::Bishop, diagonal),
+            (Role::Rook, straight),
+            (Role::Queen, diagonal | straight),
+        ] {
+            if (from & reach[role.index()] & safe).any() {
+                score += w.safe_check[role.index()];
+            }
+        }
+        score
+    }
+
+    /// What `color`'s passed pawns from the fourth rank on gain by the road ahead: free of
+    /// pieces, and out of the enemy's reach.
+    fn passed_path(&self, pos: &Position, color: Color, passed: Bitboard, attacked: Bitboard) -> (i32, i32) {
+        let w = &self.weights;
+        let n = self.variant.size();
+        let (mut mg, mut eg) = (0, 0);
+        for sq in passed {
+            let scale = (relative(sq, color, n) / 8) as i32 - 2;
+            if scale <= 0 {
+                continue;
+            }
+            let path = Bitboard::file(sq.file()) & forward_of(color, sq.rank()) & self.variant.board();
+            if (path & pos.occupied()).is_empty() {
+                mg += w.passed_free.0 * scale;
+                eg += w.passed_free.1 * scale;
+            }
+            if (path & attacked).is_empty() {
+                mg += w.passed_safe.0 * scale;
+                eg += w.passed_safe.1 * scale;
+            }
+        }
+        (mg, eg)
+    }
+
+    /// The share of the endgame score that counts, in percent: less when the side ahead (by
+    /// `white_eg`'s sign) can hardly win — no pawns and at most a bishop's worth of pieces more
+    /// — or when only bishops of opposite colours are left beside the pawns.
+    fn endgame_scale(&self, pos: &Position, white_eg: i32) -> i32 {
+        let w = &self.weights;
+        let strong = if white_eg > 0 { Color::White } else { Color::Black };
+        let pieces = |c: Color| {
+            [Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::Empress, Role::Princess, Role::Ferz]
+                .iter()
+                .map(|&r| piece_value(r) * pos.pieces(c, r).count() as i32)
+                .sum::<i32>()
+        };
+        if pos.pieces(strong, Role::Pawn).is_empty() && pieces(strong) - pieces(!strong) <= piece_value(Role::Bishop) {
+            return w.pawnless_scale;
+        }
+        let [white_bishops, black_bishops] = Color::ALL.map(|c| pos.pieces(c, Role::Bishop));
+        let others = pos.occupied() & !pos.by_role(Role::Pawn) & !pos.by_role(Role::King) & !pos.by_role(Role::Bishop);
+        if others.is_empty() && white_bishops.count() == 1 && black_bishops.count() == 1 {
+            let dark = |b: Bitboard| (b & DARK_SQUARES).any();
+            if dark(white_bishops) != dark(black_bishops) {
+                return w.opposite_bishops_scale;
+            }
+        }
+        100
     }
 
     /// Middlegame bonus for own pawns just in front of a king that stays home.
@@ -260,6 +368,18 @@ impl Evaluator {
         let front = Position::piece_attacks(Role::King, color, king, Bitboard::EMPTY) & forward_of(color, king.rank());
         let shield = (front & pos.pieces(color, Role::Pawn)).count() as i32;
         (self.weights.shelter * shield, 0)
+    }
+}
+
+/// The dark squares (a1 is one).
+const DARK_SQUARES: Bitboard = Bitboard(0xAA55_AA55_AA55_AA55);
+
+/// Of `pawns`, the one nearest `color`'s side of the board.
+fn nearest(pawns: Bitboard, color: Color) -> Option<Square> {
+    match color {
+        Color::White => pawns.first(),
+        Color::Black if pawns.any() => Square::from_index(63 - pawns.0.leading_zeros() as u8),
+        Color::Black => None,
     }
 }
 
@@ -307,7 +427,7 @@ mod tests {
     #[test]
     fn each_term_counts_exactly_where_it_applies() {
         type Off = fn(&mut Weights);
-        let cases: [(&str, Off, &str, &str); 10] = [
+        let cases: [(&str, Off, &str, &str); 18] = [
             // The rook's d-file is open; behind its own e-pawn it is not.
             (
                 "rook open",
@@ -370,6 +490,62 @@ mod tests {
                 |w| w.minor_threat = (0, 0),
                 "4k3/8/8/4n3/8/3R4/8/4K3 w - - 0 1",
                 "4k3/8/8/4n3/8/R7/8/4K3 w - - 0 1",
+            ),
+            // A symmetric position cancels out; one knight does not.
+            (
+                "mobility extra",
+                |w| w.mobility_extra = [[(0, 0); MOBILITY_COUNTS]; Role::COUNT],
+                "4k3/8/8/8/8/8/8/1N2K3 w - - 0 1",
+                "1n2k3/8/8/8/8/8/8/1N2K3 w - - 0 1",
+            ),
+            // From d5 the knight can check on e7, which nothing of Black's guards; from a3 it cannot.
+            (
+                "safe check",
+                |w| w.safe_check = [0; Role::COUNT],
+                "5rk1/5ppp/8/3N4/8/8/8/R6K w - - 0 1",
+                "5rk1/5ppp/8/8/8/N7/8/R6K w - - 0 1",
+            ),
+            // Black's king has its pawns, White's none; a symmetric position cancels out.
+            (
+                "king files",
+                |w| (w.shelter_rank, w.storm_rank) = ([0; 8], [0; 8]),
+                "5rk1/5ppp/8/8/8/8/8/5RK1 w - - 0 1",
+                "5rk1/5ppp/8/8/8/8/5PPP/5RK1 w - - 0 1",
+            ),
+            // A passed pawn on the fifth rank with nothing in front; on the third it does not count.
+            (
+                "passed path",
+                |w| (w.passed_free, w.passed_safe) = ((0, 0), (0, 0)),
+                "4k3/8/8/3P4/8/8/8/4K3 w - - 0 1",
+                "4k3/8/8/8/8/3P4/8/4K3 w - - 0 1",
+            ),
+            // The rook on d1 attacks the queen on d8, not one on a8.
+            (
+                "rook on queen",
+                |w| w.rook_on_queen = (0, 0),
+                "3qk3/8/8/8/8/8/8/3RK3 w - - 0 1",
+                "q3k3/8/8/8/8/8/8/3RK3 w - - 0 1",
+            ),
+            // The pawn on d2 stands on the dark squares of the bishop on c1, not the light ones of one on d1.
+            (
+                "bishop pawns",
+                |w| w.bishop_pawns = (0, 0),
+                "4k3/8/8/8/8/8/3P4/2B1K3 w - - 0 1",
+                "4k3/8/8/8/8/8/3P4/3BK3 w - - 0 1",
+            ),
+            // A lone bishop cannot win; a rook can.
+            (
+                "pawnless scale",
+                |w| w.pawnless_scale = 100,
+                "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1",
+                "4k3/8/8/8/8/8/8/2R1K3 w - - 0 1",
+            ),
+            // Bishops on c8 (light) and c1 (dark); with d8 both are dark.
+            (
+                "opposite bishops",
+                |w| w.opposite_bishops_scale = 100,
+                "2b1k3/p7/8/8/8/8/PP6/2B1K3 w - - 0 1",
+                "3bk3/p7/8/8/8/8/PP6/2B1K3 w - - 0 1",
             ),
         ];
         let with = Evaluator::new(Variant::Standard, Weights::STANDARD);

@@ -50,7 +50,34 @@ pub struct Weights {
     /// Added to each square of that shape: [role][square from White's side, a1 = 0]. The
     /// shape is a formula, right in the large; these are what a fit to games found it misses.
     pub squares: [[(i32, i32); 64]; Role::COUNT],
+    /// Added to the linear mobility: [role][squares it reaches], so that a nearly trapped piece
+    /// can cost more, and the tenth square add less, than a straight line says.
+    pub mobility_extra: [[(i32, i32); MOBILITY_COUNTS]; Role::COUNT],
+    /// Middlegame, by the piece that could give it: the side could check the enemy king from a
+    /// square the defender does not attack.
+    pub safe_check: [i32; Role::COUNT],
+    /// Middlegame, per file of the king and its neighbours: the nearest own pawn in front of the
+    /// king by its rank from its own side (0: none), and the nearest enemy pawn likewise.
+    pub shelter_rank: [i32; 8],
+    pub storm_rank: [i32; 8],
+    /// Per passed pawn from its fourth rank on, times (rank - 2): nothing stands on its way to
+    /// promotion, and nothing of the enemy's attacks that way.
+    pub passed_free: (i32, i32),
+    pub passed_safe: (i32, i32),
+    /// Per queen an enemy rook attacks.
+    pub rook_on_queen: (i32, i32),
+    /// Per bishop, per own pawn on the squares of its colour.
+    pub bishop_pawns: (i32, i32),
+    /// The endgame part, in percent, when the side ahead has no pawns and at most a bishop's
+    /// worth of pieces more (hard or impossible to win), and with bishops of opposite colours
+    /// and no other pieces. Set by hand, as Stockfish's classical evaluation has them: a fit
+    /// to a few thousand such positions wanted a negative share, which plays nonsense.
+    pub pawnless_scale: i32,
+    pub opposite_bishops_scale: i32,
 }
+
+/// A queen reaches at most 27 squares.
+pub const MOBILITY_COUNTS: usize = 28;
 
 impl Weights {
     /// Standard chess: the hand-set weights as fitted to positions labelled with Stockfish's
@@ -79,6 +106,15 @@ impl Weights {
         w.connected = [(0, 0); 8];
         w.hanging = (0, 0);
         w.minor_threat = (0, 0);
+        w.safe_check = [0; Role::COUNT];
+        w.shelter_rank = [0; 8];
+        w.storm_rank = [0; 8];
+        w.passed_free = (0, 0);
+        w.passed_safe = (0, 0);
+        w.rook_on_queen = (0, 0);
+        w.bishop_pawns = (0, 0);
+        w.pawnless_scale = 100;
+        w.opposite_bishops_scale = 100;
         w
     };
 
@@ -116,6 +152,16 @@ impl Weights {
         minor_threat: (25, 15),
         placement: [(100, 100); Role::COUNT],
         squares: [[(0, 0); 64]; Role::COUNT],
+        mobility_extra: [[(0, 0); MOBILITY_COUNTS]; Role::COUNT],
+        safe_check: [0, 40, 30, 45, 40, 0, 0, 0, 0],
+        shelter_rank: [0; 8],
+        storm_rank: [0; 8],
+        passed_free: (0, 0),
+        passed_safe: (0, 0),
+        rook_on_queen: (0, 0),
+        bishop_pawns: (0, 0),
+        pawnless_scale: 25,
+        opposite_bishops_scale: 50,
     };
 
     /// The standard-chess weights a tuner may change, each with a name to report.
@@ -145,6 +191,16 @@ impl Weights {
             minor_threat,
             placement: _,
             squares,
+            mobility_extra,
+            safe_check,
+            shelter_rank,
+            storm_rank,
+            passed_free,
+            passed_safe,
+            rook_on_queen,
+            bishop_pawns,
+            pawnless_scale: _,
+            opposite_bishops_scale: _,
         } = self;
         for (i, (mg, eg)) in material.iter_mut().take(5).enumerate() {
             out.push((format!("material {} mg", NAMES[i]), mg));
@@ -170,6 +226,10 @@ impl Weights {
             ("pawn threat", pawn_threat),
             ("hanging", hanging),
             ("minor threat", minor_threat),
+            ("passed free", passed_free),
+            ("passed safe", passed_safe),
+            ("rook on queen", rook_on_queen),
+            ("bishop pawns", bishop_pawns),
         ] {
             out.push((format!("{name} mg"), mg));
             out.push((format!("{name} eg"), eg));
@@ -187,6 +247,23 @@ impl Weights {
         out.push(("passed blocked %".into(), passed_blocked));
         out.push(("shelter".into(), shelter));
         out.push(("king away".into(), king_away));
+        for (i, w) in safe_check.iter_mut().take(5).enumerate().skip(1) {
+            out.push((format!("safe check {}", NAMES[i]), w));
+        }
+        for (rank, w) in shelter_rank.iter_mut().enumerate().take(7) {
+            out.push((format!("shelter rank {rank}"), w));
+        }
+        for (rank, w) in storm_rank.iter_mut().enumerate().take(7) {
+            out.push((format!("storm rank {rank}"), w));
+        }
+        // A knight reaches at most 8 squares, a bishop 13, a rook 14, a queen 27.
+        for (i, table) in mobility_extra.iter_mut().enumerate().take(5).skip(1) {
+            let most = [0, 8, 13, 14, 27][i];
+            for (count, (mg, eg)) in table.iter_mut().enumerate().take(most + 1) {
+                out.push((format!("mobility {} {count} mg", NAMES[i]), mg));
+                out.push((format!("mobility {} {count} eg", NAMES[i]), eg));
+            }
+        }
         // Per square, for standard chess's pieces; not a pawn's first or last rank, where none stands.
         for (i, table) in squares.iter_mut().take(6).enumerate() {
             let name = NAMES.get(i).copied().unwrap_or("king");
