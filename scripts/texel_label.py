@@ -7,8 +7,10 @@ not in check, and the move played from it neither a capture nor a promotion) is 
 search of NODES nodes (mates as +-3000). Two Stockfish processes share the work.
 Needs python-chess (`pip install chess`) and /usr/games/stockfish.
 """
-import sys, subprocess, multiprocessing as mp
+import sys, multiprocessing as mp
 import chess, chess.pgn
+
+from selfplay_data import Engine  # the Stockfish process and its score parsing, shared
 
 NODES = 6000
 def positions(files):
@@ -28,25 +30,14 @@ def positions(files):
 
 def work(args):
     chunk, = args
-    sf = subprocess.Popen(["/usr/games/stockfish"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-    w = sf.stdin; r = sf.stdout
-    w.write("setoption name Threads value 1\nsetoption name Hash value 16\nisready\n"); w.flush()
-    while r.readline().strip() != "readyok": pass
+    engine = Engine()
     out = []
     for fen, res in chunk:
-        w.write(f"position fen {fen}\ngo nodes {NODES}\n"); w.flush()
-        score = None
-        while True:
-            line = r.readline()
-            if line.startswith("bestmove"): break
-            if line.startswith("info") and " score " in line:
-                t = line.split(); i = t.index("score")
-                if t[i+1] == "cp": score = int(t[i+2])
-                else: score = 3000 if int(t[i+2]) > 0 else -3000
+        _, score = engine.search(fen, [], NODES)
         if score is None: continue
         if " b " in fen: score = -score
         out.append(f"{fen};{res};{score}")
-    w.write("quit\n"); w.flush(); sf.wait()
+    engine.close()
     return out
 
 if __name__ == "__main__":
