@@ -3,15 +3,12 @@
 //!
 //! The piece-square tables are computed from each square's place on the board (centrality,
 //! advancement) rather than typed in, so the 7x7 board gets tables of its own shape and the
-//! fairy pieces get sensible ones too. In standard chess a small network adds a correction the
-//! terms miss ([`network`]).
+//! fairy pieces get sensible ones too.
 
-mod network;
 mod pawns;
 mod tuned;
 mod weights;
 
-use self::network::{Network, NETWORK};
 use self::pawns::PawnScore;
 pub use self::pawns::{formation_hash, PawnCache};
 pub use self::weights::{Weights, MOBILITY_COUNTS};
@@ -30,21 +27,15 @@ const MAX_PHASE: i32 = 24;
 /// Piece-square tables: [role][square from White's side] = (middlegame, endgame).
 type Tables = [[(i16, i16); 64]; Role::COUNT];
 
-/// An evaluation: weights, and the piece-square tables they make for one variant, with or
-/// without a network's correction.
+/// An evaluation: weights, and the piece-square tables they make for one variant.
 pub struct Evaluator {
     weights: Weights,
     tables: Tables,
     variant: Variant,
-    network: Option<&'static Network>,
 }
 
-/// The engine's evaluations. The network was fitted beside `Weights::STANDARD` (its module says
-/// how); minichess7 has none.
-static EVALUATORS: [Evaluator; 2] = [
-    Evaluator::new(Variant::Standard, Weights::STANDARD).with_network(&NETWORK),
-    Evaluator::new(Variant::Minichess7, Weights::MINICHESS7),
-];
+static EVALUATORS: [Evaluator; 2] =
+    [Evaluator::new(Variant::Standard, Weights::STANDARD), Evaluator::new(Variant::Minichess7, Weights::MINICHESS7)];
 
 fn evaluator(variant: Variant) -> &'static Evaluator {
     &EVALUATORS[(variant == Variant::Minichess7) as usize]
@@ -59,13 +50,6 @@ pub fn evaluate(pos: &Position) -> i32 {
 pub fn evaluate_cached(pos: &Position, cache: &mut PawnCache) -> i32 {
     let evaluator = evaluator(pos.variant());
     evaluator.evaluate_with(pos, cache.score(evaluator, pos))
-}
-
-/// [`evaluate_cached`] without the network's correction: the evaluation the held-back levels
-/// (5–7) were calibrated with, which they keep so that their ratings still hold.
-pub fn evaluate_terms_cached(pos: &Position, cache: &mut PawnCache) -> i32 {
-    let evaluator = evaluator(pos.variant());
-    evaluator.terms(pos, cache.score(evaluator, pos))
 }
 
 const fn abs(x: i32) -> i32 {
@@ -147,13 +131,7 @@ impl Evaluator {
             }
             r += 1;
         }
-        Evaluator { weights, tables, variant, network: None }
-    }
-
-    /// This evaluation with `network`'s correction added (standard chess only: the network
-    /// knows the six standard pieces on an 8x8 board).
-    const fn with_network(self, network: &'static Network) -> Evaluator {
-        Evaluator { network: Some(network), ..self }
+        Evaluator { weights, tables, variant }
     }
 
     /// The evaluation of `pos` (of this evaluator's variant) for the side to move, in centipawns.
@@ -163,11 +141,6 @@ impl Evaluator {
 
     /// The evaluation given the score of the position's pawns.
     fn evaluate_with(&self, pos: &Position, pawns: PawnScore) -> i32 {
-        self.terms(pos, pawns) + self.network.map_or(0, |network| network.correction(pos))
-    }
-
-    /// The hand-made terms' evaluation given the score of the position's pawns.
-    fn terms(&self, pos: &Position, pawns: PawnScore) -> i32 {
         let w = &self.weights;
         let n = self.variant.size();
         let board = self.variant.board();

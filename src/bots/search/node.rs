@@ -14,15 +14,11 @@ use super::probes::Extension;
 use super::see::see_ge;
 use super::tt::{Bound, Entry, Table};
 use super::{CONTEMPT, INFINITY, MATE, MATE_BOUND};
-use crate::bots::eval::{evaluate_cached, evaluate_terms_cached, piece_value};
+use crate::bots::eval::{evaluate, evaluate_cached, piece_value};
 use crate::bots::Limits;
 use crate::chess::game::insufficient_material;
 use crate::chess::moves::MAX_MOVES;
 use crate::chess::{Color, Move, Position, Role, Variant};
-
-/// Mixed into a position's key for the held-back levels' evaluations, which leave out the
-/// network's correction, so that a table shared with full-strength searches keeps the two apart.
-const HELD_BACK_EVALUATION: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// A node's moves with their ordering scores.
 pub(super) type ScoredMoves = ArrayVec<(i32, Move), MAX_MOVES>;
@@ -77,19 +73,13 @@ impl Searcher<'_> {
         self.aborted
     }
 
-    /// The static evaluation of `pos`, from the table's evaluations if it is there. At full
-    /// strength with the network's correction; the held-back levels evaluate as they did when
-    /// they were calibrated, under keys of their own (a pooled table serves every level).
-    pub(super) fn evaluate(&mut self, pos: &Position) -> i32 {
-        let key = if self.selective { pos.hash() } else { pos.hash() ^ HELD_BACK_EVALUATION };
+    /// The static evaluation of `pos`, from the table's evaluations if it is there.
+    fn evaluate(&mut self, pos: &Position) -> i32 {
+        let key = pos.hash();
         if let Some(eval) = self.table.eval(key) {
             return eval;
         }
-        let eval = if self.selective {
-            evaluate_cached(pos, &mut self.table.pawns)
-        } else {
-            evaluate_terms_cached(pos, &mut self.table.pawns)
-        };
+        let eval = evaluate_cached(pos, &mut self.table.pawns);
         self.table.store_eval(key, eval);
         eval
     }
@@ -138,7 +128,7 @@ impl Searcher<'_> {
             return self.quiesce(pos, alpha, beta, ply);
         }
         if ply >= MAX_PLY - 2 {
-            return self.evaluate(pos);
+            return evaluate(pos);
         }
 
         let excluded = self.excluded[ply];
@@ -371,7 +361,7 @@ impl Searcher<'_> {
         }
         self.seldepth = self.seldepth.max(ply as u32);
         if ply >= MAX_PLY - 2 {
-            return self.evaluate(pos);
+            return evaluate(pos);
         }
         let in_check = pos.is_check();
         let stand_pat = if in_check { -INFINITY } else { self.evaluate(pos) };
