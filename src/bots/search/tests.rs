@@ -41,7 +41,7 @@ fn the_only_good_quiet_move_is_found_wherever_it_is_ordered() {
     for (fen, best) in [
         ("2k4r/1ppb4/pn3rB1/3P2p1/3NP3/1P2R1KP/8/7R w - - 5 33", "g6f5"),
         ("r4rk1/pp4p1/2p4p/2b1N3/3Nq3/2P1B1P1/PP3Q1P/R5K1 w - - 1 22", "e3f4"),
-        ("1k4r1/pp6/3p3p/2p4R/2P1B3/3PP3/PPQ4K/4q3 w - - 1 34", "e4g2"),
+        ("6B1/6p1/3k2K1/p1p1b1P1/P1P1P3/7P/8/8 b - - 8 46", "d6e7"),
         ("3qr1k1/p4r2/b6p/P7/6P1/1PRPpB1P/2P1K3/Q4R2 w - - 0 35", "c3c6"),
     ] {
         let r = search(Variant::Standard, fen, 10);
