@@ -43,13 +43,16 @@ class Engine:
         self.p.stdin.write("\n".join(lines) + "\n")
         self.p.stdin.flush()
 
+    def line(self):
+        line = self.p.stdout.readline()
+        if not line:
+            raise RuntimeError("stockfish exited")
+        return line
+
     def wait(self, prefix):
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("stockfish exited")
-            if line.startswith(prefix):
-                return line
+        while not (line := self.line()).startswith(prefix):
+            pass
+        return line
 
     def search(self, start_fen, moves, nodes):
         """The best move and its score for the side to move (cp; mates as +-3000)."""
@@ -57,9 +60,7 @@ class Engine:
                   f"go nodes {nodes}")
         score = None
         while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("stockfish exited")
+            line = self.line()
             if line.startswith("bestmove"):
                 return line.split()[1], score
             if line.startswith("info") and " score " in line:
