@@ -19,6 +19,11 @@ const STOP_GRACE: Duration = Duration::from_secs(2);
 /// How long `quit` may take before the process is killed.
 const QUIT_GRACE: Duration = Duration::from_secs(1);
 
+/// How long `gambit match` waits for a move of `movetime`: twice that, and a second.
+fn generous(movetime: Duration) -> Duration {
+    movetime * 2 + Duration::from_secs(1)
+}
+
 /// The name `UCI_Variant` gives each of our variants.
 pub fn uci_variant_name(variant: Variant) -> &'static str {
     match variant {
@@ -273,7 +278,14 @@ impl Engine {
     /// Asks for a move in the game's current position with `go movetime`, waiting generously
     /// (engines overshoot a little, and a loaded machine more): `gambit match`'s way.
     pub fn best_move(&mut self, game: &Game, movetime: Duration) -> Result<Reply, UciError> {
-        self.best_move_within(game, movetime, movetime * 2 + Duration::from_secs(1), STOP_GRACE)
+        self.best_move_within(game, movetime, generous(movetime), STOP_GRACE)
+    }
+
+    /// Asks for a move with `go nodes`, waiting as generously as [`Engine::best_move`] does
+    /// for a search of `movetime`: `gambit match --nodes`, where a node count is no promise
+    /// about time but an engine must still answer.
+    pub fn best_move_nodes(&mut self, game: &Game, nodes: u64, movetime: Duration) -> Result<Reply, UciError> {
+        self.go(game, &format!("go nodes {nodes}"), generous(movetime), STOP_GRACE)
     }
 
     /// Asks for a move with `go movetime`, waiting at most `limit` for it. An engine that
@@ -287,6 +299,12 @@ impl Engine {
         limit: Duration,
         stop_grace: Duration,
     ) -> Result<Reply, UciError> {
+        self.go(game, &format!("go movetime {}", movetime.as_millis()), limit, stop_grace)
+    }
+
+    /// Sends the game's position and the `go` line, and waits for the answer as
+    /// [`Engine::best_move_within`] describes.
+    fn go(&mut self, game: &Game, go: &str, limit: Duration, stop_grace: Duration) -> Result<Reply, UciError> {
         if self.broken {
             self.restart()?;
         }
@@ -298,7 +316,7 @@ impl Engine {
                 position.push_str(&played.mv.to_string());
             }
         }
-        let sent = self.send(&position).and_then(|()| self.send(&format!("go movetime {}", movetime.as_millis())));
+        let sent = self.send(&position).and_then(|()| self.send(go));
         if sent.is_err() {
             self.broken = true;
             return Ok(Reply::Died);

@@ -155,6 +155,8 @@ fn bad_arguments_give_one_line_and_exit_2() {
         &["match", "--white", "level1", "--games", "2"],
         &["match", "--white", "level1", "--black", "dummy", "--games", "2", "--variant", "chess960"],
         &["match", "--white", "level1", "--black", "dummy", "--games", "2", "--movetime", "0"],
+        &["match", "--white", "level1", "--black", "dummy", "--games", "2", "--nodes", "0"],
+        &["match", "--white", "level1", "--black", "dummy", "--games", "2", "--nodes", "many"],
         &["match", "--white", "level1", "--black", "dummy", "--games", "2", "--pgn", unwritable],
     ];
     for args in cases {
@@ -172,4 +174,35 @@ fn bad_arguments_give_one_line_and_exit_2() {
     );
     let out = gambit(&["match", "--white", "level1", "--black", "dummy", "--games", "2", "--pgn", unwritable]);
     assert!(stderr(&out).contains(unwritable));
+}
+
+const STOCKFISH: &str = "/usr/games/stockfish";
+
+/// A node budget makes every search the same however busy the machine is and however games
+/// are spread over threads: level 8 and Stockfish (told `go nodes`) replay their games move
+/// for move, which no time budget would.
+#[test]
+fn a_node_budget_replays_levels_and_engines() {
+    if !std::path::Path::new(STOCKFISH).exists() {
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "{STOCKFISH} is missing; .ci/run installs it");
+        eprintln!("skipped: {STOCKFISH} is not installed");
+        return;
+    }
+    let run = |name: &str, concurrency: &str| {
+        let pgn = temp_file(name);
+        let white = "level8".to_string();
+        // Full strength: a limited Stockfish picks its weaker moves by a clock-seeded random number.
+        let black = format!("uci:{STOCKFISH},Threads=1,Hash=16");
+        let args = ["match", "--white", &white, "--black", &black, "--games", "2", "--nodes", "2000", "--seed", "9"];
+        let out = gambit(&[&args[..], &["--concurrency", concurrency, "--pgn", pgn.to_str().unwrap()]].concat());
+        assert!(out.status.success(), "{}", stderr(&out));
+        let games = std::fs::read_to_string(&pgn).expect("the PGN file");
+        let _ = std::fs::remove_file(&pgn);
+        (stdout(&out), games)
+    };
+    let (report, games) = run("nodes-1", "1");
+    assert!(report.lines().next().unwrap().ends_with(", 2 games, 2000 nodes a move, seed 9"), "{report}");
+    assert!(!report.contains("Forfeits"), "{report}");
+    assert_eq!(replay(&games, Variant::Standard).len(), 2);
+    assert_eq!(run("nodes-2", "2"), (report, games));
 }

@@ -23,7 +23,7 @@ use rand::Rng;
 
 use self::opening::Openings;
 pub use self::player::Spec;
-use self::player::{Forfeit, Player, Turn};
+use self::player::{Budget, Forfeit, Player, Turn};
 use self::stats::{format_elo, Tally};
 use super::ToolError;
 use crate::chess::{write_pgn, Color, EndReason, Game, Move, Outcome, PgnTags, Variant};
@@ -33,7 +33,7 @@ pub const MAX_PLIES: usize = 300;
 
 const SPEC_HELP: &str = "\
 SPEC is one of:
-  level1 .. level8          gambit's bot levels (levels 5-8 think for --movetime per move)
+  level1 .. level8          gambit's bot levels (levels 5-8 think for --movetime or --nodes per move)
   dummy, random, greedy, smart, minimax4
                             the reference agents of the NUS CS3243 7x7 minichess project
                             (they move at once and play either variant)
@@ -70,6 +70,11 @@ pub struct MatchArgs {
     /// Thinking time per move in milliseconds for levels 5-8 and UCI engines (the others move at once)
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub movetime: u64,
+    /// Nodes per move for levels 5-8, skill: players and UCI engines (`go nodes N`) instead of
+    /// --movetime: a budget the machine's load cannot change. A UCI engine still forfeits a
+    /// move it has not answered within twice --movetime and a second
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000_000))]
+    pub nodes: Option<u64>,
     /// Write every game to this file as PGN, one after another
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
@@ -86,7 +91,7 @@ struct Settings {
     first: Spec,
     second: Spec,
     variant: Variant,
-    movetime: Duration,
+    budget: Budget,
     games: u32,
     seed: u64,
 }
@@ -188,7 +193,7 @@ pub fn run(args: &MatchArgs) -> Result<(), ToolError> {
         first,
         second,
         variant: args.variant,
-        movetime: Duration::from_millis(args.movetime),
+        budget: Budget { movetime: Duration::from_millis(args.movetime), nodes: args.nodes },
         games: args.games,
         seed,
     };
@@ -330,7 +335,7 @@ fn play_game(
         let mover = game.turn();
         let first_to_move = (mover == Color::White) == first_is_white;
         let player = if first_to_move { &mut seats.first } else { &mut seats.second };
-        let forfeit = match player.play(&game, settings.movetime)? {
+        let forfeit = match player.play(&game, settings.budget)? {
             Turn::Move(m) => game.play(m).err().map(|_| Forfeit::IllegalMove),
             Turn::Forfeit(kind) => Some(kind),
         };
@@ -367,11 +372,14 @@ fn report(settings: &Settings, totals: &Totals) -> String {
     let t = totals.first;
     let played = t.games();
     let stopped = if played < settings.games { format!(" (of {} planned)", settings.games) } else { String::new() };
+    let budget = match settings.budget.nodes {
+        Some(nodes) => format!("{nodes} nodes a move"),
+        None => format!("movetime {} ms", settings.budget.movetime.as_millis()),
+    };
     let mut out = format!(
-        "{first} vs {second}, {}, {played} {}{stopped}, movetime {} ms, seed {}\n",
+        "{first} vs {second}, {}, {played} {}{stopped}, {budget}, seed {}\n",
         settings.variant,
         plural(played, "game", "games").1,
-        settings.movetime.as_millis(),
         settings.seed
     );
     out += &format!(

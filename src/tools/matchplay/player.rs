@@ -151,26 +151,43 @@ impl Player {
     }
 
     /// The player's move in the game's position. Only an engine that cannot be restarted is an error.
-    pub fn play(&mut self, game: &Game, movetime: Duration) -> Result<Turn, String> {
+    pub fn play(&mut self, game: &Game, budget: Budget) -> Result<Turn, String> {
         let pos = game.position();
         match self {
             Player::Bot { bot, .. } => {
-                let limits = Limits { movetime: Some(movetime), ..Limits::default() };
+                // A node budget alone: the same search whatever else the machine is doing.
+                let limits = match budget.nodes {
+                    Some(nodes) => Limits { nodes: Some(nodes), ..Limits::default() },
+                    None => Limits { movetime: Some(budget.movetime), ..Limits::default() },
+                };
                 Ok(match bot.choose(game, &limits) {
                     Some(m) if pos.is_legal(m) => Turn::Move(m),
                     _ => Turn::Forfeit(Forfeit::IllegalMove),
                 })
             }
-            Player::Engine(engine) => Ok(match engine.best_move(game, movetime).map_err(|e| e.to_string())? {
-                Reply::BestMove(text) => match pos.parse_uci(&text) {
-                    Ok(m) => Turn::Move(m),
-                    Err(_) => Turn::Forfeit(Forfeit::IllegalMove),
-                },
-                Reply::TimedOut => Turn::Forfeit(Forfeit::Timeout),
-                Reply::Died => Turn::Forfeit(Forfeit::EngineDied),
-            }),
+            Player::Engine(engine) => {
+                let reply = match budget.nodes {
+                    Some(nodes) => engine.best_move_nodes(game, nodes, budget.movetime),
+                    None => engine.best_move(game, budget.movetime),
+                };
+                Ok(match reply.map_err(|e| e.to_string())? {
+                    Reply::BestMove(text) => match pos.parse_uci(&text) {
+                        Ok(m) => Turn::Move(m),
+                        Err(_) => Turn::Forfeit(Forfeit::IllegalMove),
+                    },
+                    Reply::TimedOut => Turn::Forfeit(Forfeit::Timeout),
+                    Reply::Died => Turn::Forfeit(Forfeit::EngineDied),
+                })
+            }
         }
     }
+}
+
+/// What a searching player may spend on a move: `--movetime`, or `--nodes` if given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    pub movetime: Duration,
+    pub nodes: Option<u64>,
 }
 
 fn make_bot(spec: &Spec, seed: Option<u64>) -> Box<dyn Bot> {
