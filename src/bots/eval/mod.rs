@@ -151,10 +151,6 @@ impl Evaluator {
         let mut attacked = [Bitboard::EMPTY; 2];
         let mut by_role = [[Bitboard::EMPTY; Role::COUNT]; 2];
         let pawn_attacks = Color::ALL.map(|c| Position::pawn_attacks(c, pos.pieces(c, Role::Pawn)));
-        // Each side's attack on the enemy king: the squares around it, and the pressure of the
-        // pieces that reach them (summed with the checks and weak squares once all attacks are known).
-        let mut king_zones = [Bitboard::EMPTY; 2];
-        let mut pressure = [0; 2];
 
         for color in Color::ALL {
             let us = color.index();
@@ -214,9 +210,8 @@ impl Evaluator {
             }
             // Pressure on the enemy king counts once several pieces join in.
             if attackers >= 2 {
-                pressure[us] = king_pressure * attackers.min(4) / 6;
+                score[us].add((king_pressure * attackers.min(4) / 6, 0));
             }
-            king_zones[us] = enemy_king_zone;
             if pos.pieces(color, Role::Bishop).more_than_one() {
                 score[us].add(w.bishop_pair);
             }
@@ -249,7 +244,7 @@ impl Evaluator {
             score[us].add((-w.minor_threat.0 * threatened, -w.minor_threat.1 * threatened));
             let queens_hit = (pos.pieces(color, Role::Queen) & by_role[them][Role::Rook.index()]).count() as i32;
             score[us].add((-w.rook_on_queen.0 * queens_hit, -w.rook_on_queen.1 * queens_hit));
-            score[us].mg += self.king_danger(pos, color, pressure[us], king_zones[us], &by_role, &attacked);
+            score[us].mg += self.safe_checks(pos, color, &by_role[us], attacked[them]);
             score[us].add(self.passed_path(pos, color, pawns.passed[us], attacked[them]));
         }
 
@@ -282,36 +277,6 @@ impl Evaluator {
             score += w.shelter_rank[rank_of(own)] + w.storm_rank[rank_of(theirs)];
         }
         score
-    }
-
-    /// Middlegame: `color`'s attack on the enemy king, whose `zone` (the king's square and
-    /// those next to it) its pieces put under `pressure`: that, the safe checks and the weak
-    /// squares in the zone, and with a queen the square of their sum on top (`reach` and
-    /// `attacked`: what each side attacks, by each kind of piece and all told).
-    fn king_danger(
-        &self,
-        pos: &Position,
-        color: Color,
-        pressure: i32,
-        zone: Bitboard,
-        reach: &[[Bitboard; Role::COUNT]; 2],
-        attacked: &[Bitboard; 2],
-    ) -> i32 {
-        let w = &self.weights;
-        let (us, them) = (color.index(), (!color).index());
-        let checks = self.safe_checks(pos, color, &reach[us], attacked[them]);
-        // Held by nothing but the king or queen: a square the defender cannot afford to give up.
-        let held = Position::pawn_attacks(!color, pos.pieces(!color, Role::Pawn))
-            | [Role::Knight, Role::Bishop, Role::Rook, Role::Empress, Role::Princess, Role::Ferz]
-                .iter()
-                .fold(Bitboard::EMPTY, |b, r| b | reach[them][r.index()]);
-        let weak = (zone & attacked[us] & !held).count() as i32;
-        let danger = pressure + checks + w.king_weak * weak;
-        if danger > 0 && pos.pieces(color, Role::Queen).any() {
-            danger + w.king_danger * danger * danger / 4096
-        } else {
-            danger
-        }
     }
 
     /// Middlegame: the checks `color` could give from a square the defender does not attack,

@@ -56,13 +56,6 @@ pub struct Weights {
     /// Middlegame, by the piece that could give it: the side could check the enemy king from a
     /// square the defender does not attack.
     pub safe_check: [i32; Role::COUNT],
-    /// Middlegame, per square next to the enemy king that the side attacks and the defender
-    /// holds with nothing but its king or queen.
-    pub king_weak: i32,
-    /// Middlegame: the attack on the enemy king (its pressure, safe checks and weak squares
-    /// above, summed) counts this many 4096ths of its square more, with a queen to lead it:
-    /// threats against a king add up faster than one by one.
-    pub king_danger: i32,
     /// Middlegame, per file of the king and its neighbours: the nearest own pawn in front of the
     /// king by its rank from its own side (0: none), and the nearest enemy pawn likewise.
     pub shelter_rank: [i32; 8],
@@ -161,8 +154,6 @@ impl Weights {
         squares: [[(0, 0); 64]; Role::COUNT],
         mobility_extra: [[(0, 0); MOBILITY_COUNTS]; Role::COUNT],
         safe_check: [0, 40, 30, 45, 40, 0, 0, 0, 0],
-        king_weak: 0,
-        king_danger: 0,
         shelter_rank: [0; 8],
         storm_rank: [0; 8],
         passed_free: (0, 0),
@@ -202,8 +193,6 @@ impl Weights {
             squares,
             mobility_extra,
             safe_check,
-            king_weak,
-            king_danger,
             shelter_rank,
             storm_rank,
             passed_free,
@@ -261,8 +250,6 @@ impl Weights {
         for (i, w) in safe_check.iter_mut().take(5).enumerate().skip(1) {
             out.push((format!("safe check {}", NAMES[i]), w));
         }
-        out.push(("king weak".into(), king_weak));
-        out.push(("king danger".into(), king_danger));
         for (rank, w) in shelter_rank.iter_mut().enumerate().take(7) {
             out.push((format!("shelter rank {rank}"), w));
         }
