@@ -163,6 +163,8 @@ impl Evaluator {
                 .king(!color)
                 .map_or(Bitboard::EMPTY, |k| Position::piece_attacks(Role::King, color, k, occupied).with(k));
             let mut king_pressure = 0;
+            // Summed in a local, which stays in registers, and stored once.
+            let mut s = Score::default();
             let mut attackers = 0;
             for role in Role::ALL {
                 let pieces = pos.pieces(color, role);
@@ -172,11 +174,11 @@ impl Evaluator {
                 }
                 let (mg, eg) = w.material[role.index()];
                 let count = pieces.count() as i32;
-                score[us].add((mg * count, eg * count));
+                s.add((mg * count, eg * count));
                 phase += PHASE[role.index()] * count;
                 for sq in pieces {
                     let (pmg, peg) = self.tables[role.index()][relative(sq, color, n)];
-                    score[us].add((i32::from(pmg), i32::from(peg)));
+                    s.add((i32::from(pmg), i32::from(peg)));
                     if role == Role::King {
                         continue;
                     }
@@ -185,7 +187,7 @@ impl Evaluator {
                         let rank = relative(sq, color, n) / 8;
                         let beside = adjacent_files(sq.file()) & forward_of(color, sq.rank());
                         if (3..=5).contains(&rank) && (beside & their_pawns).is_empty() {
-                            score[us].add((omg, oeg));
+                            s.add((omg, oeg));
                         }
                     }
                     let reach = Position::piece_attacks(role, color, sq, occupied) & board;
@@ -193,13 +195,13 @@ impl Evaluator {
                     by_role[us][role.index()] |= reach;
                     let mobility = (reach & !unsafe_squares).count() as i32;
                     let (wmg, weg) = w.mobility[role.index()];
-                    score[us].add((wmg * mobility, weg * mobility));
+                    s.add((wmg * mobility, weg * mobility));
                     // A queen, the widest reach, attacks at most 27 squares: the table's last.
-                    score[us].add(w.mobility_extra[role.index()][(mobility as usize).min(MOBILITY_COUNTS - 1)]);
+                    s.add(w.mobility_extra[role.index()][(mobility as usize).min(MOBILITY_COUNTS - 1)]);
                     if role == Role::Bishop {
                         let same_colour = if sq.is_dark() { DARK_SQUARES } else { !DARK_SQUARES };
                         let blocking = (own_pawns & same_colour).count() as i32;
-                        score[us].add((-w.bishop_pawns.0 * blocking, -w.bishop_pawns.1 * blocking));
+                        s.add((-w.bishop_pawns.0 * blocking, -w.bishop_pawns.1 * blocking));
                     }
                     let hits = (reach & enemy_king_zone).count() as i32;
                     if hits > 0 {
@@ -210,22 +212,23 @@ impl Evaluator {
             }
             // Pressure on the enemy king counts once several pieces join in.
             if attackers >= 2 {
-                score[us].add((king_pressure * attackers.min(4) / 6, 0));
+                s.add((king_pressure * attackers.min(4) / 6, 0));
             }
             if pos.pieces(color, Role::Bishop).more_than_one() {
-                score[us].add(w.bishop_pair);
+                s.add(w.bishop_pair);
             }
             for sq in pos.pieces(color, Role::Rook) {
                 let file = Bitboard::file(sq.file());
                 if (file & own_pawns).is_empty() {
-                    score[us].add(if (file & their_pawns).is_empty() { w.rook_open } else { w.rook_half_open });
+                    s.add(if (file & their_pawns).is_empty() { w.rook_open } else { w.rook_half_open });
                 }
             }
             let threatened = (ours & !own_pawns & !pos.by_role(Role::King) & guarded).count() as i32;
-            score[us].add((-w.pawn_threat.0 * threatened, -w.pawn_threat.1 * threatened));
-            score[us].add(self.passed_pawn_play(pos, color, pawns.passed[us]));
-            score[us].add(self.king_shelter(pos, color));
-            score[us].add((self.king_files(pos, color), 0));
+            s.add((-w.pawn_threat.0 * threatened, -w.pawn_threat.1 * threatened));
+            s.add(self.passed_pawn_play(pos, color, pawns.passed[us]));
+            s.add(self.king_shelter(pos, color));
+            s.add((self.king_files(pos, color), 0));
+            score[us] = s;
         }
 
         for color in Color::ALL {
@@ -235,17 +238,19 @@ impl Evaluator {
         }
         for color in Color::ALL {
             let (us, them) = (color.index(), (!color).index());
+            let mut s = score[us];
             let pieces = pos.by_color(color) & !pos.by_role(Role::Pawn) & !pos.by_role(Role::King);
             let hanging = (pieces & attacked[them] & !attacked[us]).count() as i32;
             let majors = pos.pieces(color, Role::Rook) | pos.pieces(color, Role::Queen);
             let by_minors = by_role[them][Role::Knight.index()] | by_role[them][Role::Bishop.index()];
             let threatened = (majors & by_minors).count() as i32;
-            score[us].add((-w.hanging.0 * hanging, -w.hanging.1 * hanging));
-            score[us].add((-w.minor_threat.0 * threatened, -w.minor_threat.1 * threatened));
+            s.add((-w.hanging.0 * hanging, -w.hanging.1 * hanging));
+            s.add((-w.minor_threat.0 * threatened, -w.minor_threat.1 * threatened));
             let queens_hit = (pos.pieces(color, Role::Queen) & by_role[them][Role::Rook.index()]).count() as i32;
-            score[us].add((-w.rook_on_queen.0 * queens_hit, -w.rook_on_queen.1 * queens_hit));
-            score[us].mg += self.safe_checks(pos, color, &by_role[us], attacked[them]);
-            score[us].add(self.passed_path(pos, color, pawns.passed[us], attacked[them]));
+            s.add((-w.rook_on_queen.0 * queens_hit, -w.rook_on_queen.1 * queens_hit));
+            s.mg += self.safe_checks(pos, color, &by_role[us], attacked[them]);
+            s.add(self.passed_path(pos, color, pawns.passed[us], attacked[them]));
+            score[us] = s;
         }
 
         let phase = phase.min(MAX_PHASE);
@@ -383,11 +388,22 @@ fn nearest(pawns: Bitboard, color: Color) -> Option<Square> {
     }
 }
 
-/// The files either side of `file`.
+/// The files either side of `file` (0 to 7).
 fn adjacent_files(file: u8) -> Bitboard {
-    let left = if file > 0 { Bitboard::file(file - 1) } else { Bitboard::EMPTY };
-    let right = if file < 7 { Bitboard::file(file + 1) } else { Bitboard::EMPTY };
-    left | right
+    // A table: asked for each passed pawn and outpost of every evaluation.
+    const TABLE: [Bitboard; 8] = {
+        const A_FILE: u64 = 0x0101_0101_0101_0101;
+        let mut table = [Bitboard::EMPTY; 8];
+        let mut file = 0;
+        while file < 8 {
+            let left = if file > 0 { A_FILE << (file - 1) } else { 0 };
+            let right = if file < 7 { A_FILE << (file + 1) } else { 0 };
+            table[file] = Bitboard(left | right);
+            file += 1;
+        }
+        table
+    };
+    TABLE[usize::from(file & 7)]
 }
 
 /// King steps between two squares.
@@ -395,13 +411,20 @@ fn distance(a: Square, b: Square) -> i32 {
     i32::from(a.file().abs_diff(b.file()).max(a.rank().abs_diff(b.rank())))
 }
 
-/// The ranks in front of `rank` from `color`'s side.
+/// The ranks in front of `rank` (0 to 7) from `color`'s side.
 fn forward_of(color: Color, rank: u8) -> Bitboard {
-    match color {
-        Color::White if rank < 7 => Bitboard(!0u64 << (8 * (u32::from(rank) + 1))),
-        Color::White => Bitboard::EMPTY,
-        Color::Black => Bitboard((1u64 << (8 * u32::from(rank))) - 1),
-    }
+    // A table, for the same reason as `adjacent_files`'s: [white, black][rank].
+    const TABLE: [[Bitboard; 8]; 2] = {
+        let mut table = [[Bitboard::EMPTY; 8]; 2];
+        let mut rank = 0;
+        while rank < 8 {
+            table[0][rank] = Bitboard(if rank < 7 { !0u64 << (8 * (rank + 1)) } else { 0 });
+            table[1][rank] = Bitboard((1u64 << (8 * rank)) - 1);
+            rank += 1;
+        }
+        table
+    };
+    TABLE[color.index()][usize::from(rank & 7)]
 }
 
 #[cfg(test)]
