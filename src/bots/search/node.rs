@@ -228,8 +228,9 @@ impl Searcher<'_> {
         let mut check_info = None;
         for i in 0..moves.len() {
             if i == unscored {
+                let scorer = ordering::Scorer::new(self.heuristics, &context, ply);
                 for entry in &mut moves[i..] {
-                    entry.0 = ordering::score(pos, entry.1, &context, self.heuristics, ply);
+                    entry.0 = scorer.score(pos, entry.1);
                 }
             }
             let m = if i < unscored { moves[i].1 } else { ordering::next(&mut moves, i) };

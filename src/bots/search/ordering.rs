@@ -36,7 +36,12 @@ const CONTINUATION: usize = Role::COUNT * 64 * Role::COUNT * 64;
 
 /// The index of (`earlier`, then `role` to `to`) in a continuation table.
 fn continuation_index(earlier: Played, role: Role, to: Square) -> usize {
-    ((earlier.role.index() * 64 + earlier.mv.to.index()) * Role::COUNT + role.index()) * 64 + to.index()
+    continuation_base(earlier) + role.index() * 64 + to.index()
+}
+
+/// Where the entries after `earlier` start in a continuation table.
+fn continuation_base(earlier: Played) -> usize {
+    (earlier.role.index() * 64 + earlier.mv.to.index()) * Role::COUNT * 64
 }
 
 /// What a node's ordering knows of the line that led to it.
@@ -125,14 +130,7 @@ impl Heuristics {
 
     /// A quiet move's history: its own, plus its continuation history after the moves before.
     pub fn quiet_score(&self, pos: &Position, m: Move, context: &Context) -> i32 {
-        let role = pos.role_at(m.from).unwrap_or(Role::Pawn);
-        self.history(pos, m)
-            + (0..2)
-                .filter_map(|i| {
-                    let p = context.before[i]?;
-                    self.continuation[i].get(continuation_index(p, role, m.to)).copied().map(i32::from)
-                })
-                .sum::<i32>()
+        Scorer::new(self, context, 0).quiet(pos, m)
     }
 
     /// `m` cut off at `depth`: it becomes a killer and the counter to the move before it
@@ -194,25 +192,61 @@ impl Default for Heuristics {
 
 /// A sort key for `m`: higher is searched first.
 pub fn score(pos: &Position, m: Move, context: &Context, heuristics: &Heuristics, ply: usize) -> i32 {
-    if let Some(victim) = pos.capture(m) {
-        let attacker = pos.role_at(m.from).unwrap_or(Role::Pawn);
-        let mvv_lva = 16 * piece_value(victim) - piece_value(attacker) / 16;
-        return if see_ge(pos, m, 0) { (1 << 28) + mvv_lva } else { -(1 << 24) + mvv_lva };
+    Scorer::new(heuristics, context, ply).score(pos, m)
+}
+
+/// What scoring a node's moves asks of the heuristics that is the same for every move, looked
+/// up once per node rather than once per move.
+pub struct Scorer<'a> {
+    heuristics: &'a Heuristics,
+    killers: [Option<Move>; 2],
+    counter: Option<Move>,
+    /// Where the entries after the moves one and two plies before start in their continuation tables.
+    continuation: [Option<usize>; 2],
+}
+
+impl<'a> Scorer<'a> {
+    pub fn new(heuristics: &'a Heuristics, context: &Context, ply: usize) -> Scorer<'a> {
+        Scorer {
+            heuristics,
+            killers: heuristics.killers.get(ply).copied().unwrap_or([None; 2]),
+            counter: context.counter,
+            continuation: context.before.map(|p| p.map(continuation_base)),
+        }
     }
-    if let Some(promo) = m.promotion {
-        return (1 << 27) + piece_value(promo);
+
+    /// A sort key for `m`: higher is searched first.
+    pub fn score(&self, pos: &Position, m: Move) -> i32 {
+        if let Some(victim) = pos.capture(m) {
+            let attacker = pos.role_at(m.from).unwrap_or(Role::Pawn);
+            let mvv_lva = 16 * piece_value(victim) - piece_value(attacker) / 16;
+            return if see_ge(pos, m, 0) { (1 << 28) + mvv_lva } else { -(1 << 24) + mvv_lva };
+        }
+        if let Some(promo) = m.promotion {
+            return (1 << 27) + piece_value(promo);
+        }
+        if self.killers[0] == Some(m) {
+            return 1 << 26;
+        }
+        if self.killers[1] == Some(m) {
+            return (1 << 26) - 1;
+        }
+        if self.counter == Some(m) {
+            return (1 << 26) - 2;
+        }
+        self.quiet(pos, m)
     }
-    let killers = heuristics.killers.get(ply).copied().unwrap_or([None; 2]);
-    if killers[0] == Some(m) {
-        return 1 << 26;
+
+    /// [`Heuristics::quiet_score`].
+    fn quiet(&self, pos: &Position, m: Move) -> i32 {
+        let h = self.heuristics;
+        let offset = pos.role_at(m.from).unwrap_or(Role::Pawn).index() * 64 + m.to.index();
+        let entry = |i: usize| {
+            let base = self.continuation[i]?;
+            h.continuation[i].get(base + offset).copied().map(i32::from)
+        };
+        h.history(pos, m) + entry(0).unwrap_or(0) + entry(1).unwrap_or(0)
     }
-    if killers[1] == Some(m) {
-        return (1 << 26) - 1;
-    }
-    if context.counter == Some(m) {
-        return (1 << 26) - 2;
-    }
-    heuristics.quiet_score(pos, m, context)
 }
 
 /// How many moves [`next`] picks one at a time before it sorts the rest.
