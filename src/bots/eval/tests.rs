@@ -217,3 +217,19 @@ fn mirrored_positions_evaluate_alike() {
         assert_eq!(evaluate(&a), evaluate(&b), "{fen} vs {}", mirror(fen));
     }
 }
+
+/// The tables behind `adjacent_files` and `forward_of` say what their names do, square by square.
+#[test]
+fn neighbouring_files_and_ranks_ahead() {
+    for file in 0..8u8 {
+        let expected = (0..8u8).filter(|&f| f.abs_diff(file) == 1).fold(Bitboard::EMPTY, |b, f| b | Bitboard::file(f));
+        assert_eq!(adjacent_files(file), expected, "file {file}");
+    }
+    let ranks = |range: std::ops::Range<u8>| range.fold(Bitboard::EMPTY, |b, r| b | Bitboard::rank(r));
+    for rank in 0..8u8 {
+        let white = ranks(rank + 1..8);
+        let black = ranks(0..rank);
+        assert_eq!(forward_of(Color::White, rank), white, "white, rank {rank}");
+        assert_eq!(forward_of(Color::Black, rank), black, "black, rank {rank}");
+    }
+}
