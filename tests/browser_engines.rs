@@ -9,6 +9,7 @@
 //! and are skipped otherwise.
 
 mod browser_support;
+mod common;
 mod server_support;
 
 use browser_support::*;
@@ -84,9 +85,7 @@ async fn the_lobby_offers_engines_and_the_game_names_them() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_editor_seats_stockfish_from_a_set_up_position() {
-    if !std::path::Path::new(STOCKFISH).exists() {
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "{STOCKFISH} is missing; .ci/run installs it");
-        eprintln!("skipped: {STOCKFISH} is not installed");
+    if !common::installed(STOCKFISH) {
         return;
     }
     let _one = ONE_AT_A_TIME.lock().await;

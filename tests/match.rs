@@ -1,5 +1,7 @@
 //! `gambit match` through the binary: the report's shape, the PGN file, and one-line errors.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -183,9 +185,7 @@ const STOCKFISH: &str = "/usr/games/stockfish";
 /// for move, which no time budget would.
 #[test]
 fn a_node_budget_replays_levels_and_engines() {
-    if !std::path::Path::new(STOCKFISH).exists() {
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "{STOCKFISH} is missing; .ci/run installs it");
-        eprintln!("skipped: {STOCKFISH} is not installed");
+    if !common::installed(STOCKFISH) {
         return;
     }
     let run = |name: &str, concurrency: &str| {

@@ -3,10 +3,10 @@
 //! and fake engines (tests/data/engines) that crash, babble, cheat or fall silent lose or are
 //! restarted as docs/bots.md says, with a system chat line.
 
+mod common;
 mod server_support;
 mod services;
 
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -16,16 +16,6 @@ use server_support::{human, scratch, start_with, test_config, Client, Process, S
 
 const STOCKFISH: &str = "/usr/games/stockfish";
 const FAIRY: &str = "/usr/games/fairy-stockfish";
-
-/// True if `path` is installed. With CI=true a missing engine fails the test: CI installs them.
-fn installed(path: &str) -> bool {
-    if Path::new(path).exists() {
-        return true;
-    }
-    assert!(std::env::var("CI").as_deref() != Ok("true"), "{path} is missing; .ci/run installs it");
-    eprintln!("skipped: {path} is not installed");
-    false
-}
 
 fn fake(mode: &str) -> String {
     format!("{}/tests/data/engines/{mode}.sh", env!("CARGO_MANIFEST_DIR"))
@@ -73,7 +63,7 @@ async fn end_and_chat(me: &mut Client) -> (Value, Vec<String>) {
 
 #[tokio::test]
 async fn stockfish_is_listed_and_plays() {
-    if !installed(STOCKFISH) {
+    if !common::installed(STOCKFISH) {
         return;
     }
     let server = server_with(&[format!("Stockfish={STOCKFISH}")]).await;
@@ -111,7 +101,7 @@ async fn stockfish_is_listed_and_plays() {
 
 #[tokio::test]
 async fn fairy_stockfish_is_listed_and_plays_standard() {
-    if !installed(FAIRY) {
+    if !common::installed(FAIRY) {
         return;
     }
     let server = server_with(&[format!("Fairy-Stockfish={FAIRY}")]).await;

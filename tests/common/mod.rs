@@ -1,4 +1,5 @@
-//! Reading the perft data files in tests/data.
+//! Shared by the test crates: reading the perft data files in tests/data, and whether an
+//! outside program a test needs is installed.
 
 #![allow(dead_code)] // each test crate uses a different part
 
@@ -35,4 +36,15 @@ pub fn load(file: &str) -> Vec<PerftCase> {
     }
     assert!(!cases.is_empty(), "{file} has no positions");
     cases
+}
+
+/// True if the program at `path` (an engine a test plays) is installed. With CI=true a missing
+/// one fails the test instead: `.ci/run` installs it.
+pub fn installed(path: &str) -> bool {
+    if Path::new(path).exists() {
+        return true;
+    }
+    assert!(std::env::var("CI").as_deref() != Ok("true"), "{path} is missing; .ci/run installs it");
+    eprintln!("skipped: {path} is not installed");
+    false
 }
