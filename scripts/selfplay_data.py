@@ -33,10 +33,13 @@ ADJUDICATE_CP, ADJUDICATE_PLIES = 1000, 8
 
 
 class Engine:
-    def __init__(self):
-        self.p = subprocess.Popen(["/usr/games/stockfish"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    def __init__(self, command=("/usr/games/stockfish",),
+                 setup=("setoption name Threads value 1", "setoption name Hash value 16")):
+        """A UCI engine: Stockfish with one thread and 16 MB of hash unless told otherwise."""
+        self.name = command[0]
+        self.p = subprocess.Popen(list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   text=True, bufsize=1)
-        self.send("uci", "setoption name Threads value 1", "setoption name Hash value 16", "isready")
+        self.send("uci", *setup, "isready")
         self.wait("readyok")
 
     def send(self, *lines):
@@ -46,7 +49,7 @@ class Engine:
     def line(self):
         line = self.p.stdout.readline()
         if not line:
-            raise RuntimeError("stockfish exited")
+            raise RuntimeError(f"{self.name} exited")
         return line
 
     def wait(self, prefix):
@@ -56,14 +59,25 @@ class Engine:
 
     def search(self, start_fen, moves, nodes):
         """The best move and its score for the side to move (cp; mates as +-3000)."""
-        self.send(f"position fen {start_fen} moves {' '.join(moves)}" if moves else f"position fen {start_fen}",
-                  f"go nodes {nodes}")
+        self.send(f"position fen {start_fen} moves {' '.join(moves)}" if moves else f"position fen {start_fen}")
+        return self.go(f"go nodes {nodes}")
+
+    def analyse(self, fen, go):
+        """The best move and score of a fresh search (`go`, a UCI go command) of one position,
+        with nothing remembered from earlier searches, so that the same question always gets
+        the same answer."""
+        self.send("ucinewgame", f"position fen {fen}")
+        return self.go(go)
+
+    def go(self, go):
+        self.send(go)
         score = None
         while True:
             line = self.line()
             if line.startswith("bestmove"):
                 return line.split()[1], score
-            if line.startswith("info") and " score " in line:
+            # A bound (a search that failed high or low and was searched again) is not the score.
+            if line.startswith("info") and " score " in line and "bound" not in line:
                 t = line.split()
                 i = t.index("score")
                 if t[i + 1] == "cp":
