@@ -144,7 +144,11 @@ def run(path, command, nodes, tag):
 def compare(path, tag_a, tag_b):
     fens = read_fens(path)
     cache = load_cache(path + ".cache.jsonl")
-    a, b = (losses(cache, fens, read_fens(f"{path}.moves-{t}")) for t in (tag_a, tag_b))
+    moves = {t: read_fens(f"{path}.moves-{t}") for t in (tag_a, tag_b)}
+    for tag, ms in moves.items():
+        if len(ms) != len(fens):
+            sys.exit(f"{tag} has {len(ms)} moves for {len(fens)} positions: run it again on this suite")
+    a, b = (losses(cache, fens, moves[t]) for t in (tag_a, tag_b))
     diff = [y - x for x, y in zip(a, b)]
     mean, se = mean_se(diff)
     print(f"{tag_b} - {tag_a}: {mean:+.2f} cp (se {se:.2f}); {sum(d != 0 for d in diff)} positions differ, "
