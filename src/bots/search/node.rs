@@ -385,11 +385,14 @@ impl Searcher<'_> {
         let mut consider = |m: Move| {
             // Delta pruning: even winning this piece for free cannot lift us to alpha; and
             // a capture that loses material is no way to quiet the position.
-            if in_check
-                || m.promotion.is_some()
+            if in_check {
+                let _ = moves.try_push((ordering::score(pos, m, &Context::default(), self.heuristics, ply), m));
+            } else if m.promotion.is_some()
                 || (stand_pat + pos.capture(m).map_or(0, piece_value) + 200 >= alpha && see_ge(pos, m, 0))
             {
-                let _ = moves.try_push((ordering::score(pos, m, &Context::default(), self.heuristics, ply), m));
+                // A promotion never loses material by the exchange's count (see_ge), so what is
+                // kept here needs no second exchange test to be ordered.
+                let _ = moves.try_push((ordering::winning_score(pos, m), m));
             }
         };
         if in_check {

@@ -199,8 +199,9 @@ pub fn score(pos: &Position, m: Move, context: &Context, heuristics: &Heuristics
 /// up once per node rather than once per move.
 pub struct Scorer<'a> {
     heuristics: &'a Heuristics,
-    killers: [Option<Move>; 2],
-    counter: Option<Move>,
+    /// The killers' and the counter move's squares ([`squares`]; [`NO_MOVE`] where there is none).
+    killers: [u16; 2],
+    counter: u16,
     /// Where the entries after the moves one and two plies before start in their continuation tables.
     continuation: [Option<usize>; 2],
 }
@@ -209,8 +210,8 @@ impl<'a> Scorer<'a> {
     pub fn new(heuristics: &'a Heuristics, context: &Context, ply: usize) -> Scorer<'a> {
         Scorer {
             heuristics,
-            killers: heuristics.killers.get(ply).copied().unwrap_or([None; 2]),
-            counter: context.counter,
+            killers: heuristics.killers.get(ply).copied().unwrap_or([None; 2]).map(squares),
+            counter: squares(context.counter),
             continuation: context.before.map(|p| p.map(continuation_base)),
         }
     }
@@ -218,20 +219,22 @@ impl<'a> Scorer<'a> {
     /// A sort key for `m`: higher is searched first.
     pub fn score(&self, pos: &Position, m: Move) -> i32 {
         if let Some(victim) = pos.capture(m) {
-            let attacker = pos.role_at(m.from).unwrap_or(Role::Pawn);
-            let mvv_lva = 16 * piece_value(victim) - piece_value(attacker) / 16;
+            let mvv_lva = mvv_lva(pos, m, victim);
             return if see_ge(pos, m, 0) { (1 << 28) + mvv_lva } else { -(1 << 24) + mvv_lva };
         }
         if let Some(promo) = m.promotion {
             return (1 << 27) + piece_value(promo);
         }
-        if self.killers[0] == Some(m) {
+        // Killers and counter moves are quiet moves without promotion (`record_cutoff`), as
+        // `m` is by now, so their squares tell them apart.
+        let m_squares = squares(Some(m));
+        if self.killers[0] == m_squares {
             return 1 << 26;
         }
-        if self.killers[1] == Some(m) {
+        if self.killers[1] == m_squares {
             return (1 << 26) - 1;
         }
-        if self.counter == Some(m) {
+        if self.counter == m_squares {
             return (1 << 26) - 2;
         }
         self.quiet(pos, m)
@@ -248,6 +251,33 @@ impl<'a> Scorer<'a> {
         h.history(pos, m) + entry(0).unwrap_or(0) + entry(1).unwrap_or(0)
     }
 }
+
+/// The sort key of a capture or promotion already known not to lose material (by
+/// [`see_ge`] with threshold 0, or by being a promotion), as [`Scorer::score`] gives it: the
+/// quiescence search tests every capture so before it keeps it, and need not test it again.
+pub fn winning_score(pos: &Position, m: Move) -> i32 {
+    match (pos.capture(m), m.promotion) {
+        (Some(victim), _) => (1 << 28) + mvv_lva(pos, m, victim),
+        (None, Some(promo)) => (1 << 27) + piece_value(promo),
+        (None, None) => 0,
+    }
+}
+
+/// Most valuable victim first, and of equal victims, the least valuable attacker first.
+fn mvv_lva(pos: &Position, m: Move, victim: Role) -> i32 {
+    let attacker = pos.role_at(m.from).unwrap_or(Role::Pawn);
+    16 * piece_value(victim) - piece_value(attacker) / 16
+}
+
+/// A move's two squares as one number, or [`NO_MOVE`]: comparing the squares of the moves being
+/// scored with the killers' as one number each is a comparison, where comparing `Option<Move>`s
+/// is a branch per field, and those branches were among the search's most mispredicted.
+fn squares(m: Option<Move>) -> u16 {
+    m.map_or(NO_MOVE, |m| (m.from.index() * 64 + m.to.index()) as u16)
+}
+
+/// [`squares`] of no move: no pair of squares gives it.
+const NO_MOVE: u16 = u16::MAX;
 
 /// How many moves [`next`] picks one at a time before it sorts the rest.
 const PICKED: usize = 4;
@@ -268,11 +298,14 @@ pub fn next(moves: &mut [(i32, Move)], i: usize) -> Move {
 /// Picks the best-scored remaining move into position `i` (selection sort, one step at a time:
 /// a cut-off usually comes early, so sorting the whole list would be wasted).
 pub fn pick(moves: &mut [(i32, Move)], i: usize) -> Move {
-    let mut best = i;
-    for j in i + 1..moves.len() {
-        if moves[j].0 > moves[best].0 {
-            best = j;
-        }
+    let (mut best, mut best_score) = (i, moves[i].0);
+    for (j, &(score, _)) in moves.iter().enumerate().skip(i + 1) {
+        // Selects rather than branches (the compiler makes conditional moves of these): which
+        // move scores best is data, and a branch on it was one of the search's most
+        // mispredicted.
+        let better = score > best_score;
+        best = if better { j } else { best };
+        best_score = if better { score } else { best_score };
     }
     moves.swap(i, best);
     moves[i].1
