@@ -103,6 +103,7 @@ impl Position {
             }
         }
         pos.hash = pos.compute_hash();
+        pos.checkers = pos.compute_checkers();
         Ok(pos)
     }
 

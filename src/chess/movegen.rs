@@ -167,7 +167,7 @@ impl Position {
         let Some(king) = (self.by_role[Role::King.index()] & ours).first() else {
             return false;
         };
-        let checkers = self.attackers(king, them, occupied);
+        let checkers = self.checkers;
 
         // The king: every target that no enemy piece attacks once the king has left its square
         // (so a slider checking along a line also covers the square behind the king).

@@ -29,6 +29,10 @@ pub struct Position {
     pub(crate) hash: u64,
     pub(crate) variant: Variant,
     pub(crate) rules: Rules,
+    /// The enemy pieces giving check to the side to move, worked out once when the position
+    /// arises: every node of a search asks (and its parent, whether the move checks), and so
+    /// does the move generator.
+    pub(crate) checkers: Bitboard,
 }
 
 /// The enemy king's square, the squares from which each kind of piece would check it, and the
@@ -50,6 +54,7 @@ pub struct Undo {
     ep_square: Option<Square>,
     halfmoves: u32,
     hash: u64,
+    checkers: Bitboard,
 }
 
 impl Position {
@@ -72,6 +77,7 @@ impl Position {
             hash: 0,
             variant,
             rules: Rules::default(),
+            checkers: Bitboard::EMPTY,
         }
     }
 
@@ -228,6 +234,11 @@ impl Position {
 
     /// The enemy pieces giving check to the side to move.
     pub fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+
+    /// [`Position::checkers`], from the pieces: for whatever makes a position.
+    pub(crate) fn compute_checkers(&self) -> Bitboard {
         match self.king(self.turn) {
             Some(king) => self.attackers(king, !self.turn, self.occupied()),
             None => Bitboard::EMPTY,
@@ -366,6 +377,7 @@ impl Position {
             ep_square: self.ep_square,
             halfmoves: self.halfmoves,
             hash: self.hash,
+            checkers: self.checkers,
         };
         let Some(role) = self.role_at(m.from) else {
             return undo;
@@ -419,6 +431,7 @@ impl Position {
         }
         self.turn = them;
         self.hash ^= zobrist::turn(Color::Black);
+        self.checkers = self.compute_checkers();
         undo
     }
 
@@ -450,6 +463,7 @@ impl Position {
         self.ep_square = undo.ep_square;
         self.halfmoves = undo.halfmoves;
         self.hash = undo.hash;
+        self.checkers = undo.checkers;
         self.turn = us;
         if us == Color::Black {
             self.fullmoves = self.fullmoves.saturating_sub(1).max(1);
@@ -469,6 +483,7 @@ impl Position {
         }
         next.turn = !next.turn;
         next.hash ^= zobrist::turn(Color::Black);
+        next.checkers = next.compute_checkers();
         next
     }
 
@@ -563,5 +578,6 @@ mod tests {
             assert_eq!(pos.role_at(sq), scanned, "{sq}");
         }
         assert_eq!(pos.hash(), pos.compute_hash());
+        assert_eq!(pos.checkers(), pos.compute_checkers());
     }
 }
