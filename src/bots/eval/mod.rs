@@ -112,6 +112,52 @@ impl Score {
     }
 }
 
+/// What one side's pieces are scored against, fixed while they are walked.
+struct Side {
+    color: Color,
+    n: u8,
+    board: Bitboard,
+    occupied: Bitboard,
+    /// Squares that do not count toward mobility.
+    unsafe_squares: Bitboard,
+    /// The enemy king's square and those next to it.
+    enemy_king_zone: Bitboard,
+    /// Squares where a piece would stand on an outpost (worth `Weights::outpost` by its kind).
+    outposts: Bitboard,
+}
+
+impl Side {
+    fn relative(&self, sq: Square) -> usize {
+        relative(sq, self.color, self.n)
+    }
+}
+
+/// What one side's pieces add up to, summed as they are walked.
+#[derive(Default)]
+struct Sums {
+    score: Score,
+    phase: i32,
+    /// All the squares the pieces attack.
+    attacked: Bitboard,
+    king_pressure: i32,
+    /// How many pieces attack the enemy king's zone.
+    attackers: i32,
+}
+
+impl Sums {
+    fn material(&mut self, w: &Weights, role: Role, pieces: Bitboard) {
+        let (mg, eg) = w.material[role.index()];
+        let count = pieces.count() as i32;
+        self.score.add((mg * count, eg * count));
+        self.phase += PHASE[role.index()] * count;
+    }
+
+    fn square(&mut self, tables: &Tables, role: Role, relative: usize) {
+        let (mg, eg) = tables[role.index()][relative];
+        self.score.add((i32::from(mg), i32::from(eg)));
+    }
+}
+
 impl Evaluator {
     pub const fn new(variant: Variant, weights: Weights) -> Evaluator {
         let n = variant.size() as i32;
@@ -156,67 +202,52 @@ impl Evaluator {
             let us = color.index();
             let ours = pos.by_color(color);
             let guarded = pawn_attacks[(!color).index()];
-            let unsafe_squares = if w.safe_mobility { ours | guarded } else { ours };
             let own_pawns = pos.pieces(color, Role::Pawn);
             let their_pawns = pos.pieces(!color, Role::Pawn);
-            let enemy_king_zone = pos
-                .king(!color)
-                .map_or(Bitboard::EMPTY, |k| Position::piece_attacks(Role::King, color, k, occupied).with(k));
-            let mut king_pressure = 0;
-            // Summed in a local, which stays in registers, and stored once.
-            let mut s = Score::default();
-            let mut attackers = 0;
-            for role in Role::ALL {
-                let pieces = pos.pieces(color, role);
-                // The pawns' material and squares are in `pawns`.
-                if pieces.is_empty() || role == Role::Pawn {
-                    continue;
-                }
-                let (mg, eg) = w.material[role.index()];
-                let count = pieces.count() as i32;
-                s.add((mg * count, eg * count));
-                phase += PHASE[role.index()] * count;
-                for sq in pieces {
-                    let (pmg, peg) = self.tables[role.index()][relative(sq, color, n)];
-                    s.add((i32::from(pmg), i32::from(peg)));
-                    if role == Role::King {
-                        continue;
-                    }
-                    let (omg, oeg) = w.outpost[role.index()];
-                    if (omg, oeg) != (0, 0) && pawn_attacks[us].contains(sq) {
-                        let rank = relative(sq, color, n) / 8;
-                        let beside = adjacent_files(sq.file()) & forward_of(color, sq.rank());
-                        if (3..=5).contains(&rank) && (beside & their_pawns).is_empty() {
-                            s.add((omg, oeg));
-                        }
-                    }
-                    let reach = Position::piece_attacks(role, color, sq, occupied) & board;
-                    attacked[us] |= reach;
-                    by_role[us][role.index()] |= reach;
-                    let mobility = (reach & !unsafe_squares).count() as i32;
-                    let (wmg, weg) = w.mobility[role.index()];
-                    s.add((wmg * mobility, weg * mobility));
-                    // A queen, the widest reach, attacks at most 27 squares: the table's last.
-                    s.add(w.mobility_extra[role.index()][(mobility as usize).min(MOBILITY_COUNTS - 1)]);
-                    if role == Role::Bishop {
-                        let same_colour = if sq.is_dark() { DARK_SQUARES } else { !DARK_SQUARES };
-                        let blocking = (own_pawns & same_colour).count() as i32;
-                        s.add((-w.bishop_pawns.0 * blocking, -w.bishop_pawns.1 * blocking));
-                    }
-                    let hits = (reach & enemy_king_zone).count() as i32;
-                    if hits > 0 {
-                        attackers += 1;
-                        king_pressure += w.king_attack[role.index()] * hits;
-                    }
-                }
+            let side = Side {
+                color,
+                n,
+                board,
+                occupied,
+                unsafe_squares: if w.safe_mobility { ours | guarded } else { ours },
+                enemy_king_zone: pos
+                    .king(!color)
+                    .map_or(Bitboard::EMPTY, |k| Position::piece_attacks(Role::King, color, k, occupied).with(k)),
+                outposts: pawn_attacks[us] & outpost_ranks(color, n) & !pawn_reach(!color, their_pawns),
+            };
+            let mut sums = Sums::default();
+            // Each kind of piece by a call of its own, so that the kind is a constant in each
+            // inlined copy (no jump on it per piece); minichess7's fairy pieces share one path.
+            let (knight, bishop, rook, queen) = (Role::Knight, Role::Bishop, Role::Rook, Role::Queen);
+            by_role[us][knight.index()] = self.add_pieces(knight, pos.pieces(color, knight), &side, &mut sums);
+            by_role[us][bishop.index()] = self.add_pieces(bishop, pos.pieces(color, bishop), &side, &mut sums);
+            by_role[us][rook.index()] = self.add_pieces(rook, pos.pieces(color, rook), &side, &mut sums);
+            by_role[us][queen.index()] = self.add_pieces(queen, pos.pieces(color, queen), &side, &mut sums);
+            if (ours & (pos.by_role(Role::Empress) | pos.by_role(Role::Princess) | pos.by_role(Role::Ferz))).any() {
+                self.add_fairy_pieces(pos, &side, &mut sums);
             }
+            // The king: material and square only (its reach counts in `attacked` below).
+            let kings = pos.pieces(color, Role::King);
+            sums.material(w, Role::King, kings);
+            for sq in kings {
+                sums.square(&self.tables, Role::King, side.relative(sq));
+            }
+            phase += sums.phase;
+            attacked[us] = sums.attacked;
+            let mut s = sums.score;
             // Pressure on the enemy king counts once several pieces join in.
-            if attackers >= 2 {
-                s.add((king_pressure * attackers.min(4) / 6, 0));
+            if sums.attackers >= 2 {
+                s.add((sums.king_pressure * sums.attackers.min(4) / 6, 0));
             }
-            if pos.pieces(color, Role::Bishop).more_than_one() {
+            let bishops = pos.pieces(color, Role::Bishop);
+            if bishops.more_than_one() {
                 s.add(w.bishop_pair);
             }
+            // Per bishop, the own pawns on its squares' colour: counted by colour for all bishops at once.
+            let blocking = ((bishops & DARK_SQUARES).count() * (own_pawns & DARK_SQUARES).count()
+                + (bishops & !DARK_SQUARES).count() * (own_pawns & !DARK_SQUARES).count())
+                as i32;
+            s.add((-w.bishop_pawns.0 * blocking, -w.bishop_pawns.1 * blocking));
             for sq in pos.pieces(color, Role::Rook) {
                 let file = Bitboard::file(sq.file());
                 if (file & own_pawns).is_empty() {
@@ -261,6 +292,46 @@ impl Evaluator {
         match pos.turn() {
             Color::White => tapered + w.tempo,
             Color::Black => -tapered + w.tempo,
+        }
+    }
+
+    /// Adds the `pieces` (all of one kind other than pawns and king, of `side`'s colour) to
+    /// `sums`: material, squares, outposts, mobility and pressure on the enemy king. Returns
+    /// what they attack. Inlined where `role` is a constant, so its attacks need no jump.
+    #[inline(always)]
+    fn add_pieces(&self, role: Role, pieces: Bitboard, side: &Side, sums: &mut Sums) -> Bitboard {
+        let w = &self.weights;
+        sums.material(w, role, pieces);
+        let outposts = (pieces & side.outposts).count() as i32;
+        let (omg, oeg) = w.outpost[role.index()];
+        sums.score.add((omg * outposts, oeg * outposts));
+        let mut reached = Bitboard::EMPTY;
+        let mut mobility_sum = 0;
+        for sq in pieces {
+            sums.square(&self.tables, role, side.relative(sq));
+            let reach = Position::piece_attacks(role, side.color, sq, side.occupied) & side.board;
+            reached |= reach;
+            let mobility = (reach & !side.unsafe_squares).count() as i32;
+            mobility_sum += mobility;
+            // A queen, the widest reach, attacks at most 27 squares: the table's last.
+            sums.score.add(w.mobility_extra[role.index()][(mobility as usize).min(MOBILITY_COUNTS - 1)]);
+            // Without a branch: a piece that misses the zone adds nothing to the pressure.
+            let hits = (reach & side.enemy_king_zone).count() as i32;
+            sums.attackers += i32::from(hits > 0);
+            sums.king_pressure += w.king_attack[role.index()] * hits;
+        }
+        let (wmg, weg) = w.mobility[role.index()];
+        sums.score.add((wmg * mobility_sum, weg * mobility_sum));
+        sums.attacked |= reached;
+        reached
+    }
+
+    /// [`Evaluator::add_pieces`] for minichess7's fairy pieces: out of line, so that standard
+    /// chess's evaluation carries no code for them.
+    #[inline(never)]
+    fn add_fairy_pieces(&self, pos: &Position, side: &Side, sums: &mut Sums) {
+        for role in [Role::Empress, Role::Princess, Role::Ferz] {
+            self.add_pieces(role, pos.pieces(side.color, role), side, sums);
         }
     }
 
@@ -386,6 +457,35 @@ fn nearest(pawns: Bitboard, color: Color) -> Option<Square> {
         Color::Black if pawns.any() => Square::from_index(63 - pawns.0.leading_zeros() as u8),
         Color::Black => None,
     }
+}
+
+/// The fourth to sixth ranks from `color`'s side of an n-rank board: where outposts are.
+fn outpost_ranks(color: Color, n: u8) -> Bitboard {
+    let ranks = Bitboard(0xFF_FFFF << 24); // 4th to 6th from White's side
+    match color {
+        Color::White => ranks,
+        // Mirrored, as `relative` counts Black's ranks: from the n-th rank down.
+        Color::Black => Bitboard(ranks.0.swap_bytes() >> (8 * (8 - u32::from(n)))),
+    }
+}
+
+/// Every square the `pawns` of `color` attack now or could attack after advancing: the squares
+/// on the files beside each pawn, behind it from the other side's point of view.
+fn pawn_reach(color: Color, pawns: Bitboard) -> Bitboard {
+    let mut reach = Position::pawn_attacks(color, pawns).0;
+    match color {
+        Color::White => {
+            reach |= reach << 8;
+            reach |= reach << 16;
+            reach |= reach << 32;
+        }
+        Color::Black => {
+            reach |= reach >> 8;
+            reach |= reach >> 16;
+            reach |= reach >> 32;
+        }
+    }
+    Bitboard(reach)
 }
 
 /// The files either side of `file` (0 to 7).
