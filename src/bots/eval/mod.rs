@@ -345,11 +345,14 @@ impl Evaluator {
         };
         let n = self.variant.size();
         let ahead = forward_of(color, king.rank()) | Bitboard::rank(king.rank());
-        let (own, theirs) = (pos.pieces(color, Role::Pawn) & ahead, pos.pieces(!color, Role::Pawn) & ahead);
+        // Turned to `color`'s side, so that the nearest pawn on a file is the lowest bit.
+        let own = from_own_side(pos.pieces(color, Role::Pawn) & ahead, color, n);
+        let theirs = from_own_side(pos.pieces(!color, Role::Pawn) & ahead, color, n);
         let mut score = 0;
         for file in king.file().saturating_sub(1)..=(king.file() + 1).min(n - 1) {
             let on_file = Bitboard::file(file);
-            let rank_of = |pawns: Bitboard| nearest(pawns & on_file, color).map_or(0, |sq| relative(sq, color, n) / 8);
+            // Without a branch: no pawn counts no bits (64), rank 8, which `& 7` makes 0.
+            let rank_of = |pawns: Bitboard| (((pawns & on_file).0.trailing_zeros() / 8) & 7) as usize;
             score += w.shelter_rank[rank_of(own)] + w.storm_rank[rank_of(theirs)];
         }
         score
@@ -450,12 +453,12 @@ impl Evaluator {
 /// The dark squares (a1 is one).
 const DARK_SQUARES: Bitboard = Bitboard(0xAA55_AA55_AA55_AA55);
 
-/// Of `pawns`, the one nearest `color`'s side of the board.
-fn nearest(pawns: Bitboard, color: Color) -> Option<Square> {
+/// `squares` as `color` sees them on an n-rank board: each on the square `relative` numbers it by.
+fn from_own_side(squares: Bitboard, color: Color, n: u8) -> Bitboard {
     match color {
-        Color::White => pawns.first(),
-        Color::Black if pawns.any() => Square::from_index(63 - pawns.0.leading_zeros() as u8),
-        Color::Black => None,
+        Color::White => squares,
+        // The ranks' bytes reversed, then the top n - 8 (empty) ranks dropped.
+        Color::Black => Bitboard(squares.0.swap_bytes() >> (8 * (8 - u32::from(n)))),
     }
 }
 
