@@ -457,19 +457,15 @@ const DARK_SQUARES: Bitboard = Bitboard(0xAA55_AA55_AA55_AA55);
 fn from_own_side(squares: Bitboard, color: Color, n: u8) -> Bitboard {
     match color {
         Color::White => squares,
-        // The ranks' bytes reversed, then the top n - 8 (empty) ranks dropped.
+        // The ranks' bytes reversed, then the 8 - n ranks off the board (empty) dropped.
         Color::Black => Bitboard(squares.0.swap_bytes() >> (8 * (8 - u32::from(n)))),
     }
 }
 
 /// The fourth to sixth ranks from `color`'s side of an n-rank board: where outposts are.
 fn outpost_ranks(color: Color, n: u8) -> Bitboard {
-    let ranks = Bitboard(0xFF_FFFF << 24); // 4th to 6th from White's side
-    match color {
-        Color::White => ranks,
-        // Mirrored, as `relative` counts Black's ranks: from the n-th rank down.
-        Color::Black => Bitboard(ranks.0.swap_bytes() >> (8 * (8 - u32::from(n)))),
-    }
+    // The 4th to 6th ranks from White's side, turned to `color`'s (the turn is its own inverse).
+    from_own_side(Bitboard(0xFF_FFFF << 24), color, n)
 }
 
 /// Every square the `pawns` of `color` attack now or could attack after advancing: the squares
