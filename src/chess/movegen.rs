@@ -20,6 +20,14 @@ trait Sink {
     /// The piece `role` on `from` may move to each of `targets`.
     fn piece(&mut self, role: Role, from: Square, targets: Bitboard) -> bool;
 
+    /// The only squares the king and the pieces other than pawns need be offered moves to, and
+    /// whether castling is wanted: a sink that takes only some moves lets the generator skip
+    /// working out the others (the king's safety on each square, the castling path's).
+    #[inline]
+    fn wanted(&self) -> (Bitboard, bool) {
+        (Bitboard::FULL, true)
+    }
+
     /// For each square of `targets`, a pawn may move there from `delta` squares back (in index order).
     #[inline]
     fn pawns(&mut self, targets: Bitboard, delta: i8) -> bool {
@@ -86,6 +94,11 @@ struct Noisy<F> {
 }
 
 impl<F: FnMut(Move)> Sink for Noisy<F> {
+    #[inline]
+    fn wanted(&self) -> (Bitboard, bool) {
+        (self.victims, false)
+    }
+
     #[inline]
     fn piece(&mut self, role: Role, from: Square, targets: Bitboard) -> bool {
         let noisy = if role == Role::Pawn { self.victims | self.ep | self.promotion_rank } else { self.victims };
@@ -168,12 +181,13 @@ impl Position {
             return false;
         };
         let checkers = self.checkers;
+        let (wanted, castling) = sink.wanted();
 
         // The king: every target that no enemy piece attacks once the king has left its square
         // (so a slider checking along a line also covers the square behind the king).
         let without_king = occupied.without(king);
         let mut safe = Bitboard::EMPTY;
-        for to in attacks::king(king) & !ours & board {
+        for to in attacks::king(king) & !ours & board & wanted {
             if !self.attacked(to, them, without_king) {
                 safe = safe.with(to);
             }
@@ -190,7 +204,7 @@ impl Position {
             Some(checker) => attacks::between(king, checker).with(checker),
             None => Bitboard::FULL,
         };
-        let target = !ours & board & check_mask;
+        let target = !ours & board & check_mask & wanted;
 
         // A piece alone between our king and an enemy slider is pinned to that line.
         let pinned = self.lone_blockers(king, them, us);
@@ -276,7 +290,7 @@ impl Position {
 
         // Castling: the king and rook on their squares (castling rights guarantee it), nothing
         // between them, the king not in check and not passing through or landing on an attacked square.
-        if checkers.is_empty() {
+        if checkers.is_empty() && castling {
             for rook in self.castling & ours {
                 let kingside = rook.file() > king.file();
                 let (king_to, rook_to) = if kingside { (6, 5) } else { (2, 3) };
