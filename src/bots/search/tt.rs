@@ -177,9 +177,10 @@ impl TablePool {
 
 /// `len` empty entries, on 2 MiB pages where Linux gives them.
 ///
-/// The table is read at a random place at every node. On 4 KiB pages most of those reads also
-/// missed the processor's cache of page addresses (its TLB): `perf record` found the search
-/// stalled at the prefetch of a child's slot, which cannot finish before the page walk. Linux
+/// The table is read at a random place at every node, and 12 MiB on 4 KiB pages is more than
+/// the processor's cache of page addresses (its TLB) covers. `perf record` found the search
+/// stalled at the prefetch of a child's slot, which cannot finish before its page walk (a
+/// reading of the profile, not a count: this machine's TLB counters cannot be read). Linux
 /// commonly gives huge pages only to memory that asks for them (transparent huge pages in
 /// "madvise" mode), and only before it is first touched.
 fn huge_page_vec(len: usize) -> Vec<Option<Entry>> {
