@@ -119,7 +119,7 @@ enum Tables {
 
 impl AlphaBeta {
     pub fn new(seed: Option<u64>) -> AlphaBeta {
-        // 2^19 entries (about 12 MiB): plenty for searches of a second or two.
+        // 2^19 entries (8 MiB): plenty for searches of a second or two.
         AlphaBeta::with_table_bits(seed, 19)
     }
 

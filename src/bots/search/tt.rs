@@ -4,7 +4,7 @@
 use std::sync::{Arc, Mutex};
 
 use crate::bots::eval::PawnCache;
-use crate::chess::Move;
+use crate::chess::{Move, Role, Square};
 
 /// What the stored score says about the true value.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -25,10 +25,62 @@ pub struct Entry {
     pub bound: Bound,
 }
 
+/// An [`Entry`] as the table holds it: 16 bytes, so that four share a cache line and none
+/// straddles two (an `Option<Entry>` takes 24). `data` packs, from the low bits: the move
+/// (from, to, promotion: 16 bits; [`NO_MOVE`] for none), the score (16), the depth (16), the
+/// bound (2) and a bit that says the slot is filled.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    key: u64,
+    data: u64,
+}
+
+/// The packed move of an entry without one (no move goes from a square to itself).
+const NO_MOVE: u64 = 0;
+const FILLED: u64 = 1 << 50;
+
+impl Slot {
+    fn pack(entry: &Entry) -> Slot {
+        let mv = entry.best.map_or(NO_MOVE, |m| {
+            m.from.index() as u64 | (m.to.index() as u64) << 6 | m.promotion.map_or(0, |r| r.index() as u64 + 1) << 12
+        });
+        // Scores stay within ±(MATE + MAX_PLY) and depths within MAX_PLY, far inside 16 bits.
+        let score = entry.score.clamp(i16::MIN.into(), i16::MAX.into()) as i16 as u16 as u64;
+        let depth = entry.depth.clamp(i16::MIN.into(), i16::MAX.into()) as i16 as u16 as u64;
+        let bound = entry.bound as u64;
+        Slot { key: entry.key, data: mv | score << 16 | depth << 32 | bound << 48 | FILLED }
+    }
+
+    fn unpack(self) -> Option<Entry> {
+        if self.data & FILLED == 0 {
+            return None;
+        }
+        let mv = self.data & 0xFFFF;
+        let square = |bits: u64| Square::new_unchecked((bits & 63) as u8);
+        let best = (mv != NO_MOVE).then(|| Move {
+            from: square(mv),
+            to: square(mv >> 6),
+            promotion: Role::ALL.get(((mv >> 12) as usize).wrapping_sub(1)).copied(),
+        });
+        let bound = match (self.data >> 48) & 3 {
+            0 => Bound::Exact,
+            1 => Bound::Lower,
+            _ => Bound::Upper,
+        };
+        Some(Entry {
+            key: self.key,
+            best,
+            score: i32::from((self.data >> 16) as u16 as i16),
+            depth: i32::from((self.data >> 32) as u16 as i16),
+            bound,
+        })
+    }
+}
+
 /// A fixed-size, always-replace-if-deeper-or-newer table. Its memory is taken on the first
 /// search, not at creation: a server may hold many bot seats that are not thinking.
 pub struct Table {
-    entries: Vec<Option<Entry>>,
+    entries: Vec<Slot>,
     /// Static evaluations, direct-mapped by the key's low bits: each slot packs the key's other
     /// 48 bits with the evaluation's 16, so a hit checks the whole key. Most of a search's
     /// evaluations are of positions it evaluated before (in the last iteration, or by another
@@ -46,7 +98,7 @@ const EVAL_KEY_LOW: u64 = 0xFFFF;
 /// The most entry bits a table of `megabytes` MiB has room for (clamped to 10..=26, as
 /// [`AlphaBeta::with_table_bits`](super::AlphaBeta::with_table_bits) clamps).
 pub fn bits_for_megabytes(megabytes: u64) -> u32 {
-    let entries = megabytes.saturating_mul(1 << 20) / std::mem::size_of::<Option<Entry>>() as u64;
+    let entries = megabytes.saturating_mul(1 << 20) / std::mem::size_of::<Slot>() as u64;
     entries.checked_ilog2().unwrap_or(0).clamp(10, 26)
 }
 
@@ -68,7 +120,7 @@ impl Table {
     }
 
     pub fn clear(&mut self) {
-        self.entries.iter_mut().for_each(|e| *e = None);
+        self.entries.iter_mut().for_each(|e| *e = Slot::default());
         self.evals.iter_mut().for_each(|e| *e = 0);
         self.pawns.clear();
     }
@@ -102,7 +154,7 @@ impl Table {
             // the pointer is to a live element of `entries` besides.
             unsafe {
                 use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-                _mm_prefetch::<_MM_HINT_T0>((entry as *const Option<Entry>).cast());
+                _mm_prefetch::<_MM_HINT_T0>((entry as *const Slot).cast());
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -110,7 +162,11 @@ impl Table {
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        self.entries.get(self.slot(key)).copied().flatten().filter(|e| e.key == key)
+        let slot = self.entries.get(self.slot(key))?;
+        if slot.key != key {
+            return None;
+        }
+        slot.unpack()
     }
 
     pub fn store(&mut self, entry: Entry) {
@@ -119,12 +175,12 @@ impl Table {
             return;
         };
         // Keep a deeper result for the same position; otherwise the newest wins.
-        if let Some(old) = slot {
+        if let Some(old) = slot.unpack() {
             if old.key == entry.key && old.depth > entry.depth && entry.bound != Bound::Exact {
                 return;
             }
         }
-        *slot = Some(entry);
+        *slot = Slot::pack(&entry);
     }
 }
 
@@ -177,18 +233,18 @@ impl TablePool {
 
 /// `len` empty entries, on 2 MiB pages where Linux gives them.
 ///
-/// The table is read at a random place at every node, and 12 MiB on 4 KiB pages is more than
+/// The table is read at a random place at every node, and 8 MiB on 4 KiB pages is more than
 /// the processor's cache of page addresses (its TLB) covers. `perf record` found the search
 /// stalled at the prefetch of a child's slot, which cannot finish before its page walk (a
 /// reading of the profile, not a count: this machine's TLB counters cannot be read). Linux
 /// commonly gives huge pages only to memory that asks for them (transparent huge pages in
 /// "madvise" mode), and only before it is first touched.
-fn huge_page_vec(len: usize) -> Vec<Option<Entry>> {
+fn huge_page_vec(len: usize) -> Vec<Slot> {
     let mut entries = Vec::with_capacity(len);
     #[cfg(target_os = "linux")]
     {
         let start = entries.as_mut_ptr() as usize;
-        let end = start + len * std::mem::size_of::<Option<Entry>>();
+        let end = start + len * std::mem::size_of::<Slot>();
         // SAFETY: sysconf only reads a system setting.
         let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(4096).max(1);
         // Whole pages inside the allocation only: advice on a page past its ends would be
@@ -201,7 +257,7 @@ fn huge_page_vec(len: usize) -> Vec<Option<Entry>> {
             unsafe { libc::madvise(first as *mut libc::c_void, last - first, libc::MADV_HUGEPAGE) };
         }
     }
-    entries.resize(len, None);
+    entries.resize(len, Slot::default());
     entries
 }
 
@@ -215,7 +271,7 @@ mod tests {
         for len in [1, 3, 1 << 10, 1 << 15, (1 << 17) + 5] {
             let entries = huge_page_vec(len);
             assert_eq!(entries.len(), len);
-            assert!(entries.iter().all(Option::is_none));
+            assert!(entries.iter().all(|slot| slot.unpack().is_none()));
         }
         let mut table = Table::new(20);
         table.allocate();
@@ -223,5 +279,33 @@ mod tests {
         table.store(entry);
         assert_eq!(table.probe(entry.key).map(|e| (e.score, e.depth)), Some((17, 5)));
         assert!(table.probe(entry.key ^ 1 << 40).is_none());
+    }
+
+    #[test]
+    fn an_entry_comes_back_as_it_was_stored() {
+        let square = |i: u8| Square::new_unchecked(i);
+        let moves = [
+            None,
+            Some(Move::new(square(12), square(28))),
+            Some(Move::new(square(63), square(0))),
+            Some(Move::with_promotion(square(52), square(60), Role::Queen)),
+            Some(Move::with_promotion(square(9), square(1), Role::Ferz)),
+        ];
+        let scores = [0, 1, -1, 31_000, -30_000 - 127, 29_000, i32::from(i16::MAX)];
+        let bounds = [Bound::Exact, Bound::Lower, Bound::Upper];
+        for (i, best) in moves.into_iter().enumerate() {
+            for (j, &score) in scores.iter().enumerate() {
+                for (k, &bound) in bounds.iter().enumerate() {
+                    let key = 0x9E37_79B9_7F4A_7C15u64.wrapping_mul((i * 100 + j * 10 + k + 1) as u64);
+                    let entry = Entry { key, best, score, depth: (j * 20) as i32, bound };
+                    let back = Slot::pack(&entry).unpack().expect("a stored entry is there");
+                    assert_eq!(
+                        (back.key, back.best, back.score, back.depth, back.bound),
+                        (key, best, score, entry.depth, bound)
+                    );
+                }
+            }
+        }
+        assert!(Slot::default().unpack().is_none(), "an empty slot holds nothing, whatever its key");
     }
 }
