@@ -251,7 +251,9 @@ impl Searcher<'_> {
                         || (!pv_node && eval + 100 + 90 * depth <= alpha)
                         || !see_ge(pos, m, -60 * depth)
                 } else {
-                    !see_ge(pos, m, -120 * depth)
+                    // A capture ordered as winning material passed a stricter test already.
+                    let known_good = i >= unscored && ordering::wins_material(moves[i].0);
+                    !(known_good || see_ge(pos, m, -120 * depth))
                 };
                 if skip && !pos.gives_check_with(m, check_info.get_or_insert_with(|| pos.check_info())) {
                     continue;
@@ -377,8 +379,9 @@ impl Searcher<'_> {
         if stand_pat >= beta && pos.variant() == Variant::Standard {
             return stand_pat;
         }
-        // In check, the evasions generated below tell whether there is a legal move.
-        if !in_check && !pos.has_legal_move() {
+        // In check, the evasions generated below tell whether there is a legal move, and in
+        // standard chess so do the captures, unless there are none.
+        if !in_check && pos.variant() != Variant::Standard && !pos.has_legal_move() {
             return terminal_score(pos, in_check, ply).unwrap_or_else(|| self.draw_score(pos));
         }
         if stand_pat >= beta {
@@ -386,7 +389,9 @@ impl Searcher<'_> {
         }
         alpha = alpha.max(stand_pat);
         let mut moves: ScoredMoves = ArrayVec::new();
+        let mut generated = false;
         let mut consider = |m: Move| {
+            generated = true;
             // Delta pruning: even winning this piece for free cannot lift us to alpha; and
             // a capture that loses material is no way to quiet the position.
             if in_check {
@@ -406,6 +411,9 @@ impl Searcher<'_> {
             }
         } else {
             pos.for_each_noisy_move(&mut consider);
+            if !generated && pos.variant() == Variant::Standard && !pos.has_legal_move() {
+                return terminal_score(pos, in_check, ply).unwrap_or_else(|| self.draw_score(pos));
+            }
         }
         let mut best = stand_pat;
         for i in 0..moves.len() {

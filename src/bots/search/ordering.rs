@@ -220,7 +220,7 @@ impl<'a> Scorer<'a> {
     pub fn score(&self, pos: &Position, m: Move) -> i32 {
         if let Some(victim) = pos.capture(m) {
             let mvv_lva = mvv_lva(pos, m, victim);
-            return if see_ge(pos, m, 0) { (1 << 28) + mvv_lva } else { -(1 << 24) + mvv_lva };
+            return if see_ge(pos, m, 0) { WINNING_CAPTURE + mvv_lva } else { -(1 << 24) + mvv_lva };
         }
         if let Some(promo) = m.promotion {
             return (1 << 27) + piece_value(promo);
@@ -252,12 +252,21 @@ impl<'a> Scorer<'a> {
     }
 }
 
+/// True if `score`, a sort key of [`Scorer::score`], is that of a capture that does not lose
+/// material by the exchange's count (`see_ge` with threshold 0).
+pub fn wins_material(score: i32) -> bool {
+    score >= WINNING_CAPTURE
+}
+
+/// The sort keys of captures that do not lose material start here; every other key is lower.
+const WINNING_CAPTURE: i32 = 1 << 28;
+
 /// The sort key of a capture or promotion already known not to lose material (by
 /// [`see_ge`] with threshold 0, or by being a promotion), as [`Scorer::score`] gives it: the
 /// quiescence search tests every capture so before it keeps it, and need not test it again.
 pub fn winning_score(pos: &Position, m: Move) -> i32 {
     match (pos.capture(m), m.promotion) {
-        (Some(victim), _) => (1 << 28) + mvv_lva(pos, m, victim),
+        (Some(victim), _) => WINNING_CAPTURE + mvv_lva(pos, m, victim),
         (None, Some(promo)) => (1 << 27) + piece_value(promo),
         (None, None) => 0,
     }

@@ -23,6 +23,16 @@ fn reports_mate_distances() {
 }
 
 #[test]
+fn the_quiescence_search_sees_a_capture_that_stalemates() {
+    // Qxc7 wins the rook and leaves Black without a move, not in check. At depth 1 the position
+    // after it is judged by the quiescence search alone, which finds no capture there and must
+    // not stand on White's extra queen: the capture draws, and moving the queen away wins.
+    let r = search(Variant::Standard, "k7/2r5/8/8/8/8/2Q5/K7 w - - 0 1", 1);
+    assert_ne!(r.best.map(|m| m.to_string()).as_deref(), Some("c2c7"), "{:?}", r.pv);
+    assert!(matches!(r.score, Score::Cp(cp) if cp > 300), "{:?}", r.score);
+}
+
+#[test]
 fn minichess7_wins_by_leaving_the_opponent_out_of_moves() {
     // White to move can leave Black, not in check, with only king moves into attack.
     let fen = "k6/7/7/7/2C4/7/1R1K3 w - - 0 1";
