@@ -5,6 +5,7 @@
 //! advancement) rather than typed in, so the 7x7 board gets tables of its own shape and the
 //! fairy pieces get sensible ones too.
 
+pub mod network;
 mod pawns;
 mod tuned;
 mod weights;
@@ -44,6 +45,15 @@ fn evaluator(variant: Variant) -> &'static Evaluator {
 /// The evaluation of `pos` for the side to move, in centipawns.
 pub fn evaluate(pos: &Position) -> i32 {
     evaluator(pos.variant()).evaluate(pos)
+}
+
+/// The evaluation of `pos` for the side to move by full strength's evaluator: the learnt
+/// network in standard chess ([`network`]), the written evaluation in minichess7.
+pub fn evaluate_full_strength(pos: &Position) -> i32 {
+    match pos.variant() {
+        Variant::Standard => network::evaluate(pos),
+        Variant::Minichess7 => evaluate(pos),
+    }
 }
 
 /// [`evaluate`], with the pawns' part looked up in (or added to) `cache`: the search's way.

@@ -31,7 +31,7 @@ use self::ordering::{Heuristics, MAX_PLY};
 pub use self::skill::Skill;
 use self::tt::Table;
 pub use self::tt::{bits_for_megabytes, TablePool};
-use super::eval::evaluate;
+use super::eval::{evaluate, evaluate_full_strength, network};
 use super::{Bot, Limits};
 use crate::chess::{Game, Move};
 
@@ -179,7 +179,10 @@ impl AlphaBeta {
             [only] if limits.depth.is_none() && limits.nodes.is_none() => {
                 return SearchResult {
                     best: Some(*only),
-                    score: Score::Cp(evaluate(&pos)),
+                    score: Score::Cp(match self.skill {
+                        None => evaluate_full_strength(&pos),
+                        Some(_) => evaluate(&pos),
+                    }),
                     depth: 0,
                     nodes: 0,
                     pv: vec![*only],
@@ -222,6 +225,7 @@ impl AlphaBeta {
             aborted: false,
             path: game.positions().iter().map(|p| p.hash()).collect(),
             root_side: pos.turn(),
+            network: network::Stack::new(MAX_PLY),
             evals: [-INFINITY; MAX_PLY],
             played: [None; MAX_PLY],
             excluded: [None; MAX_PLY],

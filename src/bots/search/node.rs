@@ -14,7 +14,7 @@ use super::probes::Extension;
 use super::see::see_ge;
 use super::tt::{Bound, Entry, Table};
 use super::{CONTEMPT, INFINITY, MATE, MATE_BOUND};
-use crate::bots::eval::{evaluate, evaluate_cached, piece_value};
+use crate::bots::eval::{evaluate_cached, network, piece_value};
 use crate::bots::Limits;
 use crate::chess::game::insufficient_material;
 use crate::chess::moves::MAX_MOVES;
@@ -22,6 +22,9 @@ use crate::chess::{Color, Move, Position, Role, Variant};
 
 /// A node's moves with their ordering scores.
 pub(super) type ScoredMoves = ArrayVec<(i32, Move), MAX_MOVES>;
+
+/// Sets the evaluation table's keys of the network's evaluations apart from the written one's.
+const NETWORK_KEY: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// The state of one search.
 pub(super) struct Searcher<'a> {
@@ -34,6 +37,8 @@ pub(super) struct Searcher<'a> {
     pub(super) aborted: bool,
     /// Hashes of the positions of the game and of the current search line, for repetitions.
     pub(super) path: Vec<u64>,
+    /// The network's first layer along the current line.
+    pub(super) network: network::Stack,
     /// The side the engine plays, for the contempt of draws.
     pub(super) root_side: Color,
     /// The static evaluation at each ply of the current line (-INFINITY in check).
@@ -74,14 +79,30 @@ impl Searcher<'_> {
     }
 
     /// The static evaluation of `pos`, from the table's evaluations if it is there.
-    fn evaluate(&mut self, pos: &Position) -> i32 {
-        let key = pos.hash();
+    pub(super) fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+        let learnt = self.learnt(pos);
+        // Full strength's network and the written evaluation share the table (a server lends
+        // one table to every level in turn), so their keys are kept apart.
+        let key = if learnt { pos.hash() ^ NETWORK_KEY } else { pos.hash() };
         if let Some(eval) = self.table.eval(key) {
             return eval;
         }
-        let eval = evaluate_cached(pos, &mut self.table.pawns);
+        let eval =
+            if learnt { self.network.evaluate(ply, pos.turn()) } else { evaluate_cached(pos, &mut self.table.pawns) };
         self.table.store_eval(key, eval);
         eval
+    }
+
+    /// True where the network evaluates: at full strength, in standard chess.
+    fn learnt(&self, pos: &Position) -> bool {
+        self.selective && pos.variant() == Variant::Standard
+    }
+
+    /// A node at `ply` is entered with `pos`: the network's accumulators learn where its pieces stand.
+    pub(super) fn enter(&mut self, pos: &Position, ply: usize) {
+        if self.learnt(pos) {
+            self.network.enter(ply, pos);
+        }
     }
 
     /// A static evaluation moved by the correction history (at full strength; the held-back
@@ -105,6 +126,7 @@ impl Searcher<'_> {
         if self.tick() {
             return 0;
         }
+        self.enter(pos, ply);
         self.seldepth = self.seldepth.max(ply as u32);
         if pos.halfmoves() >= 100
             || self.is_repetition(pos)
@@ -128,14 +150,14 @@ impl Searcher<'_> {
             return self.quiesce(pos, alpha, beta, ply);
         }
         if ply >= MAX_PLY - 2 {
-            return evaluate(pos);
+            return self.evaluate(pos, ply);
         }
 
         // Evaluated before the table is read: the slot, prefetched by the parent, is on its way
         // from memory meanwhile, where reading it first stalled the search (about a ninth of
         // its time, by `perf record`). Only a few nodes (6%) then cut off by the table and do not
         // need the evaluation.
-        let raw_eval = if in_check { -INFINITY } else { self.evaluate(pos) };
+        let raw_eval = if in_check { -INFINITY } else { self.evaluate(pos, ply) };
         let static_eval = self.corrected(pos, raw_eval);
         let excluded = self.excluded[ply];
         // A search without the hash move must not be cut short or remembered as this node's.
@@ -366,12 +388,13 @@ impl Searcher<'_> {
         if self.tick() {
             return 0;
         }
+        self.enter(pos, ply);
         self.seldepth = self.seldepth.max(ply as u32);
         if ply >= MAX_PLY - 2 {
-            return evaluate(pos);
+            return self.evaluate(pos, ply);
         }
         let in_check = pos.is_check();
-        let stand_pat = if in_check { -INFINITY } else { self.evaluate(pos) };
+        let stand_pat = if in_check { -INFINITY } else { self.evaluate(pos, ply) };
         let stand_pat = self.corrected(pos, stand_pat);
         // Standing pat needs no moves: a stalemate this misses is rare in standard chess, and
         // the full-width search above sees it. In minichess7 being left without a legal move

@@ -5,7 +5,6 @@ use super::node::Searcher;
 use super::ordering::Played;
 use super::tt::{Bound, Entry};
 use super::{INFINITY, MATE_BOUND};
-use crate::bots::eval::evaluate;
 use crate::chess::{Move, Position};
 
 /// The first aspiration window's half-width, in centipawns; it doubles on each failure.
@@ -37,7 +36,8 @@ impl Searcher<'_> {
     ) -> Iteration {
         let lines = lines.max(1);
         self.root_depth = depth;
-        self.evals[0] = if pos.is_check() { -INFINITY } else { evaluate(pos) };
+        self.enter(pos, 0);
+        self.evals[0] = if pos.is_check() { -INFINITY } else { self.evaluate(pos, 0) };
         let mut exact: Vec<(i32, Move)> = Vec::with_capacity(order.len());
         let mut complete = true;
         for &m in order.iter() {

@@ -29,7 +29,9 @@ fn the_quiescence_search_sees_a_capture_that_stalemates() {
     // not stand on White's extra queen: the capture draws, and moving the queen away wins.
     let r = search(Variant::Standard, "k7/2r5/8/8/8/8/2Q5/K7 w - - 0 1", 1);
     assert_ne!(r.best.map(|m| m.to_string()).as_deref(), Some("c2c7"), "{:?}", r.pv);
-    assert!(matches!(r.score, Score::Cp(cp) if cp > 300), "{:?}", r.score);
+    // A win, not the draw (which scores ±CONTEMPT): queen against rook, which Stockfish 15.1
+    // puts at +256 at depth 10.
+    assert!(matches!(r.score, Score::Cp(cp) if cp > 200), "{:?}", r.score);
 }
 
 #[test]
@@ -48,10 +50,15 @@ fn the_only_good_quiet_move_is_found_wherever_it_is_ordered() {
     // Quiet moves, none a check, that Stockfish 15.1 (150,000 nodes, two lines) rates at least
     // 250 centipawns above the second best: late quiet moves are pruned or searched shallower
     // first, and that must not hide the one that matters.
+    //
+    // A fourth position was here while the written evaluation played: in
+    // 6B1/6p1/3k2K1/p1p1b1P1/P1P1P3/7P/8/8 b, Ke7 traps the bishop on g8. The learnt one does
+    // not see the trap: from depth 9 to 13 it scores Ke7 and the bishop's moves within 20
+    // centipawns of each other, and picks either (docs/bots.md, "A learnt evaluation that
+    // plays"). That is the evaluation's blind spot, not the pruning's, so it is not asked here.
     for (fen, best) in [
         ("2k4r/1ppb4/pn3rB1/3P2p1/3NP3/1P2R1KP/8/7R w - - 5 33", "g6f5"),
         ("r4rk1/pp4p1/2p4p/2b1N3/3Nq3/2P1B1P1/PP3Q1P/R5K1 w - - 1 22", "e3f4"),
-        ("6B1/6p1/3k2K1/p1p1b1P1/P1P1P3/7P/8/8 b - - 8 46", "d6e7"),
         ("3qr1k1/p4r2/b6p/P7/6P1/1PRPpB1P/2P1K3/Q4R2 w - - 0 35", "c3c6"),
     ] {
         let r = search(Variant::Standard, fen, 10);

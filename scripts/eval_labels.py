@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Positions labelled by Stockfish's static evaluation: eval_labels.py OUT.csv GAMES.pgn...
+
+The positions are those of `gambit match --pgn` games (e.g. `gambit match --white level8
+--black skill:4,4,40 --nodes 2000 --games 60000 --seed 1001 --pgn GAMES.pgn --concurrency 2`:
+about 40 games a second here). Kept: every position after the 8-ply opening that is not in
+check and whose move in the game is neither a capture nor a promotion (a position where a
+capture is due is one a static evaluation cannot judge), each once. Each is labelled with
+Stockfish's `eval` ("Final evaluation", for White, in centipawns): the judgement at a glance
+that an evaluation is for, about 7,000 positions a second per Stockfish process, where a search
+of 1,500 nodes (scripts/selfplay_data.py) labels some 90.
+
+Written as scripts/selfplay_data.py writes them, `FEN;result;score`: the game's result for
+White (1, 0.5 or 0) and the score for White. scripts/train_network.py reads them.
+Needs python-chess (`pip install chess`) and /usr/games/stockfish; two Stockfish processes.
+"""
+import multiprocessing as mp
+import subprocess
+import sys
+import threading
+
+try:
+    import chess
+    import chess.pgn
+except ImportError:
+    sys.exit("needs python-chess (pip install chess)")
+
+OPENING = 8
+RESULTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
+
+
+def positions(path):
+    """(FEN, result for White) of each kept position of each game in the PGN file."""
+    with open(path) as fh:
+        while (game := chess.pgn.read_game(fh)) is not None:
+            result = RESULTS.get(game.headers.get("Result"))
+            if result is None:
+                continue
+            board = game.board()
+            for ply, move in enumerate(game.mainline_moves()):
+                quiet = not board.is_capture(move) and move.promotion is None
+                if ply >= OPENING and quiet and not board.is_check():
+                    yield board.fen(), result
+                board.push(move)
+
+
+def label(batch):
+    """Stockfish's static evaluation of each FEN, for White, in centipawns (None in check)."""
+    p = subprocess.Popen(["/usr/games/stockfish"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         text=True, bufsize=1 << 16)
+
+    def feed():
+        for fen in batch:
+            p.stdin.write(f"position fen {fen}\neval\n")
+        p.stdin.write("quit\n")
+        p.stdin.close()
+
+    threading.Thread(target=feed, daemon=True).start()
+    scores = []
+    for line in p.stdout:
+        if line.startswith("Final evaluation"):
+            # "Final evaluation       +0.16 (white side) [...]", or "none (in check)".
+            word = line.split()[2]
+            scores.append(None if word == "none" else round(float(word) * 100))
+    p.wait()
+    if len(scores) != len(batch):
+        raise RuntimeError(f"stockfish answered {len(scores)} of {len(batch)} positions")
+    return scores
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit("usage: eval_labels.py OUT.csv GAMES.pgn...")
+    seen, kept = set(), []
+    for path in sys.argv[2:]:
+        for fen, result in positions(path):
+            # The move counters do not change the evaluation: one label per placement.
+            key = " ".join(fen.split(" ")[:4])
+            if key not in seen:
+                seen.add(key)
+                kept.append((fen, result))
+    print(f"{len(kept)} positions", file=sys.stderr, flush=True)
+    chunk = 50_000
+    batches = [[fen for fen, _ in kept[i:i + chunk]] for i in range(0, len(kept), chunk)]
+    with mp.Pool(2) as pool, open(sys.argv[1], "w") as out:
+        at = 0
+        for scores in pool.imap(label, batches):
+            for score in scores:
+                fen, result = kept[at]
+                at += 1
+                if score is not None:
+                    out.write(f"{fen};{result:g};{score}\n")
+    print(f"wrote {sys.argv[1]}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

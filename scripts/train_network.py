@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""Trains level 8's evaluation network: train_network.py OUT.bin EPOCHS HELD.bin DATA.bin...
+
+The network is the usual first one of engines that moved from a written evaluation to a learnt
+one: each side's view of the board (768 inputs: the side's own and the other side's six kinds of
+piece on 64 squares, the board turned for Black) goes through the same layer to HIDDEN numbers,
+clipped to 0..1; the side to move's and the other side's are joined and weighed into one
+number, the evaluation in units of 400 centipawns. The data are the records of
+examples/net_features (from `FEN;result;score` lines such as scripts/eval_labels.py writes);
+the network learns to predict the score's winning chance (the logistic of score / 400), blended
+with the game's result if LAMBDA (in the environment, 1.0 unless told) is below 1.
+
+Written for src/bots/eval/network.rs: little-endian i16s, the first layer's weights (input by
+input) and biases scaled by 255, then the output weights scaled by 64, then the output bias
+(one i32, scaled by 255 * 64). numpy and scipy only: the inputs are sparse (at most 32 pieces
+of 768), so a batch is a sparse matrix product, fast enough on two cores (about 20 s an epoch
+of 4.3 million positions here).
+
+HELD.bin must come from other games than the DATA files: the loss printed after each epoch is
+on it. Positions of one game are much alike, and a held-out share of the same games flatters
+(docs/bots.md, "The learnt evaluation, continued"). Weight decay on the first layer
+(WEIGHT_DECAY in the environment, 1.0 unless told) keeps the network from learning the games
+by heart. A position without castling rights is learnt with its files turned over half the
+time: the rules cannot tell the king's side from the queen's.
+
+The network level 8 plays with (docs/bots.md, "A learnt evaluation that plays"):
+    gambit match --white level8 --black skill:4,4,40 --nodes 2000 --games 60000 --seed 1001 \
+        --pgn a.pgn --concurrency 2
+    (the last 2,000 games held out, the rest in two files; then for each file)
+    scripts/eval_labels.py part.csv part.pgn
+    cargo run --release --example net_features -- part.csv part.bin
+    scripts/train_network.py network.bin 12 held.bin part0.bin part1.bin
+"""
+import os
+import sys
+import time
+
+import numpy as np
+import scipy.sparse as sp
+
+HIDDEN = 256
+SCALE = 400.0
+QA, QB = 255, 64
+LAMBDA = float(os.environ.get("LAMBDA", "1.0"))
+BATCH = 4096
+RATE = 1e-3
+# Decoupled (AdamW) weight decay on the first layer's weights, per unit of the rate.
+WEIGHT_DECAY = float(os.environ.get("WEIGHT_DECAY", "1.0"))
+ROLES = "pnbrqk"
+
+
+RECORD = np.dtype([("own", "<u2", 32), ("other", "<u2", 32), ("score", "<i2"), ("result", "u1"),
+                   ("no_castling", "u1")])
+
+
+def load(paths):
+    """The records of examples/net_features (one file or several, concatenated)."""
+    return np.concatenate([np.fromfile(path, dtype=RECORD) for path in paths])
+
+
+def targets(records):
+    """What the network learns to predict: a blend of the score's winning chance and the result."""
+    chance = 1 / (1 + np.exp(-records["score"].astype(np.float32) / SCALE))
+    return (LAMBDA * chance + (1 - LAMBDA) * records["result"].astype(np.float32) / 2).astype(np.float32)
+
+
+def inputs(indices, mirror):
+    """A batch's active inputs (rows of 32, unused ones 0xFFFF) as a sparse matrix; the rows
+    where `mirror` is set with their files turned over (a file is the input's low three bits)."""
+    indices = indices.astype(np.int32)
+    indices[mirror] ^= 7
+    used = indices < 768
+    ptr = np.concatenate([[0], np.cumsum(used.sum(axis=1))])
+    data = np.ones(int(ptr[-1]), dtype=np.float32)
+    return sp.csr_matrix((data, indices[used], ptr), shape=(len(indices), 768))
+
+
+class Adam:
+    def __init__(self, params, lr):
+        self.lr, self.t = lr, 0
+        self.m = [np.zeros_like(p) for p in params]
+        self.v = [np.zeros_like(p) for p in params]
+
+    def step(self, params, grads):
+        self.t += 1
+        b1, b2 = 0.9, 0.999
+        for p, g, m, v in zip(params, grads, self.m, self.v):
+            m *= b1
+            m += (1 - b1) * g
+            v *= b2
+            v += (1 - b2) * g * g
+            mh = m / (1 - b1**self.t)
+            vh = v / (1 - b2**self.t)
+            p -= self.lr * mh / (np.sqrt(vh) + 1e-8)
+            if p.ndim == 2:
+                p -= self.lr * WEIGHT_DECAY * p
+
+
+def forward(params, own, other):
+    w1, b1, w2, b2 = params
+    h_own = own @ w1 + b1
+    h_other = other @ w1 + b1
+    a = np.concatenate([np.clip(h_own, 0, 1), np.clip(h_other, 0, 1)], axis=1)
+    return h_own, h_other, a, a @ w2 + b2
+
+
+def batch_inputs(records, idx, rng=None):
+    """The sparse inputs of the records at `idx`; with `rng`, each position without castling
+    rights turned a-file for h-file at random (the rules cannot tell the two apart)."""
+    batch = records[idx]
+    mirror = np.zeros(len(idx), dtype=bool)
+    if rng is not None:
+        mirror = (batch["no_castling"] == 1) & (rng.random(len(idx)) < 0.5)
+    return inputs(batch["own"], mirror), inputs(batch["other"], mirror)
+
+
+def loss_of(params, records, target):
+    total = 0.0
+    for start in range(0, len(records), 65536):
+        idx = np.arange(start, min(start + 65536, len(records)))
+        own, other = batch_inputs(records, idx)
+        out = forward(params, own, other)[3]
+        total += float(np.sum((1 / (1 + np.exp(-out)) - target[idx]) ** 2))
+    return total / len(records)
+
+
+def main():
+    if len(sys.argv) < 5 or not sys.argv[2].isdigit() or int(sys.argv[2]) < 1:
+        sys.exit("usage: train_network.py OUT.bin EPOCHS HELD.bin DATA.bin...")
+    out_path, epochs = sys.argv[1], int(sys.argv[2])
+    t0 = time.time()
+    records = load(sys.argv[4:])
+    held = load([sys.argv[3]])
+    target, held_target = targets(records), targets(held)
+    n = len(records)
+    if n == 0 or len(held) == 0:
+        sys.exit("no positions to learn from, or none held out")
+    rng = np.random.default_rng(1)
+    train = rng.permutation(n)
+    print(f"{n} positions, {len(held)} held out, loaded in {time.time() - t0:.0f} s", flush=True)
+    w1 = (rng.standard_normal((768, HIDDEN)) * 0.1).astype(np.float32)
+    b1 = np.full(HIDDEN, 0.1, dtype=np.float32)
+    w2 = (rng.standard_normal(2 * HIDDEN) * 0.1).astype(np.float32)
+    b2 = np.zeros(1, dtype=np.float32)
+    params = [w1, b1, w2, b2]
+    opt = Adam(params, RATE)
+    for epoch in range(epochs):
+        # The rate falls in steps, as most engines' trainers do.
+        opt.lr = RATE * (0.3 ** (epoch * 3 // epochs))
+        rng.shuffle(train)
+        for start in range(0, len(train), BATCH):
+            idx = np.sort(train[start:start + BATCH])
+            xo, xt = batch_inputs(records, idx, rng)
+            t = target[idx]
+            h_own, h_other, a, out = forward(params, xo, xt)
+            s = 1 / (1 + np.exp(-out))
+            d_out = (2 * (s - t) * s * (1 - s) / len(idx)).astype(np.float32)
+            g_w2 = a.T @ d_out
+            g_b2 = np.array([d_out.sum()], dtype=np.float32)
+            d_a = np.outer(d_out, w2)
+            d_own = d_a[:, :HIDDEN] * ((h_own > 0) & (h_own < 1))
+            d_other = d_a[:, HIDDEN:] * ((h_other > 0) & (h_other < 1))
+            g_w1 = xo.T @ d_own + xt.T @ d_other
+            g_b1 = d_own.sum(0) + d_other.sum(0)
+            opt.step(params, [np.asarray(g_w1, dtype=np.float32), g_b1.astype(np.float32), g_w2, g_b2])
+            # The output weights must fit the quantized network's i16 products.
+            np.clip(w2, -127 / QB, 127 / QB, out=w2)
+            np.clip(w1, -32000 / QA / 32, 32000 / QA / 32, out=w1)
+        print(f"epoch {epoch + 1}/{epochs}: held-out loss {loss_of(params, held, held_target):.6f}"
+              f"  ({time.time() - t0:.0f} s)", flush=True)
+    with open(out_path, "wb") as fh:
+        fh.write(np.round(w1 * QA).astype("<i2").tobytes())
+        fh.write(np.round(b1 * QA).astype("<i2").tobytes())
+        fh.write(np.round(w2 * QB).astype("<i2").tobytes())
+        fh.write(np.round(b2 * QA * QB).astype("<i4").tobytes())
+    print(f"wrote {out_path}")
+
+
+if __name__ == "__main__":
+    main()

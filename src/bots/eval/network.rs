@@ -1,0 +1,304 @@
+//! Full strength's evaluation of standard chess: a small network that learnt Stockfish's
+//! judgement at a glance. scripts/train_network.py writes `network.bin` from positions of
+//! `gambit match` games labelled by Stockfish 15.1's static evaluation (scripts/eval_labels.py);
+//! docs/bots.md ("A learnt evaluation that plays") says how, and what it gained.
+//!
+//! Each side's view of the board — its own and the other side's six kinds of piece on 64
+//! squares, the board turned over for Black — goes through one shared layer to [`HIDDEN`]
+//! numbers, clipped to 0..=1; the side to move's and the other side's are weighed into one
+//! number. All in integers, as trained and quantized: the first layer scaled by [`QA`], the
+//! output weights by [`QB`].
+
+use std::sync::LazyLock;
+
+use arrayvec::ArrayVec;
+
+use crate::chess::{Color, Position, Role};
+
+const HIDDEN: usize = 256;
+const INPUTS: usize = 768;
+const QA: i32 = 255;
+const QB: i32 = 64;
+/// The network's output is in units of 400 centipawns (its training target is a winning
+/// chance, the logistic of score / 400).
+const SCALE: i32 = 400;
+
+/// The network's parameters, in the order `network.bin` holds them.
+struct Network {
+    feature_weights: Box<[[i16; HIDDEN]; INPUTS]>,
+    feature_bias: [i16; HIDDEN],
+    output_weights: [[i16; HIDDEN]; 2],
+    output_bias: i32,
+}
+
+const BYTES: &[u8] = include_bytes!("network.bin");
+const _: () = assert!(BYTES.len() == (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) * 2 + 4, "network.bin has the wrong size");
+
+static NETWORK: LazyLock<Network> = LazyLock::new(|| {
+    // GAMBIT_NET may name another network file of the same shape, to measure a newly trained
+    // network without a rebuild; one that cannot be read or has another size is refused.
+    let owned = std::env::var_os("GAMBIT_NET").and_then(|path| match std::fs::read(&path) {
+        Ok(bytes) if bytes.len() == BYTES.len() => Some(bytes),
+        _ => {
+            eprintln!("GAMBIT_NET: {} is not a network of this shape; using the built-in one", path.to_string_lossy());
+            None
+        }
+    });
+    let bytes: &[u8] = owned.as_deref().unwrap_or(BYTES);
+    let mut words = bytes.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]]));
+    let mut next = || words.next().unwrap_or(0);
+    let mut feature_weights = Box::new([[0; HIDDEN]; INPUTS]);
+    for w in feature_weights.iter_mut().flatten() {
+        *w = next();
+    }
+    let feature_bias = std::array::from_fn(|_| next());
+    let output_weights = std::array::from_fn(|_| std::array::from_fn(|_| next()));
+    let tail = &bytes[bytes.len() - 4..];
+    let output_bias = i32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]);
+    Network { feature_weights, feature_bias, output_weights, output_bias }
+});
+
+/// The kinds of piece the network knows (standard chess's).
+const ROLES: [Role; 6] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
+
+/// Where the pieces stand, as the network's inputs are grouped: [colour * 6 + kind].
+pub type Placement = [u64; 12];
+
+pub fn placement(pos: &Position) -> Placement {
+    std::array::from_fn(|i| pos.pieces(Color::ALL[i / 6], ROLES[i % 6]).0)
+}
+
+/// The first layer's sums for one position, from White's view and from Black's. A move
+/// changes two to four inputs, so a child's sums are its parent's with a few rows added or
+/// taken away, far cheaper than summing every piece again.
+#[derive(Clone, Copy)]
+pub struct Accumulator {
+    views: [[i16; HIDDEN]; 2],
+}
+
+impl Accumulator {
+    /// The sums for `placement`, from the biases up.
+    pub fn new(placement: &Placement) -> Accumulator {
+        let net = &*NETWORK;
+        let mut acc = Accumulator { views: [net.feature_bias; 2] };
+        acc.change(&[0; 12], placement);
+        acc
+    }
+
+    /// Brings the sums from the position `from` to the position `to`.
+    pub fn change(&mut self, from: &Placement, to: &Placement) {
+        *self = self.changed(from, to);
+    }
+
+    /// The sums for the position `to`, from these (for the position `from`). The changed
+    /// inputs are listed first and the rows applied after, in one pass over the sums where a
+    /// move is usual (a piece leaves one square for another, and perhaps takes a piece).
+    pub fn changed(&self, from: &Placement, to: &Placement) -> Accumulator {
+        let mut out = *self;
+        self.change_into(&mut out, from, to);
+        out
+    }
+
+    /// [`Accumulator::changed`], written into `out` (whatever it held): the search's way, as
+    /// returning the sums by value would copy them once more.
+    pub fn change_into(&self, out: &mut Accumulator, from: &Placement, to: &Placement) {
+        let net = &*NETWORK;
+        // Inputs by White's view; Black's view of group i is group (i + 6) % 12 (the colours
+        // swapped) with the board turned over.
+        let mut added = ArrayVec::<(usize, usize), 32>::new();
+        let mut removed = ArrayVec::<(usize, usize), 32>::new();
+        for (i, (&before, &after)) in from.iter().zip(to).enumerate() {
+            let (gone, came) = (before & !after, after & !before);
+            for (bits, list) in [(gone, &mut removed), (came, &mut added)] {
+                let mut bits = bits;
+                while bits != 0 {
+                    let sq = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    // At most 32 pieces come or go, so the lists never fill.
+                    let _ = list.try_push((i * 64 + sq, (i + 6) % 12 * 64 + (sq ^ 56)));
+                }
+            }
+        }
+        for (view, (dst, src)) in out.views.iter_mut().zip(&self.views).enumerate() {
+            let row = |&(white, black): &(usize, usize)| &net.feature_weights[if view == 0 { white } else { black }];
+            match (added.as_slice(), removed.as_slice()) {
+                ([a], [r]) => apply(dst, src, row(a), row(r), None),
+                ([a], [r, r2]) => apply(dst, src, row(a), row(r), Some(row(r2))),
+                _ => {
+                    *dst = *src;
+                    for f in &added {
+                        add(dst, row(f));
+                    }
+                    for f in &removed {
+                        sub(dst, row(f));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The evaluation for `turn`, the side to move, in centipawns.
+    pub fn evaluate(&self, turn: Color) -> i32 {
+        let net = &*NETWORK;
+        let [own_weights, other_weights] = &net.output_weights;
+        let own = &self.views[turn.index()];
+        let other = &self.views[(!turn).index()];
+        let sum = weigh(own, own_weights) + weigh(other, other_weights) + net.output_bias;
+        sum / QB * SCALE / QA
+    }
+}
+
+/// The evaluation of `pos` (standard chess) for the side to move, in centipawns.
+pub fn evaluate(pos: &Position) -> i32 {
+    Accumulator::new(&placement(pos)).evaluate(pos.turn())
+}
+
+/// A search's accumulators, one per ply of the current line, each brought up to date only
+/// when a position at that ply is evaluated: from the nearest ply above whose sums are known,
+/// by the differences between the placements on the way (every node records its placement as
+/// it is entered).
+pub struct Stack {
+    placements: Vec<Placement>,
+    accumulators: Vec<Accumulator>,
+    known: Vec<bool>,
+}
+
+/// Past this many plies of changes, summing the position afresh is as cheap.
+const FARTHEST: usize = 6;
+
+impl Stack {
+    pub fn new(plies: usize) -> Stack {
+        let empty = Accumulator { views: [[0; HIDDEN]; 2] };
+        Stack { placements: vec![[0; 12]; plies], accumulators: vec![empty; plies], known: vec![false; plies] }
+    }
+
+    /// A node at `ply` is entered with `pos`.
+    pub fn enter(&mut self, ply: usize, pos: &Position) {
+        if let (Some(p), Some(k)) = (self.placements.get_mut(ply), self.known.get_mut(ply)) {
+            *p = placement(pos);
+            *k = false;
+        }
+    }
+
+    /// The evaluation of the position entered at `ply`, for `turn`.
+    pub fn evaluate(&mut self, ply: usize, turn: Color) -> i32 {
+        if ply >= self.known.len() {
+            return 0;
+        }
+        let mut from = ply;
+        while !self.known[from] && from > 0 && ply - from < FARTHEST {
+            from -= 1;
+        }
+        if !self.known[from] {
+            self.accumulators[from] = Accumulator::new(&self.placements[from]);
+            self.known[from] = true;
+        }
+        for p in from + 1..=ply {
+            let (above, below) = self.accumulators.split_at_mut(p);
+            above[p - 1].change_into(&mut below[0], &self.placements[p - 1], &self.placements[p]);
+            self.known[p] = true;
+        }
+        self.accumulators[ply].evaluate(turn)
+    }
+}
+
+/// `dst` = `src` + `plus` - `minus` (- `minus2`), in one pass.
+fn apply(
+    dst: &mut [i16; HIDDEN],
+    src: &[i16; HIDDEN],
+    plus: &[i16; HIDDEN],
+    minus: &[i16; HIDDEN],
+    minus2: Option<&[i16; HIDDEN]>,
+) {
+    match minus2 {
+        None => {
+            for i in 0..HIDDEN {
+                dst[i] = src[i].wrapping_add(plus[i]).wrapping_sub(minus[i]);
+            }
+        }
+        Some(minus2) => {
+            for i in 0..HIDDEN {
+                dst[i] = src[i].wrapping_add(plus[i]).wrapping_sub(minus[i]).wrapping_sub(minus2[i]);
+            }
+        }
+    }
+}
+
+fn add(acc: &mut [i16; HIDDEN], weights: &[i16; HIDDEN]) {
+    for (a, w) in acc.iter_mut().zip(weights) {
+        *a = a.wrapping_add(*w);
+    }
+}
+
+fn sub(acc: &mut [i16; HIDDEN], weights: &[i16; HIDDEN]) {
+    for (a, w) in acc.iter_mut().zip(weights) {
+        *a = a.wrapping_sub(*w);
+    }
+}
+
+/// The clipped layer weighed by the output weights (at most 256 * 255 * 127 in size: no overflow).
+fn weigh(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
+    let mut sum = 0;
+    for i in 0..HIDDEN {
+        sum += i32::from(acc[i].clamp(0, QA as i16)) * i32::from(weights[i]);
+    }
+    sum
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Variant;
+
+    fn eval(fen: &str) -> i32 {
+        evaluate(&Position::from_fen(fen, Variant::Standard).unwrap())
+    }
+
+    #[test]
+    fn material_counts_and_the_view_turns_with_the_side_to_move() {
+        // A queen up is far ahead, for whichever side has it, seen from either side.
+        let white_up = eval("4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
+        let black_up = eval("3qk3/8/8/8/8/8/8/4K3 b - - 0 1");
+        assert!(white_up > 500, "{white_up}");
+        assert!(black_up > 500, "{black_up}");
+        assert!(eval("4k3/8/8/8/8/8/8/3QK3 b - - 0 1") < -500);
+        // The mirrored position is the same position for the other side.
+        let a = eval("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+        let b = eval("rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 2 3");
+        assert_eq!(a, b);
+        // The start is about even.
+        assert!(eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").abs() < 80);
+    }
+
+    #[test]
+    fn accumulators_brought_up_to_date_move_by_move_match_a_fresh_sum() {
+        use rand::{rngs::SmallRng, Rng, SeedableRng};
+        let mut rng = SmallRng::seed_from_u64(7);
+        for _ in 0..20 {
+            let mut stack = Stack::new(64);
+            let mut line = vec![Position::new(Variant::Standard)];
+            stack.enter(0, &line[0]);
+            for _ in 0..400 {
+                // Walk a random line down and, now and then, back up to an earlier ply (as a
+                // search does), evaluating some of the positions on the way.
+                if line.len() > 1 && (line.len() >= 60 || rng.random_bool(0.3)) {
+                    line.truncate(rng.random_range(1..line.len()));
+                    continue;
+                }
+                let pos = *line.last().unwrap();
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    line.pop();
+                    continue;
+                }
+                let child = pos.after(moves[rng.random_range(0..moves.len())]);
+                stack.enter(line.len(), &child);
+                line.push(child);
+                if rng.random_bool(0.5) {
+                    let ply = line.len() - 1;
+                    assert_eq!(stack.evaluate(ply, child.turn()), evaluate(&child));
+                }
+            }
+        }
+    }
+}
