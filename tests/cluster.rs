@@ -407,6 +407,53 @@ async fn a_killed_owner_loses_no_move_and_the_game_goes_on() {
     see_move(&mut black, "b1c3").await;
 }
 
+/// How many times `game` has been claimed: its epoch in PostgreSQL, which every claim raises.
+async fn epoch(db: &str, game: &str) -> i64 {
+    let (client, connection) = tokio_postgres::connect(db, tokio_postgres::NoTls).await.expect("connect");
+    let task = tokio::spawn(connection);
+    let row = client.query_one("SELECT epoch FROM games WHERE id = $1", &[&game]).await.expect("epoch");
+    drop(client);
+    let _ = task.await;
+    row.get(0)
+}
+
+#[tokio::test]
+async fn a_dead_nodes_game_is_taken_once_however_many_ask_for_it_at_once() {
+    let Some(mut cluster) = Cluster::start("cluster-take-once").await else { return };
+    let (mut white, mut black, _spectator, game, _, _) = spread_game(&cluster).await;
+    white.play(&game, "e2e4").await;
+    see_move(&mut black, "e2e4").await;
+    let db = cluster.node("n2").db.clone();
+    let before = epoch(&db, &game).await;
+
+    // The owner dies, and eight spectators on n2 ask for the game at once: each request finds
+    // the game without a live owner when the lease runs out, while n2's lease task looks for
+    // orphans too. The game must be claimed once, not once per request: a second claim on the
+    // same node started a second room from the same stored version, whose events the
+    // followers dropped as already seen.
+    cluster.take("n1").kill();
+    drop(white);
+    let mut watchers = Vec::new();
+    for _ in 0..8 {
+        watchers.push(cluster.node("n2").client().await);
+    }
+    let states = futures::future::join_all(watchers.iter_mut().map(|w| async {
+        w.send(json!({"type":"watch","game":game})).await;
+        w.recv_type("state").await
+    }))
+    .await;
+    for state in &states {
+        assert_eq!(moves(state), ["e2e4"], "{state}");
+    }
+    // Black moves: acknowledged and seen (`play` waits for both), and seen by every follower
+    // on n2.
+    black.play(&game, "e7e5").await;
+    for w in &mut watchers {
+        see_move(w, "e7e5").await;
+    }
+    assert_eq!(epoch(&db, &game).await, before + 1, "one claim after the owner died");
+}
+
 #[tokio::test]
 async fn a_node_that_lost_its_lease_cannot_write_a_move() {
     let Some(cluster) = Cluster::start("cluster-fence").await else { return };

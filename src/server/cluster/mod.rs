@@ -83,6 +83,14 @@ pub struct Cluster {
     wake: Notify,
     /// Set when this node stops: it takes no more games.
     stopping: AtomicBool,
+    /// Held while this node claims games and starts their rooms, so that it takes a game
+    /// once: a game it has claimed but whose room is not up yet looks, to a request arriving
+    /// meanwhile, like one of its own whose room is gone, and a second claim would start a
+    /// second room. That room would restart from the same stored version, so its events
+    /// would carry versions the first room's had already used, and followers would drop them
+    /// as seen (a move acknowledged, never shown), while the first room's moves would fail
+    /// to store against the newer epoch.
+    taking: tokio::sync::Mutex<()>,
 }
 
 /// The seats and counted spectators of one game held by this node's connections.
@@ -139,6 +147,7 @@ impl Cluster {
             attending: Mutex::new(HashMap::new()),
             wake: Notify::new(),
             stopping: AtomicBool::new(false),
+            taking: tokio::sync::Mutex::new(()),
         });
         for channel in [node_channel(&cluster.node), LOBBY_CHANNEL.to_string(), HANDOFF_CHANNEL.to_string()] {
             cluster.bus.subscribe(channel).await;
@@ -245,6 +254,11 @@ impl Cluster {
     async fn take(&self, game: &str) -> Result<Option<RoomHandle>, Refusal> {
         if self.stopping.load(Ordering::Acquire) {
             return Err(Refusal::shutting_down());
+        }
+        let _taking = self.taking.lock().await;
+        // Another request, or the lease task, may have taken it while this one waited.
+        if let Some(handle) = self.lobby.get(game).await {
+            return Ok(Some(handle));
         }
         let Some(stored) = self.store.claim(game).await.map_err(|e| Refusal::server_error(e.to_string()))? else {
             return Ok(None);

@@ -181,6 +181,8 @@ async fn leases(cluster: Arc<Cluster>) {
 
 /// Takes the unfinished games nobody holds (their node died or stopped) and starts their rooms.
 async fn take_orphans(cluster: &Arc<Cluster>) {
+    // Until their rooms are up: see `Cluster::taking`.
+    let _taking = cluster.taking.lock().await;
     let stored = match cluster.store.claim_orphans(TAKE_PER_TICK).await {
         Ok(stored) => stored,
         Err(e) => {
