@@ -9,9 +9,8 @@
 //! a few million FENs here takes seconds where Python took many minutes and gigabytes.
 use std::io::{BufRead, BufReader, BufWriter, Write};
 
-use gambit::chess::{Color, Position, Role, Variant};
-
-const ROLES: [Role; 6] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
+use gambit::bots::eval::network::{inputs, placement};
+use gambit::chess::{Color, Position, Variant};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -49,25 +48,22 @@ fn record(line: &str) -> Option<Vec<u8>> {
     let score: i32 = score.parse().ok()?;
     let white = pos.turn() == Color::White;
     let (score, result) = if white { (score, result) } else { (-score, 1.0 - result) };
-    // Each view lists its own pieces first, with the board turned over for Black.
+    // The inputs exactly as the engine sets them: the side to move's view first.
     let mut views = [[u16::MAX; 32]; 2];
     let mut count = 0;
-    for (c, color) in Color::ALL.into_iter().enumerate() {
-        for (r, role) in ROLES.into_iter().enumerate() {
-            let mut bits = pos.pieces(color, role).0;
-            while bits != 0 {
-                let sq = bits.trailing_zeros() as u16;
-                bits &= bits - 1;
-                if count == 32 {
-                    return None;
-                }
-                let by_white = (c * 6 + r) as u16 * 64 + sq;
-                let by_black = ((1 - c) * 6 + r) as u16 * 64 + (sq ^ 56);
-                let (own, other) = if white { (by_white, by_black) } else { (by_black, by_white) };
-                views[0][count] = own;
-                views[1][count] = other;
-                count += 1;
+    for (group, &bits) in placement(&pos).iter().enumerate() {
+        let mut bits = bits;
+        while bits != 0 {
+            let sq = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if count == 32 {
+                return None;
             }
+            let [by_white, by_black] = inputs(group, sq).map(|i| i as u16);
+            let (own, other) = if white { (by_white, by_black) } else { (by_black, by_white) };
+            views[0][count] = own;
+            views[1][count] = other;
+            count += 1;
         }
     }
     let mut bytes = Vec::with_capacity(132);

@@ -68,6 +68,14 @@ pub fn placement(pos: &Position) -> Placement {
     std::array::from_fn(|i| pos.pieces(Color::ALL[i / 6], ROLES[i % 6]).0)
 }
 
+/// The inputs a piece of placement group `group` on square `sq` sets: in White's view and in
+/// Black's. Black's view of group i is group (i + 6) % 12 (the colours swapped) with the board
+/// turned over. The trainer's records (examples/net_features.rs) are made with the same.
+#[inline(always)]
+pub fn inputs(group: usize, sq: usize) -> [usize; 2] {
+    [group * 64 + sq, (group + 6) % 12 * 64 + (sq ^ 56)]
+}
+
 /// The first layer's sums for one position, from White's view and from Black's. A move
 /// changes two to four inputs, so a child's sums are its parent's with a few rows added or
 /// taken away, far cheaper than summing every piece again.
@@ -79,35 +87,21 @@ pub struct Accumulator {
 impl Accumulator {
     /// The sums for `placement`, from the biases up.
     pub fn new(placement: &Placement) -> Accumulator {
-        let net = &*NETWORK;
-        let mut acc = Accumulator { views: [net.feature_bias; 2] };
-        acc.change(&[0; 12], placement);
+        let biases = Accumulator { views: [NETWORK.feature_bias; 2] };
+        let mut acc = biases;
+        biases.change_into(&mut acc, &[0; 12], placement);
         acc
     }
 
-    /// Brings the sums from the position `from` to the position `to`.
-    pub fn change(&mut self, from: &Placement, to: &Placement) {
-        *self = self.changed(from, to);
-    }
-
-    /// The sums for the position `to`, from these (for the position `from`). The changed
-    /// inputs are listed first and the rows applied after, in one pass over the sums where a
-    /// move is usual (a piece leaves one square for another, and perhaps takes a piece).
-    pub fn changed(&self, from: &Placement, to: &Placement) -> Accumulator {
-        let mut out = *self;
-        self.change_into(&mut out, from, to);
-        out
-    }
-
-    /// [`Accumulator::changed`], written into `out` (whatever it held): the search's way, as
-    /// returning the sums by value would copy them once more.
+    /// Writes into `out` (whatever it held) the sums for the position `to`, from these (for
+    /// the position `from`). The changed inputs are listed first and the rows applied after, in
+    /// one pass over the sums where a move is usual (a piece leaves one square for another, and
+    /// perhaps takes a piece).
     #[inline(always)]
     pub fn change_into(&self, out: &mut Accumulator, from: &Placement, to: &Placement) {
         let net = &*NETWORK;
-        // Inputs by White's view; Black's view of group i is group (i + 6) % 12 (the colours
-        // swapped) with the board turned over.
-        let mut added = ArrayVec::<(usize, usize), 32>::new();
-        let mut removed = ArrayVec::<(usize, usize), 32>::new();
+        let mut added = ArrayVec::<[usize; 2], 32>::new();
+        let mut removed = ArrayVec::<[usize; 2], 32>::new();
         for (i, (&before, &after)) in from.iter().zip(to).enumerate() {
             let (gone, came) = (before & !after, after & !before);
             for (bits, list) in [(gone, &mut removed), (came, &mut added)] {
@@ -116,12 +110,12 @@ impl Accumulator {
                     let sq = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
                     // At most 32 pieces come or go, so the lists never fill.
-                    let _ = list.try_push((i * 64 + sq, (i + 6) % 12 * 64 + (sq ^ 56)));
+                    let _ = list.try_push(inputs(i, sq));
                 }
             }
         }
         for (view, (dst, src)) in out.views.iter_mut().zip(&self.views).enumerate() {
-            let row = |&(white, black): &(usize, usize)| &net.feature_weights[if view == 0 { white } else { black }];
+            let row = |f: &[usize; 2]| &net.feature_weights[f[view]];
             match (added.as_slice(), removed.as_slice()) {
                 ([a], [r]) => apply(dst, src, row(a), row(r), None),
                 ([a], [r, r2]) => apply(dst, src, row(a), row(r), Some(row(r2))),

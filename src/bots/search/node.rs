@@ -126,7 +126,6 @@ impl Searcher<'_> {
         if self.tick() {
             return 0;
         }
-        self.enter(pos, ply);
         self.seldepth = self.seldepth.max(ply as u32);
         if pos.halfmoves() >= 100
             || self.is_repetition(pos)
@@ -149,6 +148,9 @@ impl Searcher<'_> {
         if depth <= 0 {
             return self.quiesce(pos, alpha, beta, ply);
         }
+        // Here, not on entry: a node that goes straight to the quiescence search is entered
+        // there, and one that returns before this evaluates nothing and has no children.
+        self.enter(pos, ply);
         if ply >= MAX_PLY - 2 {
             return self.evaluate(pos, ply);
         }
