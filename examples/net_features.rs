@@ -1,21 +1,29 @@
 //! Turns labelled positions (`FEN;result;score` lines, the result and score for White, as
 //! scripts/eval_labels.py and scripts/selfplay_data.py write them) into the network's inputs,
-//! for scripts/train_network.py: `cargo run --release --example net_features -- IN.csv OUT.bin`.
+//! for scripts/train_network.py: `cargo run --release --example net_features -- [--minichess7]
+//! IN.csv OUT.bin` (the positions standard chess's unless told).
 //!
 //! Each position becomes one record of 132 bytes, little-endian: the side to move's view (32
 //! u16 inputs, unused ones 0xFFFF), the other side's view (likewise), the score for the side to
 //! move (i16, clamped to ±2000), its result (u8: 0 lost, 1 drawn, 2 won) and whether it has no
-//! castling rights (u8: then the trainer may also learn it with its files turned over). Parsing
+//! castling rights (u8: then the trainer may also learn it with its files turned over; always
+//! so in minichess7, which has no castling). Parsing
 //! a few million FENs here takes seconds where Python took many minutes and gigabytes.
 use std::io::{BufRead, BufReader, BufWriter, Write};
 
-use gambit::bots::eval::network::{inputs, placement};
+use gambit::bots::eval::network::{placement, Shape};
 use gambit::chess::{Color, Position, Variant};
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let variant = if args.first().is_some_and(|a| a == "--minichess7") {
+        args.remove(0);
+        Variant::Minichess7
+    } else {
+        Variant::Standard
+    };
     let [input, output] = args.as_slice() else {
-        eprintln!("usage: net_features IN.csv OUT.bin");
+        eprintln!("usage: net_features [--minichess7] IN.csv OUT.bin");
         std::process::exit(2);
     };
     let fail = |what: &str, e: std::io::Error| -> ! {
@@ -27,7 +35,7 @@ fn main() {
     let (mut written, mut skipped) = (0u64, 0u64);
     for line in reader.lines() {
         let line = line.unwrap_or_else(|e| fail(input, e));
-        match record(&line) {
+        match record(variant, &line) {
             Some(bytes) => {
                 out.write_all(&bytes).unwrap_or_else(|e| fail(output, e));
                 written += 1;
@@ -40,10 +48,11 @@ fn main() {
 }
 
 /// One position's record, or None for a line that is not a labelled position.
-fn record(line: &str) -> Option<Vec<u8>> {
+fn record(variant: Variant, line: &str) -> Option<Vec<u8>> {
     let mut parts = line.split(';');
     let (fen, result, score) = (parts.next()?, parts.next()?, parts.next()?);
-    let pos = Position::from_fen(fen, Variant::Standard).ok()?;
+    let pos = Position::from_fen(fen, variant).ok()?;
+    let shape = Shape::of(variant);
     let result: f32 = result.parse().ok()?;
     let score: i32 = score.parse().ok()?;
     let white = pos.turn() == Color::White;
@@ -59,7 +68,7 @@ fn record(line: &str) -> Option<Vec<u8>> {
             if count == 32 {
                 return None;
             }
-            let [by_white, by_black] = inputs(group, sq).map(|i| i as u16);
+            let [by_white, by_black] = shape.inputs(group, sq).map(|i| i as u16);
             let (own, other) = if white { (by_white, by_black) } else { (by_black, by_white) };
             views[0][count] = own;
             views[1][count] = other;

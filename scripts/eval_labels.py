@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Positions labelled by Stockfish's static evaluation: eval_labels.py OUT.csv GAMES.pgn...
+"""Positions labelled by Stockfish's static evaluation: eval_labels.py [--minichess7] OUT.csv GAMES.pgn...
 
 The positions are those of `gambit match --pgn` games (e.g. `gambit match --white level8
 --black skill:4,4,40 --nodes 2000 --games 60000 --seed 1001 --pgn GAMES.pgn --concurrency 2`:
@@ -13,8 +13,14 @@ of 1,500 nodes (scripts/selfplay_data.py) labels some 90.
 Written as scripts/selfplay_data.py writes them, `FEN;result;score`: the game's result for
 White (1, 0.5 or 0) and the score for White. scripts/train_network.py reads them.
 Needs python-chess (`pip install chess`) and /usr/games/stockfish; two Stockfish processes.
+
+With --minichess7 the games are minichess7's, which python-chess cannot read: the positions come
+from examples/pgn_positions (the same choice, after the match's openings of up to 6 plies), and
+the labels from Fairy-Stockfish 11.1's `eval` ("Total evaluation", the classical evaluation: it
+has no network for this variant) with tests/data/minichess7.ini, about 6,000 positions a second.
 """
 import multiprocessing as mp
+import os
 import subprocess
 import sys
 import threading
@@ -26,6 +32,14 @@ except ImportError:
     sys.exit("needs python-chess (pip install chess)")
 
 OPENING = 8
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The engine and its setup for each variant, and the line of `eval`'s answer that holds the score.
+ENGINES = {
+    "standard": (["/usr/games/stockfish"], "", "Final evaluation"),
+    "minichess7": (["/usr/games/fairy-stockfish"],
+                   f"setoption name VariantPath value {ROOT}/tests/data/minichess7.ini\n"
+                   "setoption name UCI_Variant value minichess7\n", "Total evaluation"),
+}
 RESULTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
 
@@ -44,12 +58,24 @@ def positions(path):
                 board.push(move)
 
 
-def label(batch):
-    """Stockfish's static evaluation of each FEN, for White, in centipawns (None in check)."""
-    p = subprocess.Popen(["/usr/games/stockfish"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         text=True, bufsize=1 << 16)
+def minichess7_positions(paths):
+    """(FEN, result for White) of the kept positions of minichess7 games, by examples/pgn_positions."""
+    subprocess.run(["cargo", "build", "--release", "--quiet", "--example", "pgn_positions"], cwd=ROOT, check=True)
+    tool = os.path.join(ROOT, "target", "release", "examples", "pgn_positions")
+    out = subprocess.run([tool, "6", *paths], stdout=subprocess.PIPE, text=True, check=True).stdout
+    for line in out.splitlines():
+        fen, result = line.split(";")
+        yield fen, float(result)
+
+
+def label(job):
+    """The static evaluation of each FEN, for White, in centipawns (None in check)."""
+    variant, batch = job
+    command, setup, answer = ENGINES[variant]
+    p = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1 << 16)
 
     def feed():
+        p.stdin.write(setup)
         for fen in batch:
             p.stdin.write(f"position fen {fen}\neval\n")
         p.stdin.write("quit\n")
@@ -58,31 +84,36 @@ def label(batch):
     threading.Thread(target=feed, daemon=True).start()
     scores = []
     for line in p.stdout:
-        if line.startswith("Final evaluation"):
-            # "Final evaluation       +0.16 (white side) [...]", or "none (in check)".
+        if line.startswith(answer):
+            # "Final evaluation       +0.16 (white side) [...]" (Stockfish), "Total evaluation:
+            # -0.19 (white side)" (Fairy-Stockfish), or "none (in check)".
             word = line.split()[2]
             scores.append(None if word == "none" else round(float(word) * 100))
     p.wait()
     if len(scores) != len(batch):
-        raise RuntimeError(f"stockfish answered {len(scores)} of {len(batch)} positions")
+        raise RuntimeError(f"{command[0]} answered {len(scores)} of {len(batch)} positions")
     return scores
 
 
 def main():
-    if len(sys.argv) < 3:
-        sys.exit("usage: eval_labels.py OUT.csv GAMES.pgn...")
+    args = sys.argv[1:]
+    variant = "minichess7" if args[:1] == ["--minichess7"] else "standard"
+    args = args[1:] if variant == "minichess7" else args
+    if len(args) < 2:
+        sys.exit("usage: eval_labels.py [--minichess7] OUT.csv GAMES.pgn...")
+    out_path, paths = args[0], args[1:]
+    found = minichess7_positions(paths) if variant == "minichess7" else (p for path in paths for p in positions(path))
     seen, kept = set(), []
-    for path in sys.argv[2:]:
-        for fen, result in positions(path):
-            # The move counters do not change the evaluation: one label per placement.
-            key = " ".join(fen.split(" ")[:4])
-            if key not in seen:
-                seen.add(key)
-                kept.append((fen, result))
+    for fen, result in found:
+        # The move counters do not change the evaluation: one label per placement.
+        key = " ".join(fen.split(" ")[:4])
+        if key not in seen:
+            seen.add(key)
+            kept.append((fen, result))
     print(f"{len(kept)} positions", file=sys.stderr, flush=True)
     chunk = 50_000
-    batches = [[fen for fen, _ in kept[i:i + chunk]] for i in range(0, len(kept), chunk)]
-    with mp.Pool(2) as pool, open(sys.argv[1], "w") as out:
+    batches = [(variant, [fen for fen, _ in kept[i:i + chunk]]) for i in range(0, len(kept), chunk)]
+    with mp.Pool(2) as pool, open(out_path, "w") as out:
         at = 0
         for scores in pool.imap(label, batches):
             for score in scores:
@@ -90,7 +121,7 @@ def main():
                 at += 1
                 if score is not None:
                     out.write(f"{fen};{result:g};{score}\n")
-    print(f"wrote {sys.argv[1]}", file=sys.stderr)
+    print(f"wrote {out_path}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Trains level 8's evaluation network: train_network.py OUT.bin EPOCHS HELD.bin DATA.bin...
+"""Trains level 8's evaluation network: train_network.py [--minichess7] OUT.bin EPOCHS HELD.bin DATA.bin...
 
 The network is the usual first one of engines that moved from a written evaluation to a learnt
 one: each side's view of the board (768 inputs: the side's own and the other side's six kinds of
@@ -30,6 +30,11 @@ The network level 8 plays with (docs/bots.md, "A learnt evaluation that plays"):
     scripts/eval_labels.py part.csv part.pgn
     cargo run --release --example net_features -- part.csv part.bin
     scripts/train_network.py network.bin 12 held.bin part0.bin part1.bin
+
+With --minichess7 the network is minichess7's (network_minichess7.bin): nine kinds of piece,
+so 1,152 inputs, and seven files to turn over (every position: the variant has no castling).
+The records are examples/net_features's with --minichess7, from positions labelled by
+scripts/eval_labels.py --minichess7.
 """
 import os
 import sys
@@ -46,7 +51,6 @@ BATCH = 4096
 RATE = 1e-3
 # Decoupled (AdamW) weight decay on the first layer's weights, per unit of the rate.
 WEIGHT_DECAY = float(os.environ.get("WEIGHT_DECAY", "1.0"))
-ROLES = "pnbrqk"
 
 
 RECORD = np.dtype([("own", "<u2", 32), ("other", "<u2", 32), ("score", "<i2"), ("result", "u1"),
@@ -64,15 +68,20 @@ def targets(records):
     return (LAMBDA * chance + (1 - LAMBDA) * records["result"].astype(np.float32) / 2).astype(np.float32)
 
 
+# The variant's inputs (two colours of each kind of piece on 64 squares) and files, set by main.
+INPUTS, FILES = 768, 8
+
+
 def inputs(indices, mirror):
     """A batch's active inputs (rows of 32, unused ones 0xFFFF) as a sparse matrix; the rows
     where `mirror` is set with their files turned over (a file is the input's low three bits)."""
     indices = indices.astype(np.int32)
-    indices[mirror] ^= 7
-    used = indices < 768
+    used = indices < INPUTS
+    files = indices[mirror] & 7
+    indices[mirror] += FILES - 1 - 2 * files
     ptr = np.concatenate([[0], np.cumsum(used.sum(axis=1))])
     data = np.ones(int(ptr[-1]), dtype=np.float32)
-    return sp.csr_matrix((data, indices[used], ptr), shape=(len(indices), 768))
+    return sp.csr_matrix((data, indices[used], ptr), shape=(len(indices), INPUTS))
 
 
 class Adam:
@@ -125,12 +134,17 @@ def loss_of(params, records, target):
 
 
 def main():
-    if len(sys.argv) < 5 or not sys.argv[2].isdigit() or int(sys.argv[2]) < 1:
-        sys.exit("usage: train_network.py OUT.bin EPOCHS HELD.bin DATA.bin...")
-    out_path, epochs = sys.argv[1], int(sys.argv[2])
+    global INPUTS, FILES
+    args = sys.argv[1:]
+    if args[:1] == ["--minichess7"]:
+        args = args[1:]
+        INPUTS, FILES = 2 * 9 * 64, 7
+    if len(args) < 4 or not args[1].isdigit() or int(args[1]) < 1:
+        sys.exit("usage: train_network.py [--minichess7] OUT.bin EPOCHS HELD.bin DATA.bin...")
+    out_path, epochs = args[0], int(args[1])
     t0 = time.time()
-    records = load(sys.argv[4:])
-    held = load([sys.argv[3]])
+    records = load(args[3:])
+    held = load([args[2]])
     target, held_target = targets(records), targets(held)
     n = len(records)
     if n == 0 or len(held) == 0:
@@ -138,7 +152,7 @@ def main():
     rng = np.random.default_rng(1)
     train = rng.permutation(n)
     print(f"{n} positions, {len(held)} held out, loaded in {time.time() - t0:.0f} s", flush=True)
-    w1 = (rng.standard_normal((768, HIDDEN)) * 0.1).astype(np.float32)
+    w1 = (rng.standard_normal((INPUTS, HIDDEN)) * 0.1).astype(np.float32)
     b1 = np.full(HIDDEN, 0.1, dtype=np.float32)
     w2 = (rng.standard_normal(2 * HIDDEN) * 0.1).astype(np.float32)
     b2 = np.zeros(1, dtype=np.float32)

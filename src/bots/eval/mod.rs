@@ -47,13 +47,10 @@ pub fn evaluate(pos: &Position) -> i32 {
     evaluator(pos.variant()).evaluate(pos)
 }
 
-/// The evaluation of `pos` for the side to move by full strength's evaluator: the learnt
-/// network in standard chess ([`network`]), the written evaluation in minichess7.
+/// The evaluation of `pos` for the side to move by full strength's evaluator: the variant's
+/// learnt network ([`network`]).
 pub fn evaluate_full_strength(pos: &Position) -> i32 {
-    match pos.variant() {
-        Variant::Standard => network::evaluate(pos),
-        Variant::Minichess7 => evaluate(pos),
-    }
+    network::evaluate(pos)
 }
 
 /// [`evaluate`], with the pawns' part looked up in (or added to) `cache`: the search's way.

@@ -24,7 +24,8 @@ use crate::chess::{Color, Move, Position, Role, Variant};
 pub(super) type ScoredMoves = ArrayVec<(i32, Move), MAX_MOVES>;
 
 /// Sets the evaluation table's keys of the network's evaluations apart from the written one's.
-const NETWORK_KEY: u64 = 0x9E37_79B9_7F4A_7C15;
+/// Its low 16 bits are 0, so that both keys of a position share the slot the table prefetches.
+const NETWORK_KEY: u64 = 0x9E37_79B9_7F4A_0000;
 
 /// The state of one search.
 pub(super) struct Searcher<'a> {
@@ -80,7 +81,7 @@ impl Searcher<'_> {
 
     /// The static evaluation of `pos`, from the table's evaluations if it is there.
     pub(super) fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
-        let learnt = self.learnt(pos);
+        let learnt = self.learnt();
         // Full strength's network and the written evaluation share the table (a server lends
         // one table to every level in turn), so their keys are kept apart.
         let key = if learnt { pos.hash() ^ NETWORK_KEY } else { pos.hash() };
@@ -93,14 +94,14 @@ impl Searcher<'_> {
         eval
     }
 
-    /// True where the network evaluates: at full strength, in standard chess.
-    fn learnt(&self, pos: &Position) -> bool {
-        self.selective && pos.variant() == Variant::Standard
+    /// True where the network evaluates: at full strength.
+    fn learnt(&self) -> bool {
+        self.selective
     }
 
     /// A node at `ply` is entered with `pos`: the network's accumulators learn where its pieces stand.
     pub(super) fn enter(&mut self, pos: &Position, ply: usize) {
-        if self.learnt(pos) {
+        if self.learnt() {
             self.network.enter(ply, pos);
         }
     }

@@ -127,34 +127,41 @@ impl Table {
 
     /// The static evaluation stored for `key`, if any.
     pub fn eval(&self, key: u64) -> Option<i32> {
-        let slot = *self.evals.get(key as usize & (self.evals.len().max(1) - 1))?;
+        let slot = *self.evals.get(self.eval_slot(key))?;
         (slot & !EVAL_KEY_LOW == key & !EVAL_KEY_LOW && slot != 0).then_some(i32::from(slot as u16 as i16))
     }
 
     /// Keeps the static evaluation of `key` (clamped to 16 bits; evaluations stay far inside).
     pub fn store_eval(&mut self, key: u64, eval: i32) {
-        let index = key as usize & (self.evals.len().max(1) - 1);
+        let index = self.eval_slot(key);
         if let Some(slot) = self.evals.get_mut(index) {
             let eval = eval.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
             *slot = (key & !EVAL_KEY_LOW) | u64::from(eval as u16);
         }
     }
 
+    /// The evaluation table's slot for `key`: by its low bits only (at most [`EVAL_KEY_LOW`]'s).
+    fn eval_slot(&self, key: u64) -> usize {
+        key as usize & (self.evals.len().max(1) - 1)
+    }
+
     fn slot(&self, key: u64) -> usize {
         key as usize & (self.entries.len().max(1) - 1)
     }
 
-    /// Asks the processor to start loading `key`'s entry, so that a probe a little later (after
-    /// the move generation and evaluation in between) finds it in the cache, not in memory.
+    /// Asks the processor to start loading `key`'s entry and its static evaluation's slot (which
+    /// keys that differ only above [`EVAL_KEY_LOW`] share), so that a probe a little later
+    /// (after the move generation in between) finds them in the cache, not in memory.
     #[inline]
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
-        if let Some(entry) = self.entries.get(self.slot(key)) {
+        if let (Some(entry), Some(eval)) = (self.entries.get(self.slot(key)), self.evals.get(self.eval_slot(key))) {
             // SAFETY: `_mm_prefetch` only hints the cache; it reads nothing and cannot fault, and
-            // the pointer is to a live element of `entries` besides.
+            // the pointers are to live elements of `entries` and `evals` besides.
             unsafe {
                 use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
                 _mm_prefetch::<_MM_HINT_T0>((entry as *const Slot).cast());
+                _mm_prefetch::<_MM_HINT_T0>((eval as *const u64).cast());
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
