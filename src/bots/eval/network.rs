@@ -2,8 +2,8 @@
 //! judgement at a glance. scripts/train_network.py writes `network.bin` (standard chess) from
 //! positions of `gambit match` games labelled by Stockfish 15.1's static evaluation, and
 //! `network_minichess7.bin` from minichess7's labelled by Fairy-Stockfish 11.1's
-//! (scripts/eval_labels.py); docs/bots.md ("A learnt evaluation that plays") says how, and what
-//! they gained.
+//! (scripts/eval_labels.py); docs/bots.md ("A learnt evaluation that plays" and "minichess7's
+//! network") says how, and what they gained.
 //!
 //! Each side's view of the board — its own and the other side's kinds of piece (six in
 //! standard chess, nine in minichess7) on 64 squares, the board turned over for Black — goes
@@ -26,7 +26,7 @@ const SCALE: i32 = 400;
 
 /// A network's parameters, in the order its file holds them.
 struct Network {
-    /// One row per input: [`inputs`] numbers them.
+    /// One row per input: [`Shape::inputs`] numbers them.
     feature_weights: Box<[[i16; HIDDEN]]>,
     feature_bias: [i16; HIDDEN],
     output_weights: [[i16; HIDDEN]; 2],
@@ -150,8 +150,8 @@ impl Accumulator {
     /// Writes into `out` (whatever it held) the sums for the position `to`, from these (for
     /// the position `from`). The changed inputs are listed first and the rows applied after, in
     /// one pass over the sums where a move is usual (a piece leaves one square for another, and
-    /// perhaps takes a piece).
-    /// Inlined where `variant` is a constant, so that the shape's numbers are too.
+    /// perhaps takes a piece). Inlined where `variant` is a constant, so that the shape's
+    /// numbers are too.
     #[inline(always)]
     pub fn change_into(&self, variant: Variant, out: &mut Accumulator, from: &Placement, to: &Placement) {
         let (net, shape) = (network(variant), Shape::of(variant));
