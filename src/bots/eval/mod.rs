@@ -47,12 +47,6 @@ pub fn evaluate(pos: &Position) -> i32 {
     evaluator(pos.variant()).evaluate(pos)
 }
 
-/// The evaluation of `pos` for the side to move by full strength's evaluator: the variant's
-/// learnt network ([`network`]).
-pub fn evaluate_full_strength(pos: &Position) -> i32 {
-    network::evaluate(pos)
-}
-
 /// [`evaluate`], with the pawns' part looked up in (or added to) `cache`: the search's way.
 pub fn evaluate_cached(pos: &Position, cache: &mut PawnCache) -> i32 {
     let evaluator = evaluator(pos.variant());

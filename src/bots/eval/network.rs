@@ -119,15 +119,16 @@ pub type Placement = [u64; 18];
 pub fn placement(pos: &Position) -> Placement {
     // Each variant by a call of its own, so that the groups' kinds and colours are constants.
     match pos.variant() {
-        Variant::Standard => placement_of::<6>(pos),
-        Variant::Minichess7 => placement_of::<9>(pos),
+        Variant::Standard => placement_in(Shape::of(Variant::Standard), pos),
+        Variant::Minichess7 => placement_in(Shape::of(Variant::Minichess7), pos),
     }
 }
 
 #[inline(always)]
-fn placement_of<const KINDS: usize>(pos: &Position) -> Placement {
+fn placement_in(shape: Shape, pos: &Position) -> Placement {
+    let kinds = shape.kinds;
     // `Role::ALL` has standard chess's six kinds first, then minichess7's fairy pieces.
-    std::array::from_fn(|i| if i < 2 * KINDS { pos.pieces(Color::ALL[i / KINDS], Role::ALL[i % KINDS]).0 } else { 0 })
+    std::array::from_fn(|i| if i < 2 * kinds { pos.pieces(Color::ALL[i / kinds], Role::ALL[i % kinds]).0 } else { 0 })
 }
 
 /// The first layer's sums for one position, from White's view and from Black's. A move
@@ -215,8 +216,6 @@ pub struct Stack {
     placements: Vec<Placement>,
     accumulators: Vec<Accumulator>,
     known: Vec<bool>,
-    /// The variant of the positions entered: one search's are all of one.
-    variant: Variant,
 }
 
 /// Past this many plies of changes, summing the position afresh is as cheap.
@@ -225,12 +224,7 @@ const FARTHEST: usize = 6;
 impl Stack {
     pub fn new(plies: usize) -> Stack {
         let empty = Accumulator { views: [[0; HIDDEN]; 2] };
-        Stack {
-            placements: vec![[0; 18]; plies],
-            accumulators: vec![empty; plies],
-            known: vec![false; plies],
-            variant: Variant::Standard,
-        }
+        Stack { placements: vec![[0; 18]; plies], accumulators: vec![empty; plies], known: vec![false; plies] }
     }
 
     /// A node at `ply` is entered with `pos`.
@@ -238,18 +232,19 @@ impl Stack {
         if let (Some(p), Some(k)) = (self.placements.get_mut(ply), self.known.get_mut(ply)) {
             *p = placement(pos);
             *k = false;
-            self.variant = pos.variant();
         }
     }
 
-    /// The evaluation of the position entered at `ply`, for `turn`.
-    pub fn evaluate(&mut self, ply: usize, turn: Color) -> i32 {
+    /// The evaluation of `pos`, the position entered at `ply`, for the side to move. (The
+    /// positions entered since it was last at ply 0 are of its variant.)
+    pub fn evaluate(&mut self, ply: usize, pos: &Position) -> i32 {
+        let (variant, turn) = (pos.variant(), pos.turn());
         #[cfg(target_arch = "x86_64")]
         if std::is_x86_feature_detected!("avx2") {
             // SAFETY: the processor has AVX2, checked just above.
-            return unsafe { self.evaluate_avx2(ply, turn) };
+            return unsafe { self.evaluate_avx2(ply, variant, turn) };
         }
-        self.evaluate_here(ply, turn)
+        self.evaluate_here(ply, variant, turn)
     }
 
     /// [`Stack::evaluate`] with AVX2's 256-bit vectors: the sums and products over the units
@@ -258,14 +253,14 @@ impl Stack {
     /// keeps the binary running on processors without AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn evaluate_avx2(&mut self, ply: usize, turn: Color) -> i32 {
-        self.evaluate_here(ply, turn)
+    fn evaluate_avx2(&mut self, ply: usize, variant: Variant, turn: Color) -> i32 {
+        self.evaluate_here(ply, variant, turn)
     }
 
     #[inline(always)]
-    fn evaluate_here(&mut self, ply: usize, turn: Color) -> i32 {
+    fn evaluate_here(&mut self, ply: usize, variant: Variant, turn: Color) -> i32 {
         // Each variant by a call of its own, so that its shape is a constant in each copy.
-        match self.variant {
+        match variant {
             Variant::Standard => self.evaluate_in(Variant::Standard, ply, turn),
             Variant::Minichess7 => self.evaluate_in(Variant::Minichess7, ply, turn),
         }
@@ -355,42 +350,59 @@ fn weigh(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::Variant;
 
-    fn eval(fen: &str) -> i32 {
-        evaluate(&Position::from_fen(fen, Variant::Standard).unwrap())
+    /// Positions of one variant: the side to move well ahead, or well behind, by more than
+    /// `margin`; a position and its mirror (ranks turned over, colours swapped), the same
+    /// position for the other side; and the start.
+    struct Case {
+        variant: Variant,
+        margin: i32,
+        ahead: &'static [&'static str],
+        behind: &'static [&'static str],
+        mirrored: [&'static str; 2],
+        start: &'static str,
     }
 
     #[test]
     fn material_counts_and_the_view_turns_with_the_side_to_move() {
-        // A queen up is far ahead, for whichever side has it, seen from either side.
-        let white_up = eval("4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
-        let black_up = eval("3qk3/8/8/8/8/8/8/4K3 b - - 0 1");
-        assert!(white_up > 500, "{white_up}");
-        assert!(black_up > 500, "{black_up}");
-        assert!(eval("4k3/8/8/8/8/8/8/3QK3 b - - 0 1") < -500);
-        // The mirrored position is the same position for the other side.
-        let a = eval("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
-        let b = eval("rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 2 3");
-        assert_eq!(a, b);
-        // The start is about even.
-        assert!(eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").abs() < 80);
-    }
-
-    #[test]
-    fn minichess7_material_counts_and_the_view_turns_with_the_side_to_move() {
-        let eval = |fen: &str| evaluate(&Position::from_fen(fen, Variant::Minichess7).unwrap());
-        // An empress up is far ahead, for whichever side has it, seen from either side.
-        let white_down = eval("nbqkacr/fpppppf/7/7/7/FPPPPPF/NBQKA1R w - - 0 1");
-        assert!(white_down < -400, "{white_down}");
-        assert!(eval("nbqkacr/fpppppf/7/7/7/FPPPPPF/NBQKA1R b - - 0 1") > 400);
-        // The mirrored position (ranks turned over, colours swapped) is the same position for
-        // the other side.
-        let a = eval("nbqk1cr/f1ppa1f/1p3p1/3p3/2P4/FP1CPPF/NBQKA1R w - - 0 4");
-        let b = eval("nbqka1r/fp1cppf/2p4/3P3/1P3P1/F1PPA1F/NBQK1CR b - - 0 4");
-        assert_eq!(a, b);
-        // The start is about even.
-        assert!(eval("nbqkacr/fpppppf/7/7/7/FPPPPPF/NBQKACR w - - 0 1").abs() < 80);
+        let cases = [
+            // A queen up is far ahead, for whichever side has it, seen from either side.
+            Case {
+                variant: Variant::Standard,
+                margin: 500,
+                ahead: &["4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "3qk3/8/8/8/8/8/8/4K3 b - - 0 1"],
+                behind: &["4k3/8/8/8/8/8/8/3QK3 b - - 0 1"],
+                mirrored: [
+                    "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+                    "rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 2 3",
+                ],
+                start: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            },
+            // An empress up likewise.
+            Case {
+                variant: Variant::Minichess7,
+                margin: 400,
+                ahead: &["nbqkacr/fpppppf/7/7/7/FPPPPPF/NBQKA1R b - - 0 1"],
+                behind: &["nbqkacr/fpppppf/7/7/7/FPPPPPF/NBQKA1R w - - 0 1"],
+                mirrored: [
+                    "nbqk1cr/f1ppa1f/1p3p1/3p3/2P4/FP1CPPF/NBQKA1R w - - 0 4",
+                    "nbqka1r/fp1cppf/2p4/3P3/1P3P1/F1PPA1F/NBQK1CR b - - 0 4",
+                ],
+                start: "nbqkacr/fpppppf/7/7/7/FPPPPPF/NBQKACR w - - 0 1",
+            },
+        ];
+        for case in cases {
+            let eval = |fen: &str| evaluate(&Position::from_fen(fen, case.variant).unwrap());
+            for fen in case.ahead {
+                assert!(eval(fen) > case.margin, "{fen}: {}", eval(fen));
+            }
+            for fen in case.behind {
+                assert!(eval(fen) < -case.margin, "{fen}: {}", eval(fen));
+            }
+            let [a, b] = case.mirrored;
+            assert_eq!(eval(a), eval(b), "{a} against its mirror");
+            assert!(eval(case.start).abs() < 80, "{}: {}", case.start, eval(case.start));
+        }
     }
 
     #[test]
@@ -421,7 +433,7 @@ mod tests {
                 line.push(child);
                 if rng.random_bool(0.5) {
                     let ply = line.len() - 1;
-                    assert_eq!(stack.evaluate(ply, child.turn()), evaluate(&child));
+                    assert_eq!(stack.evaluate(ply, &child), evaluate(&child));
                 }
             }
         }

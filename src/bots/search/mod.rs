@@ -31,7 +31,7 @@ use self::ordering::{Heuristics, MAX_PLY};
 pub use self::skill::Skill;
 use self::tt::Table;
 pub use self::tt::{bits_for_megabytes, TablePool};
-use super::eval::{evaluate, evaluate_full_strength, network};
+use super::eval::{evaluate, network};
 use super::{Bot, Limits};
 use crate::chess::{Game, Move};
 
@@ -180,7 +180,8 @@ impl AlphaBeta {
                 return SearchResult {
                     best: Some(*only),
                     score: Score::Cp(match self.skill {
-                        None => evaluate_full_strength(&pos),
+                        // Full strength evaluates with the variant's network.
+                        None => network::evaluate(&pos),
                         Some(_) => evaluate(&pos),
                     }),
                     depth: 0,

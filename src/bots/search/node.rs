@@ -88,8 +88,7 @@ impl Searcher<'_> {
         if let Some(eval) = self.table.eval(key) {
             return eval;
         }
-        let eval =
-            if learnt { self.network.evaluate(ply, pos.turn()) } else { evaluate_cached(pos, &mut self.table.pawns) };
+        let eval = if learnt { self.network.evaluate(ply, pos) } else { evaluate_cached(pos, &mut self.table.pawns) };
         self.table.store_eval(key, eval);
         eval
     }
