@@ -15,15 +15,15 @@ use crate::chess::Color;
 #[derive(Clone, PartialEq, Eq, Debug, Serialize)]
 pub struct Request {
     #[serde(flatten)]
-    pub message: ClientMessage,
+    pub message: Incoming,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<u64>,
 }
 
 impl Request {
     /// `message` with request id `id`.
-    pub fn new(message: ClientMessage, id: Option<u64>) -> Request {
-        Request { message, id }
+    pub fn new(message: impl Into<Incoming>, id: Option<u64>) -> Request {
+        Request { message: message.into(), id }
     }
 
     /// The JSON text of the frame.
@@ -35,8 +35,96 @@ impl Request {
 
 impl From<ClientMessage> for Request {
     fn from(message: ClientMessage) -> Request {
-        Request { message, id: None }
+        Request::new(message, None)
     }
+}
+
+impl From<GameAction> for Request {
+    fn from(action: GameAction) -> Request {
+        Request::new(action, None)
+    }
+}
+
+/// What a frame asks: something of the server ([`ClientMessage`]: lists, games to create,
+/// join or follow, chat, seeks), or a seat holder's action in one game ([`GameAction`]), which
+/// the connection hands to the game's room as it is.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+#[serde(untagged)]
+pub enum Incoming {
+    Message(ClientMessage),
+    Action(GameAction),
+}
+
+impl From<ClientMessage> for Incoming {
+    fn from(message: ClientMessage) -> Incoming {
+        Incoming::Message(message)
+    }
+}
+
+impl From<GameAction> for Incoming {
+    fn from(action: GameAction) -> Incoming {
+        Incoming::Action(action)
+    }
+}
+
+/// A seat holder's action in game `game`; on the wire the action's fields sit beside `game`
+/// (`{"type":"move","game":ID,"uci":"e2e4"}`).
+#[derive(Clone, PartialEq, Eq, Debug, Deserialize)]
+pub struct GameAction {
+    pub game: GameId,
+    #[serde(flatten)]
+    pub action: Action,
+}
+
+impl Serialize for GameAction {
+    /// As clients have always written it: the type, the game, then the action's own fields.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error, SerializeMap};
+        let serde_json::Value::Object(mut fields) = serde_json::to_value(&self.action).map_err(S::Error::custom)?
+        else {
+            return Err(S::Error::custom("an action is a JSON object"));
+        };
+        let mut map = serializer.serialize_map(None)?;
+        if let Some(kind) = fields.remove("type") {
+            map.serialize_entry("type", &kind)?;
+        }
+        map.serialize_entry("game", &self.game)?;
+        for (key, value) in &fields {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
+impl GameAction {
+    pub fn new(game: impl Into<GameId>, action: Action) -> GameAction {
+        GameAction { game: game.into(), action }
+    }
+}
+
+/// What a seat holder does in a game. The room carries these out as they come (a room
+/// operation of its own, `Act`), so a new one is a variant here and its handler in the room.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Action {
+    /// Plays a move in UCI.
+    Move { uci: String },
+    /// Takes back (vs a bot), offers to take back, or accepts the opponent's undo offer.
+    Undo,
+    /// Offers a draw, or accepts the opponent's draw offer.
+    Draw,
+    /// Refuses the opponent's pending offer.
+    Decline,
+    /// Gives up the game.
+    Resign,
+    /// Calls the game off, with no result: only before both sides have moved.
+    Abort,
+    /// Claims the game (`"win"`) or a draw (`"draw"`) after the opponent has been away for the
+    /// grace period.
+    Claim { result: ClaimKind },
+    /// After the end: offers a rematch, or accepts the opponent's offer (against a bot, starts
+    /// it at once).
+    Rematch,
 }
 
 /// The game a `create` asks for; every field may be left out (`{"type":"create"}` is a
@@ -101,24 +189,6 @@ pub enum ClientMessage {
     },
     /// Stops following a game.
     Unwatch { game: GameId },
-    /// Plays a move in UCI.
-    Move { game: GameId, uci: String },
-    /// Takes back (vs a bot), offers to take back, or accepts the opponent's undo offer.
-    Undo { game: GameId },
-    /// Offers a draw, or accepts the opponent's draw offer.
-    Draw { game: GameId },
-    /// Refuses the opponent's pending offer.
-    Decline { game: GameId },
-    /// Gives up the game.
-    Resign { game: GameId },
-    /// Calls the game off, with no result: only before both sides have moved.
-    Abort { game: GameId },
-    /// Claims the game (`"win"`) or a draw (`"draw"`) after the opponent has been away for the
-    /// grace period.
-    Claim { game: GameId, result: ClaimKind },
-    /// After the end: offers a rematch, or accepts the opponent's offer (against a bot, starts
-    /// it at once).
-    Rematch { game: GameId },
     /// Writes a line in one of the game's chat rooms.
     Chat { game: GameId, room: ChatRoom, text: ChatText },
     /// Posts an open challenge (replacing this connection's earlier one).
@@ -169,9 +239,31 @@ pub fn parse_client(text: &str) -> Result<Request, ProtocolError> {
     if object.get("id").is_some_and(|v| !v.is_null() && v.as_u64().is_none()) {
         return Err(ProtocolError { message: "field \"id\" must be a non-negative integer".into(), id: None });
     }
-    let message =
-        ClientMessage::deserialize(value).map_err(|e| ProtocolError { message: describe(&e.to_string()), id })?;
+    let message = incoming(value).map_err(|message| ProtocolError { message, id })?;
     Ok(Request { id, message })
+}
+
+/// A frame's object as a game action if its `type` names one, else as a client message; what
+/// is wrong with it, in words.
+fn incoming(value: serde_json::Value) -> Result<Incoming, String> {
+    match Action::deserialize(&value) {
+        Ok(_) => GameAction::deserialize(value).map(Incoming::Action).map_err(|e| describe(&e.to_string())),
+        Err(not_action) if not_action.to_string().starts_with("unknown variant") => {
+            ClientMessage::deserialize(value).map(Incoming::Message).map_err(|e| {
+                let message = describe(&e.to_string());
+                if message.starts_with("unknown message type") {
+                    // The game actions are a type of their own: name them too.
+                    let actions = describe(&not_action.to_string());
+                    let actions = actions.split_once("expected one of ").map_or("", |(_, list)| list);
+                    format!("{message}, or a game action: {actions}")
+                } else {
+                    message
+                }
+            })
+        }
+        // A game action with a field missing or of the wrong type.
+        Err(e) => Err(describe(&e.to_string())),
+    }
 }
 
 /// serde's message with its Rust-flavoured wording made plainer for a client author.

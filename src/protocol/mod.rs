@@ -2,7 +2,7 @@
 //! follower of a game's events ([`Follower`]) that every Rust client uses.
 //!
 //! Every frame is one JSON object tagged by `"type"` (snake_case). A client sends a
-//! [`Request`] (a [`ClientMessage`] and its optional id); the server sends [`ServerMessage`]s
+//! [`Request`] (a [`ClientMessage`] or a [`GameAction`], and its optional id); the server sends [`ServerMessage`]s
 //! and turns requests down with a [`Refusal`]. Both directions derive `Serialize` and
 //! `Deserialize` so the server, the terminal client, the load generator and the tests share
 //! one definition. This module depends on `chess` only. docs/protocol.md is the authoritative
@@ -15,7 +15,7 @@ mod server;
 mod social;
 mod values;
 
-pub use client::{parse_client, ClientMessage, NewGame, ProtocolError, Request};
+pub use client::{parse_client, Action, ClientMessage, GameAction, Incoming, NewGame, ProtocolError, Request};
 pub use follow::{Applied, Follower, Sequence};
 pub use server::{ErrorCode, Refusal, ServerMessage};
 pub use social::{ChatError, ChatLine, ChatRoom, ChatText, MatchScore, NewSeek, Points, SeekId, SeekView, CHAT_MAX};
@@ -62,7 +62,7 @@ mod tests {
             assert_eq!(parsed.to_json(), text, "{text}");
         }
         let create = parse_client(r#"{"type":"create"}"#).unwrap().message;
-        assert_eq!(create, ClientMessage::Create(NewGame::default()));
+        assert_eq!(create, Incoming::Message(ClientMessage::Create(NewGame::default())));
         assert_eq!(parse_client(r#"{"type":"move","game":"g","uci":"e2e4","id":7}"#).unwrap().id, Some(7));
     }
 
@@ -178,6 +178,8 @@ mod tests {
             assert!(e.message.contains(says), "{text}: {}", e.message);
         }
         let create = parse_client(r#"{"type":"create","name":" Bob "}"#).unwrap().message;
-        assert!(matches!(create, ClientMessage::Create(NewGame { name: Some(n), .. }) if n.as_str() == "Bob"));
+        assert!(
+            matches!(create, Incoming::Message(ClientMessage::Create(NewGame { name: Some(n), .. })) if n.as_str() == "Bob")
+        );
     }
 }

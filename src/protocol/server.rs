@@ -41,7 +41,7 @@ pub enum ErrorCode {
 }
 
 /// A request turned down: the code and the message of its `error` reply. Nothing changed.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[derive(Debug, Clone, PartialEq, Eq, Error, Serialize, Deserialize)]
 #[error("{message}")]
 pub struct Refusal {
     pub code: ErrorCode,

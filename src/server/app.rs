@@ -20,12 +20,13 @@ use super::analysis::{self, Analyses};
 use super::cluster::{BusError, Cluster, Joining};
 use super::config::{ServeArgs, ServerConfig};
 use super::connection::{self, Peer};
+use super::game_ref::GameRef;
 use super::hosts::Hosts;
 use super::limits::{client_ip, AddressLimits};
 use super::listener::{self, ListenOptions, PeerSlot};
-use super::lobby::{Lobby, LobbyLimits};
+use super::lobby::{Lobby, LobbyLimits, LobbyOptions};
 use super::metrics::Metrics;
-use super::room::{self, RoomContext};
+use super::room::{self, Command, Reply, RoomContext};
 use super::store::{self, AccountStore, GameStore, NoStore, PostgresStore, StoreError, StoredGame, StoredSeat};
 use super::web;
 use crate::bots::Level;
@@ -86,11 +87,17 @@ impl Shared {
         }
     }
 
-    /// The room of `game`: wherever the cluster holds it, or in this server's lobby.
-    pub async fn room(&self, game: &str) -> Result<room::RoomHandle, crate::protocol::Refusal> {
+    /// The live game `game`: wherever the cluster holds it, or in this server's lobby.
+    pub async fn room(&self, game: &str) -> Result<GameRef, crate::protocol::Refusal> {
         match &self.cluster {
-            Some(cluster) => cluster.handle(game).await,
-            None => self.lobby.get(game).await.ok_or_else(|| crate::protocol::Refusal::no_such_game(game)),
+            Some(cluster) => {
+                cluster.check(game).await?;
+                Ok(GameRef::Routed { cluster: cluster.clone(), game: game.to_string() })
+            }
+            None => match self.lobby.get(game).await {
+                Some(room) => Ok(GameRef::Local(room)),
+                None => Err(crate::protocol::Refusal::no_such_game(game)),
+            },
         }
     }
 }
@@ -240,7 +247,7 @@ async fn serve_store(
         max_unfinished_per_connection: config.max_games_per_connection,
     };
     let hooks = joining.as_mut().and_then(|j| j.hooks.take());
-    let lobby = Lobby::start_node(ctx, config.retention, limits, unfinished, hooks);
+    let lobby = Lobby::start(ctx, LobbyOptions { retention: config.retention, limits, restored: unfinished, hooks });
     let cluster = match joining {
         Some(joining) => Some(Cluster::start(joining, lobby.clone(), metrics.clone()).await),
         None => None,
@@ -498,7 +505,7 @@ fn damaged(id: &str, why: String) -> Response {
 
 async fn game(Path(id): Path<String>, State(shared): State<Arc<Shared>>) -> Response {
     if let Ok(room) = shared.room(&id).await {
-        if let Ok(state) = room.state().await {
+        if let Ok(state) = room.call(Command::State).await.and_then(Reply::into_state) {
             let Some(cluster) = &shared.cluster else { return Json(state).into_response() };
             // In a cluster: which node holds the game now.
             let mut value = serde_json::to_value(state).unwrap_or_default();
@@ -518,7 +525,7 @@ async fn game(Path(id): Path<String>, State(shared): State<Arc<Shared>>) -> Resp
 async fn pgn(Path(id): Path<String>, State(shared): State<Arc<Shared>>) -> Response {
     let text = |text: String| ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response();
     if let Ok(room) = shared.room(&id).await {
-        if let Ok(pgn) = room.pgn().await {
+        if let Ok(pgn) = room.call(Command::Pgn).await.and_then(Reply::into_pgn) {
             return text(pgn);
         }
     }

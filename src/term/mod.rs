@@ -306,6 +306,7 @@ fn run_blocking(task: impl std::future::Future<Output = Result<(), TermError>>) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::Incoming;
 
     #[test]
     fn urls() {
@@ -350,12 +351,12 @@ mod tests {
         let create = base.request();
         assert!(matches!(
             create.message,
-            ClientMessage::Create(NewGame {
+            Incoming::Message(ClientMessage::Create(NewGame {
                 white: SeatSpec::Human,
                 black: SeatSpec::Human,
                 as_side: Some(Color::White),
                 ..
-            })
+            }))
         ));
         let bot = PlayArgs {
             vs_bot: Some(3),
@@ -365,7 +366,7 @@ mod tests {
             ..base.clone()
         };
         match bot.request().message {
-            ClientMessage::Create(NewGame { white, black, as_side, variant, clock, .. }) => {
+            Incoming::Message(ClientMessage::Create(NewGame { white, black, as_side, variant, clock, .. })) => {
                 assert_eq!(white, SeatSpec::Bot { level: 3 });
                 assert_eq!(black, SeatSpec::Human);
                 assert_eq!(as_side, Some(Color::Black));

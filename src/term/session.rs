@@ -14,8 +14,8 @@ use super::view::{GameView, Update};
 use super::{PlayArgs, TermError, DEFAULT_URL};
 use crate::chess::Color;
 use crate::protocol::{
-    ChatError, ChatRoom, ChatText, ClaimKind, ClientMessage, ErrorCode, GameId, GameState, PlayerName, Request,
-    ServerMessage,
+    Action, ChatError, ChatRoom, ChatText, ClaimKind, ClientMessage, ErrorCode, GameAction, GameId, GameState,
+    PlayerName, Request, ServerMessage,
 };
 use crate::timer::sleep_until;
 
@@ -395,8 +395,7 @@ impl Session {
                 } else if let Some(pos) = self.view.position() {
                     match input::resolve(pos, self.view.legal(), &text) {
                         Ok(mv) => {
-                            let game = self.view.game().to_string();
-                            self.act(ClientMessage::Move { game, uci: mv.to_string() }).await;
+                            self.act(Action::Move { uci: mv.to_string() }).await;
                         }
                         Err(e) => self.show(&move_error(&e)),
                     }
@@ -409,16 +408,16 @@ impl Session {
             Command::Decline if self.is_player() && self.view.offer_to_me().is_none() => {
                 self.show("There is no offer to decline.");
             }
-            Command::Undo => self.act(ClientMessage::Undo { game: self.view.game().into() }).await,
-            Command::Draw => self.act(ClientMessage::Draw { game: self.view.game().into() }).await,
-            Command::Decline => self.act(ClientMessage::Decline { game: self.view.game().into() }).await,
-            Command::Resign => self.act(ClientMessage::Resign { game: self.view.game().into() }).await,
-            Command::Abort => self.act(ClientMessage::Abort { game: self.view.game().into() }).await,
-            Command::Rematch => self.act(ClientMessage::Rematch { game: self.view.game().into() }).await,
+            Command::Undo => self.act(Action::Undo).await,
+            Command::Draw => self.act(Action::Draw).await,
+            Command::Decline => self.act(Action::Decline).await,
+            Command::Resign => self.act(Action::Resign).await,
+            Command::Abort => self.act(Action::Abort).await,
+            Command::Rematch => self.act(Action::Rematch).await,
             Command::Say(text) => self.say(&text).await,
             Command::Claim { win } => {
                 let result = if win { ClaimKind::Win } else { ClaimKind::Draw };
-                self.act(ClientMessage::Claim { game: self.view.game().into(), result }).await
+                self.act(Action::Claim { result }).await
             }
         }
         Flow::Continue
@@ -436,21 +435,21 @@ impl Session {
     }
 
     /// Sends an action of the seat holder, after checking it can be sent at all.
-    async fn act(&mut self, message: ClientMessage) {
+    async fn act(&mut self, action: Action) {
         if !self.is_player() {
             self.show("You are watching; only the players can do that.");
             return;
         }
-        let after_the_end = matches!(message, ClientMessage::Rematch { .. } | ClientMessage::Decline { .. });
+        let after_the_end = matches!(action, Action::Rematch | Action::Decline);
         if self.view.is_over() && !after_the_end {
             self.show("The game is over: type rematch to play again, or quit to leave.");
             return;
         }
-        self.send(message).await;
+        self.send(GameAction::new(self.view.game(), action)).await;
     }
 
     /// Sends a message on the connection, or says why it cannot be sent now.
-    async fn send(&mut self, message: ClientMessage) {
+    async fn send(&mut self, message: impl Into<Request>) {
         let Some(conn) = self.conn.as_mut() else {
             self.show("Not connected right now — reconnecting…; try again in a moment.");
             return;

@@ -6,8 +6,9 @@
 //! ([`mirror`]). When a node dies its leases run out and the others take its games, rebuilt
 //! from PostgreSQL ([`tasks`]).
 //!
-//! Every connection of a cluster node follows a game through a routed [`RoomHandle`]: the
-//! owner is looked up for each command, so a handle stays good when the game changes hands.
+//! Every connection of a cluster node follows a game through a `GameRef` routed here: the
+//! owner is looked up for each [`Command`], so the reference stays good when the game changes
+//! hands.
 
 mod bus;
 mod mirror;
@@ -22,15 +23,13 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot, Notify};
 
 use self::mirror::Mirrors;
-use self::rpc::{Call, Envelope, Reply};
+use self::rpc::{Answer, Envelope};
 use super::accounts::Player;
-use super::lobby::{ClusterHooks, Lobby, Taken, Taker};
+use super::lobby::{seeks, ClusterHooks, Lobby, Taken, Taker};
 use super::metrics::Metrics;
-use super::room::{Action, Created, Relay, RoomHandle, Seated, Subscription};
-use super::seeks;
+use super::room::{Command, Relay, Reply, RoomHandle, Seated, Subscription};
 use super::store::{NodeInfo, Owner, PostgresStore, StoreError};
-use crate::chess::Color;
-use crate::protocol::{ChatRoom, ChatText, GameId, GameState, PlayerName, Refusal};
+use crate::protocol::{GameId, Refusal, SeekId};
 
 pub use bus::{Bus, BusError};
 
@@ -68,7 +67,7 @@ pub struct Cluster {
     mirrors: Mirrors,
     metrics: Arc<Metrics>,
     /// Requests sent to other nodes, waiting for their answer.
-    pending: Mutex<HashMap<u64, oneshot::Sender<Reply>>>,
+    pending: Mutex<HashMap<u64, oneshot::Sender<Answer>>>,
     next_request: AtomicU64,
     /// Owners of games held elsewhere, as last found (dropped when one does not answer).
     owners: Mutex<HashMap<GameId, String>>,
@@ -188,15 +187,14 @@ impl Cluster {
         }
     }
 
-    fn pending(&self) -> std::sync::MutexGuard<'_, HashMap<u64, oneshot::Sender<Reply>>> {
+    fn pending(&self) -> std::sync::MutexGuard<'_, HashMap<u64, oneshot::Sender<Answer>>> {
         self.pending.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// A handle on `game` wherever it is held; refused if there is no such live game. An
-    /// unfinished game nobody holds is taken by this node on the way.
-    pub async fn handle(self: &Arc<Self>, game: &str) -> Result<RoomHandle, Refusal> {
-        self.locate(game).await?;
-        Ok(RoomHandle::routed(self.clone(), game.to_string()))
+    /// Refused if `game` is no live game of the cluster. An unfinished game nobody holds is
+    /// taken by this node on the way.
+    pub async fn check(&self, game: &str) -> Result<(), Refusal> {
+        self.locate(game).await.map(drop)
     }
 
     /// The node that holds `game` now, if any node does.
@@ -272,23 +270,76 @@ impl Cluster {
         }
     }
 
-    /// Carries out `call` wherever `game` is held, looking again when its holder does not
+    /// Carries out `command` on `game` wherever it is held, and answers its reply. A
+    /// subscription's feed on this node is the game's mirror, fed from the bus and subscribed
+    /// before the owner answers, so that it survives the game changing hands; what this node's
+    /// connections hold in the game is noted, for its next owner.
+    pub async fn call(self: &Arc<Self>, game: &str, command: Command) -> Result<Reply, Refusal> {
+        let feed = if command.subscribes() { Some(self.follow(game).await) } else { None };
+        let counted = matches!(command, Command::Watch { counted: true, .. });
+        let reply = match self.route(game, command).await? {
+            Answer::Reply { reply } => reply,
+            other => return Err(unexpected(other)),
+        };
+        Ok(match (reply, feed) {
+            (Reply::Seated(seated), Some(rx)) => {
+                self.mirrors.note(game, seated.sub.v);
+                self.note_attending(game, |a| a.tokens.push(seated.token.clone()));
+                Reply::Seated(Seated { sub: seated.sub.attach(rx), ..seated })
+            }
+            (Reply::Subscribed(sub), Some(rx)) => {
+                self.mirrors.note(game, sub.v);
+                if counted {
+                    self.note_attending(game, |a| a.watchers += 1);
+                }
+                Reply::Subscribed(sub.attach(rx))
+            }
+            (reply, _) => reply,
+        })
+    }
+
+    /// Hands `command` to `game` without waiting for its answer (a connection of this node
+    /// that leaves the game).
+    pub fn tell(self: &Arc<Self>, game: &str, command: Command) {
+        match &command {
+            Command::Unwatch => self.note_attending(game, |a| a.watchers = a.watchers.saturating_sub(1)),
+            Command::Leave { token } => self.note_attending(game, |a| {
+                if let Some(i) = a.tokens.iter().position(|t| t == token) {
+                    a.tokens.swap_remove(i);
+                }
+            }),
+            _ => {}
+        }
+        let cluster = self.clone();
+        let game = game.to_string();
+        tokio::spawn(async move {
+            let _ = cluster.route(&game, command).await;
+        });
+    }
+
+    /// Carries out `command` wherever `game` is held, looking again when its holder does not
     /// answer or no longer has it.
-    async fn call(&self, game: &str, call: Call) -> Result<Reply, Refusal> {
+    async fn route(&self, game: &str, command: Command) -> Result<Answer, Refusal> {
         let deadline = tokio::time::Instant::now() + CALL_DEADLINE;
         loop {
-            let reply = match self.locate(game).await? {
-                Place::Here(handle) => rpc::execute(&handle, call.clone()).await,
-                Place::There(node) => match self.request(&node, game, call.clone()).await {
-                    Some(reply) => reply,
-                    None => {
-                        tracing::debug!(game, node, "no answer from the game's node");
-                        Reply::NotHere
+            let answer = match self.locate(game).await? {
+                Place::Here(handle) => rpc::execute(&handle, command.clone()).await,
+                Place::There(node) => {
+                    let request =
+                        |id, from| Envelope::Request { id, from, game: game.to_string(), command: command.clone() };
+                    match self.request(&node, request).await {
+                        Some(answer) => answer,
+                        None => {
+                            tracing::debug!(game, node, "no answer from the game's node");
+                            Answer::NotHere
+                        }
                     }
-                },
+                }
             };
-            if !matches!(reply, Reply::NotHere) {
-                return Ok(reply);
+            match answer {
+                Answer::NotHere => {}
+                Answer::Refused { refusal } => return Err(refusal),
+                answer => return Ok(answer),
             }
             self.owners().remove(game);
             if tokio::time::Instant::now() >= deadline {
@@ -298,12 +349,13 @@ impl Cluster {
         }
     }
 
-    /// Sends `call` to `node`; None if it does not answer in time.
-    async fn request(&self, node: &str, game: &str, call: Call) -> Option<Reply> {
+    /// Sends the request `make` builds (from its id and this node's name) to `node`; None if
+    /// it does not answer in time.
+    async fn request(&self, node: &str, make: impl FnOnce(u64, String) -> Envelope) -> Option<Answer> {
         let id = self.next_request.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
         self.pending().insert(id, tx);
-        let envelope = Envelope::Request { id, from: self.node.clone(), game: game.to_string(), call };
+        let envelope = make(id, self.node.clone());
         let heard = match serde_json::to_vec(&envelope) {
             Ok(payload) => self.bus.publish_now(node_channel(node), payload).await,
             Err(e) => {
@@ -323,27 +375,33 @@ impl Cluster {
         answer
     }
 
-    /// Answers another node's request for a game this node holds (or for one of its seeks).
-    async fn serve_request(&self, from: String, id: u64, game: GameId, call: Call) {
-        let reply = if let Call::AcceptSeek { seek, player } = call {
-            let by = Taker { connection: None, account: player.account_id() };
-            let played = match self.lobby.take_seek(seek, by).await {
-                Ok(seek) => seeks::play(&self.lobby, seek, player).await,
-                Err(Taken::Refused(refusal)) => Err(refusal),
-                Err(Taken::Elsewhere(_)) => Err(Refusal::server_error("the seek moved while it was being taken")),
-            };
-            match played {
-                Ok((game, token)) => Reply::Matched { game, token },
-                Err(refusal) => Reply::Refused { code: refusal.code, message: refusal.message },
-            }
-        } else {
-            match self.lobby.get(&game).await {
-                Some(handle) => rpc::execute(&handle, call).await,
-                None => Reply::NotHere,
-            }
+    /// Answers another node's command for a game this node holds.
+    async fn serve_request(&self, from: String, id: u64, game: GameId, command: Command) {
+        let answer = match self.lobby.get(&game).await {
+            Some(handle) => rpc::execute(&handle, command).await,
+            None => Answer::NotHere,
         };
-        match serde_json::to_vec(&Envelope::Response { id, reply }) {
-            Ok(payload) => self.bus.publish(node_channel(&from), payload),
+        self.respond(&from, id, answer);
+    }
+
+    /// Answers another node's player taking up one of this node's seeks.
+    async fn serve_seek(&self, from: String, id: u64, seek: SeekId, player: Player) {
+        let by = Taker { connection: None, account: player.account_id() };
+        let played = match self.lobby.take_seek(seek, by).await {
+            Ok(seek) => seeks::play(&self.lobby, seek, player).await,
+            Err(Taken::Refused(refusal)) => Err(refusal),
+            Err(Taken::Elsewhere(_)) => Err(Refusal::server_error("the seek moved while it was being taken")),
+        };
+        let answer = match played {
+            Ok((game, token)) => Answer::Matched { game, token },
+            Err(refusal) => Answer::Refused { refusal },
+        };
+        self.respond(&from, id, answer);
+    }
+
+    fn respond(&self, to: &str, id: u64, answer: Answer) {
+        match serde_json::to_vec(&Envelope::Response { id, answer }) {
+            Ok(payload) => self.bus.publish(node_channel(to), payload),
             Err(e) => tracing::error!(error = %e, "reply not serialisable"),
         }
     }
@@ -375,154 +433,38 @@ impl Cluster {
         let Some((tokens, watchers)) = self.attending().get(game).map(|a| (a.tokens.clone(), a.watchers)) else {
             return;
         };
-        self.tell(game, Call::Attend { tokens, watchers });
-    }
-
-    /// A seat's subscription: the bus feed, started before the owner's answer.
-    async fn seat(&self, game: &str, call: Call) -> Result<Seated, Refusal> {
-        let rx = self.follow(game).await;
-        match self.call(game, call).await? {
-            Reply::Seated { color, token, initial, v } => {
-                self.mirrors.note(game, v);
-                self.note_attending(game, |a| a.tokens.push(token.clone()));
-                Ok(Seated { color, token, sub: Subscription { rx, initial: rpc::initial(initial), v } })
-            }
-            other => Err(rpc::unexpected(&other)),
-        }
-    }
-
-    async fn subscribe(&self, game: &str, call: Call) -> Result<Subscription, Refusal> {
-        let rx = self.follow(game).await;
-        match self.call(game, call).await? {
-            Reply::Subscribed { initial, v } => {
-                self.mirrors.note(game, v);
-                Ok(Subscription { rx, initial: rpc::initial(initial), v })
-            }
-            other => Err(rpc::unexpected(&other)),
-        }
-    }
-
-    pub async fn join(&self, game: &str, color: Option<Color>, player: Player) -> Result<Seated, Refusal> {
-        self.seat(game, Call::Join { color, player }).await
-    }
-
-    pub async fn resume(
-        &self,
-        game: &str,
-        token: String,
-        account: Option<super::store::AccountKey>,
-        v: Option<u64>,
-    ) -> Result<Seated, Refusal> {
-        self.seat(game, Call::Resume { token, account, v }).await
-    }
-
-    pub async fn watch(&self, game: &str, v: Option<u64>, counted: bool) -> Result<Subscription, Refusal> {
-        let sub = self.subscribe(game, Call::Watch { v, counted }).await?;
-        if counted {
-            self.note_attending(game, |a| a.watchers += 1);
-        }
-        Ok(sub)
-    }
-
-    pub async fn observe(&self, game: &str, v: Option<u64>) -> Result<Subscription, Refusal> {
-        self.subscribe(game, Call::Observe { v }).await
-    }
-
-    /// Tells the game a counted spectator left, without waiting.
-    pub fn unwatch(self: &Arc<Self>, game: &str) {
-        self.note_attending(game, |a| a.watchers = a.watchers.saturating_sub(1));
-        self.tell(game, Call::Unwatch);
-    }
-
-    /// Tells the game a seat's connection closed, without waiting.
-    pub fn leave(self: &Arc<Self>, game: &str, token: String) {
-        self.note_attending(game, |a| {
-            if let Some(i) = a.tokens.iter().position(|t| *t == token) {
-                a.tokens.swap_remove(i);
-            }
-        });
-        self.tell(game, Call::Leave { token });
-    }
-
-    fn tell(self: &Arc<Self>, game: &str, call: Call) {
-        let cluster = self.clone();
-        let game = game.to_string();
-        tokio::spawn(async move {
-            let _ = cluster.call(&game, call).await;
-        });
-    }
-
-    pub async fn act(&self, game: &str, token: String, action: Action) -> Result<(), Refusal> {
-        match self.call(game, Call::Act { token, action }).await? {
-            Reply::Done => Ok(()),
-            other => Err(rpc::unexpected(&other)),
-        }
-    }
-
-    pub async fn chat(
-        &self,
-        game: &str,
-        token: Option<String>,
-        name: Option<PlayerName>,
-        room: ChatRoom,
-        text: ChatText,
-    ) -> Result<(), Refusal> {
-        match self.call(game, Call::Chat { token, name, room, text }).await? {
-            Reply::Done => Ok(()),
-            other => Err(rpc::unexpected(&other)),
-        }
-    }
-
-    pub async fn snapshot(&self, game: &str) -> Result<(u64, Arc<str>), Refusal> {
-        match self.call(game, Call::Snapshot).await? {
-            Reply::Snapshot { v, text } => Ok((v, Arc::from(text))),
-            other => Err(rpc::unexpected(&other)),
-        }
-    }
-
-    pub async fn state(&self, game: &str) -> Result<GameState, Refusal> {
-        match self.call(game, Call::State).await? {
-            Reply::State { state } => Ok(*state),
-            other => Err(rpc::unexpected(&other)),
-        }
-    }
-
-    pub async fn pgn(&self, game: &str) -> Result<String, Refusal> {
-        match self.call(game, Call::Pgn).await? {
-            Reply::Pgn { pgn } => Ok(pgn),
-            other => Err(rpc::unexpected(&other)),
-        }
+        self.tell(game, Command::Attend { tokens, watchers });
     }
 
     /// Takes up seek `seek`, which `node` holds, for `player`: the game, and the token of the
     /// acceptor's seat.
-    pub async fn accept_seek(&self, node: &str, seek: String, player: Player) -> Result<(GameId, String), Refusal> {
-        let call = Call::AcceptSeek { seek: seek.clone(), player };
-        match self.request(node, &seek, call).await {
-            Some(Reply::Matched { game, token }) => Ok((game, token)),
-            Some(other) => Err(rpc::unexpected(&other)),
+    pub async fn accept_seek(&self, node: &str, seek: SeekId, player: Player) -> Result<(GameId, String), Refusal> {
+        match self.request(node, |id, from| Envelope::Seek { id, from, seek, player }).await {
+            Some(Answer::Matched { game, token }) => Ok((game, token)),
+            Some(other) => Err(unexpected(other)),
             None => Err(Refusal::server_error("the node holding that seek does not answer; try again")),
         }
     }
 
-    /// A game this node just created, as its creator follows it in a cluster: a routed handle,
-    /// and a subscription fed from the bus that starts where the room's own left off.
-    pub async fn created(self: &Arc<Self>, game: &str, created: Created) -> Result<Created, Refusal> {
+    /// The feed of a game this node just created, as its creator follows it in a cluster: from
+    /// the bus, starting where the room's own subscription `sub` left off.
+    pub async fn created(
+        &self,
+        game: &str,
+        handle: &RoomHandle,
+        sub: Subscription,
+        token: Option<&str>,
+    ) -> Result<Subscription, Refusal> {
         let rx = self.follow(game).await;
         // Events the room published before the bus subscription was confirmed come as a replay.
-        let since = created.handle.watch(Some(created.sub.v), false).await?;
-        let mut initial = created.sub.initial;
+        let since = handle.call(Command::Watch { v: Some(sub.v), counted: false }).await?.into_subscription()?;
+        let mut initial = sub.initial;
         initial.extend(since.initial);
         self.mirrors.note(game, since.v);
-        if let Some((_, token)) = &created.seat {
-            self.note_attending(game, |a| a.tokens.push(token.clone()));
+        if let Some(token) = token {
+            self.note_attending(game, |a| a.tokens.push(token.to_string()));
         }
-        Ok(Created {
-            handle: RoomHandle::routed(self.clone(), game.to_string()),
-            seat: created.seat,
-            sub: Subscription { rx, initial, v: since.v },
-            summary: created.summary,
-        })
+        Ok(Subscription { rx, initial, v: since.v })
     }
 
     /// Stops taking games (the node is shutting down).
@@ -545,5 +487,13 @@ impl Cluster {
         }
         self.store.leave_cluster().await;
         tracing::info!(games = n, "games handed over to the other nodes");
+    }
+}
+
+/// An answer that is not the one the request expects.
+fn unexpected(answer: Answer) -> Refusal {
+    match answer {
+        Answer::Refused { refusal } => refusal,
+        other => Refusal::server_error(format!("unexpected answer from the game's node: {other:?}")),
     }
 }

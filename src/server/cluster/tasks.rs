@@ -14,7 +14,7 @@ use super::rpc::Envelope;
 use super::{Cluster, HANDOFF_CHANNEL, LOBBY_CHANNEL};
 use crate::protocol::GameId;
 use crate::server::lobby::NodeList;
-use crate::server::room::Relayed;
+use crate::server::room::{Command, Relayed, Reply};
 use crate::server::store::RENEW_EVERY;
 
 /// The most games one lease tick takes over: a node coming up next to many orphans takes them
@@ -80,13 +80,17 @@ async fn dispatch(cluster: std::sync::Weak<Cluster>, mut incoming: mpsc::Unbound
                     }
                 } else if channel == node_channel {
                     match serde_json::from_slice::<Envelope>(&payload) {
-                        Ok(Envelope::Request { id, from, game, call }) => {
+                        Ok(Envelope::Request { id, from, game, command }) => {
                             let cluster = cluster.clone();
-                            tokio::spawn(async move { cluster.serve_request(from, id, game, call).await });
+                            tokio::spawn(async move { cluster.serve_request(from, id, game, command).await });
                         }
-                        Ok(Envelope::Response { id, reply }) => {
+                        Ok(Envelope::Seek { id, from, seek, player }) => {
+                            let cluster = cluster.clone();
+                            tokio::spawn(async move { cluster.serve_seek(from, id, seek, player).await });
+                        }
+                        Ok(Envelope::Response { id, answer }) => {
                             if let Some(waiting) = cluster.pending().remove(&id) {
-                                let _ = waiting.send(reply);
+                                let _ = waiting.send(answer);
                             }
                         }
                         Err(e) => tracing::warn!(error = %e, "unreadable message on this node's channel"),
@@ -108,7 +112,7 @@ async fn dispatch(cluster: std::sync::Weak<Cluster>, mut incoming: mpsc::Unbound
 
 /// Sends a fresh `state` of `game` to its followers here, then what was held meanwhile.
 async fn repair(cluster: Arc<Cluster>, game: GameId) {
-    let state = match cluster.snapshot(&game).await {
+    let state = match cluster.call(&game, Command::Snapshot).await.and_then(Reply::into_snapshot) {
         Ok(state) => Some(state),
         Err(e) => {
             tracing::warn!(game = %game, error = %e, "no fresh state for a game whose events were missed");

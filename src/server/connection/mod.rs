@@ -32,14 +32,16 @@ use self::inbound::{close_code, drain, id_of, too_often};
 use self::outbound::{forward_list, write_loop, Outbound};
 use super::accounts::Account;
 use super::app::Shared;
+use super::game_ref::GameRef;
 use super::limits::ConnectionSlot;
+use super::lobby::seeks::SeekMatch;
 use super::lobby::Creator;
 use super::ratelimit::{RateLimiter, Verdict};
-use super::room::{Action, RoomHandle, Seated, Subscription};
-use super::seeks::SeekMatch;
+use super::room::{Command, Subscription};
 use crate::chess::Color;
 use crate::protocol::{
-    parse_client, ClientMessage, ErrorCode, GameId, NewGame, PlayerName, Refusal, Request, ServerMessage,
+    parse_client, Action, ClientMessage, ErrorCode, GameAction, GameId, Incoming, NewGame, PlayerName, Refusal,
+    Request, ServerMessage,
 };
 
 /// Replies waiting for a slow socket before the connection holds back.
@@ -53,7 +55,7 @@ const FLUSH: Duration = Duration::from_secs(2);
 
 /// What the connection follows in one game.
 struct Follow {
-    handle: RoomHandle,
+    game: GameRef,
     /// The seat this connection holds, with its token.
     seat: Option<(Color, String)>,
     /// Counted in the room's watcher count.
@@ -331,16 +333,21 @@ impl Connection {
         }
     }
 
-    /// The room of `game`: the one followed already, else from the lobby.
-    async fn room(&self, game: &str) -> Result<RoomHandle, Refusal> {
+    /// `game`: the one followed already, else found by the lobby (or the cluster).
+    async fn room(&self, game: &str) -> Result<GameRef, Refusal> {
         if let Some(follow) = self.follows.get(game) {
-            return Ok(follow.handle.clone());
+            return Ok(follow.game.clone());
         }
         self.shared.room(game).await
     }
 
     /// Carries out one request: one method per message, as mini-redis has one per command.
-    async fn dispatch(&mut self, message: ClientMessage, id: Option<u64>) -> Result<(), Refusal> {
+    async fn dispatch(&mut self, message: Incoming, id: Option<u64>) -> Result<(), Refusal> {
+        let message = match message {
+            // A seat's action goes to the room as it is: the room's vocabulary, not ours.
+            Incoming::Action(GameAction { game, action }) => return self.act(game, action, id).await,
+            Incoming::Message(message) => message,
+        };
         match message {
             ClientMessage::List => self.list(id).await,
             ClientMessage::Create(game) => self.create(game, id).await,
@@ -354,14 +361,6 @@ impl Connection {
                 self.watch(game, v, id).await
             }
             ClientMessage::Unwatch { game } => self.unwatch(game, id).await,
-            ClientMessage::Move { game, uci } => self.act(game, Action::Move(uci), id).await,
-            ClientMessage::Undo { game } => self.act(game, Action::Undo, id).await,
-            ClientMessage::Draw { game } => self.act(game, Action::Draw, id).await,
-            ClientMessage::Decline { game } => self.act(game, Action::Decline, id).await,
-            ClientMessage::Resign { game } => self.act(game, Action::Resign, id).await,
-            ClientMessage::Abort { game } => self.act(game, Action::Abort, id).await,
-            ClientMessage::Claim { game, result } => self.act(game, Action::Claim(result), id).await,
-            ClientMessage::Rematch { game } => self.act(game, Action::Rematch, id).await,
             ClientMessage::Chat { game, room, text } => self.chat(game, room, text, id).await,
             ClientMessage::Seek(spec) => self.seek(spec, id).await,
             ClientMessage::CancelSeek => self.cancel_seek(id).await,
@@ -397,10 +396,13 @@ impl Connection {
         let (game, created) = self.shared.lobby.create(spec, Some(creator), self.player()).await?;
         // In a cluster the creator follows the game through the bus, like everyone else, so
         // the game may change hands without the creator noticing.
-        let log_handle = created.handle.clone();
-        let created = match &self.shared.cluster {
-            Some(cluster) => cluster.created(&game, created).await?,
-            None => created,
+        let (room, sub) = match &self.shared.cluster {
+            Some(cluster) => {
+                let token = created.seat.as_ref().map(|(_, token)| token.as_str());
+                let sub = cluster.created(&game, &created.handle, created.sub, token).await?;
+                (GameRef::Routed { cluster: cluster.clone(), game: game.clone() }, sub)
+            }
+            None => (GameRef::Local(created.handle.clone()), created.sub),
         };
         tracing::info!(game = %game, "game created");
         let (color, token) = match &created.seat {
@@ -409,9 +411,9 @@ impl Connection {
         };
         self.send_message(&ServerMessage::Created { game: game.clone(), color, token, id }).await;
         // A new game: nothing of it was followed before.
-        self.forward_to(game.clone(), created.handle.clone(), created.sub, created.seat, false).await;
+        self.forward_to(game.clone(), room, sub, created.seat, false).await;
         if let Some(dir) = &self.shared.config.log_dir {
-            super::observers::textlog::start(dir.clone(), game, log_handle);
+            super::observers::textlog::start(dir.clone(), game, created.handle);
         }
         Ok(())
     }
@@ -422,7 +424,7 @@ impl Connection {
             return Err(Refusal::seat_taken("you already hold a seat in this game"));
         }
         let player = self.player();
-        self.take_seat(game, id, |room| async move { room.join(color, player).await }).await
+        self.take_seat(game, id, Command::Join { color, player }).await
     }
 
     /// `resume`: one's seat back, by its token (a logged-in player's is known from the
@@ -438,19 +440,15 @@ impl Connection {
             return Err(too_often("resumes seats", self.shared.limits.config().resumes_per_minute));
         }
         let (token, account) = self.seat_key(&game, token)?;
-        self.take_seat(game, id, |room| async move { room.resume(token, account, v).await }).await
+        self.take_seat(game, id, Command::Resume { token, account, v }).await
     }
 
     /// What `join` and `resume` share: the room, the follow limit, the seat `take` asks the room
     /// for, the `joined` reply, and following the game as that seat.
-    async fn take_seat<F, Fut>(&mut self, game: GameId, id: Option<u64>, take: F) -> Result<(), Refusal>
-    where
-        F: FnOnce(RoomHandle) -> Fut,
-        Fut: std::future::Future<Output = Result<Seated, Refusal>>,
-    {
+    async fn take_seat(&mut self, game: GameId, id: Option<u64>, take: Command) -> Result<(), Refusal> {
         let handle = self.room(&game).await?;
         self.may_follow(Some(&game))?;
-        let seated = take(handle.clone()).await?;
+        let seated = handle.call(take).await?.into_seated()?;
         // What this connection followed of the game before is settled before the reply, so a
         // client that acts on `joined` finds the room as the reply says (a spectator that now
         // holds the seat is no longer counted as one).
@@ -468,7 +466,7 @@ impl Connection {
         let (already_counted, has_seat) =
             self.follows.get(&game).map_or((false, false), |f| (f.counted, f.seat.is_some()));
         let count = !already_counted && !has_seat;
-        let sub = handle.watch(v, count).await?;
+        let sub = handle.call(Command::Watch { v, counted: count }).await?.into_subscription()?;
         let (seat, counted) = self.retire(&game, None, already_counted || count).await;
         self.forward_to(game, handle, sub, seat, counted).await;
         self.ack(id).await;
@@ -501,14 +499,14 @@ impl Connection {
     }
 
     async fn act(&mut self, game: GameId, action: Action, id: Option<u64>) -> Result<(), Refusal> {
-        let seat = self.follows.get(&game).and_then(|f| f.seat.clone().map(|(_, token)| (f.handle.clone(), token)));
+        let seat = self.follows.get(&game).and_then(|f| f.seat.clone().map(|(_, token)| (f.game.clone(), token)));
         let Some((handle, token)) = seat else {
             self.room(&game).await?;
             return Err(Refusal::not_a_player(
                 "you hold no seat in this game on this connection (spectators cannot act; players resume first)",
             ));
         };
-        handle.act(token, action).await?;
+        handle.call(Command::Act { token, action }).await?.into_done()?;
         self.ack(id).await;
         Ok(())
     }
@@ -527,12 +525,12 @@ impl Connection {
                 (None, kept) => seat = kept,
                 // The room counted the new seat (a `resume` of the same one too): the old one
                 // goes, so a connection holding a seat counts once.
-                (Some(_), Some((_, old_token))) => old.handle.leave(old_token).await,
+                (Some(_), Some((_, old_token))) => old.game.tell(Command::Leave { token: old_token }).await,
                 _ => {}
             }
             if old.counted && seat.is_some() {
                 // Now a player here, no longer a spectator.
-                old.handle.unwatch().await;
+                old.game.tell(Command::Unwatch).await;
             } else {
                 counted |= old.counted;
             }
@@ -544,14 +542,14 @@ impl Connection {
     async fn forward_to(
         &mut self,
         game: GameId,
-        handle: RoomHandle,
+        handle: GameRef,
         sub: Subscription,
         seat: Option<(Color, String)>,
         counted: bool,
     ) {
         let player = seat.is_some();
         self.queue(Outbound::Follow { game: game.clone(), sub, handle: handle.clone(), player }).await;
-        self.follows.insert(game, Follow { handle, seat, counted });
+        self.follows.insert(game, Follow { game: handle, seat, counted });
     }
 
     /// Stops every forwarder and tells the rooms this connection is gone.
@@ -573,9 +571,9 @@ impl Connection {
 /// Stops following a game: the seat goes offline (on this connection), the watcher count drops.
 async fn drop_follow(follow: Follow) {
     if let Some((_, token)) = follow.seat {
-        follow.handle.leave(token).await;
+        follow.game.tell(Command::Leave { token }).await;
     }
     if follow.counted {
-        follow.handle.unwatch().await;
+        follow.game.tell(Command::Unwatch).await;
     }
 }

@@ -17,7 +17,8 @@ use tokio_stream::{StreamExt, StreamMap};
 
 use crate::protocol::{GameId, ServerMessage};
 use crate::server::app::Shared;
-use crate::server::room::{Broadcast, RoomHandle, Subscription};
+use crate::server::game_ref::GameRef;
+use crate::server::room::{Broadcast, Command, Reply, Subscription};
 
 /// An item of the outbound queue.
 pub(super) enum Outbound {
@@ -29,7 +30,7 @@ pub(super) enum Outbound {
     Follow {
         game: GameId,
         sub: Subscription,
-        handle: RoomHandle,
+        handle: GameRef,
         /// The connection holds a seat: it reads the players' chat, not the spectators'.
         player: bool,
     },
@@ -42,7 +43,7 @@ struct Followed {
     /// The last version sent: older or repeated events are skipped.
     seen: u64,
     /// Where to ask for a fresh state after lagging.
-    handle: RoomHandle,
+    handle: GameRef,
     /// A player's follow (see [`Outbound::Follow`]).
     player: bool,
 }
@@ -103,7 +104,7 @@ where
                     Err(BroadcastStreamRecvError::Lagged(missed)) => {
                         shared.metrics.lagged.inc();
                         tracing::debug!(missed, "subscriber lagged; sending a fresh state");
-                        let Ok((v, text)) = follow.handle.snapshot().await else {
+                        let Ok((v, text)) = follow.handle.call(Command::Snapshot).await.and_then(Reply::into_snapshot) else {
                             // The game is gone: stop following it.
                             feeds.remove(&game);
                             followed.remove(&game);
@@ -163,7 +164,7 @@ mod tests {
     use crate::protocol::NewGame;
     use crate::server::accounts::Player;
     use crate::server::config::ServerConfig;
-    use crate::server::lobby::Lobby;
+    use crate::server::lobby::{Lobby, LobbyOptions};
     use crate::server::metrics::Metrics;
     use crate::server::room::Action;
     use crate::server::room::{self, RoomContext};
@@ -180,7 +181,7 @@ mod tests {
             lobby: mpsc::unbounded_channel().0,
             relay: None,
         };
-        let lobby = Lobby::start(ctx.clone(), std::time::Duration::from_secs(60));
+        let lobby = Lobby::start(ctx.clone(), LobbyOptions::default());
         let (_stop, shutdown) = watch::channel(false);
         let shared = Arc::new(Shared::new(
             lobby,
@@ -194,12 +195,14 @@ mod tests {
         let spec = NewGame { as_side: Some(Color::White), ..NewGame::default() };
         let created = room::spawn("lagtest1".into(), spec, Player::default(), ctx).expect("room").created;
         let white = created.seat.clone().expect("seat").1;
-        let black = created.handle.join(Some(Color::Black), Player::default()).await.expect("join").token;
+        let join = Command::Join { color: Some(Color::Black), player: Player::default() };
+        let black = created.handle.call(join).await.and_then(Reply::into_seated).expect("join").token;
         // 2 × 200 events, made before the writer reads any: far more than the broadcast channel
         // holds for a reader that waits.
         for _ in 0..200 {
-            created.handle.act(white.clone(), Action::Draw).await.expect("offer");
-            created.handle.act(black.clone(), Action::Decline).await.expect("decline");
+            let act = |token: &String, action| Command::Act { token: token.clone(), action };
+            created.handle.call(act(&white, Action::Draw)).await.expect("offer");
+            created.handle.call(act(&black, Action::Decline)).await.expect("decline");
         }
         // The writer, whose "socket" is a channel read only after all the events are out.
         let (sink, mut socket) = futures::channel::mpsc::unbounded::<Message>();
@@ -208,7 +211,7 @@ mod tests {
         out.send(Outbound::Follow {
             game: "lagtest1".into(),
             sub: created.sub,
-            handle: created.handle.clone(),
+            handle: GameRef::Local(created.handle.clone()),
             player: true,
         })
         .await

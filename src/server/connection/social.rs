@@ -6,10 +6,10 @@ use super::inbound::too_often;
 use super::Connection;
 use crate::chess::Color;
 use crate::protocol::{ChatRoom, ChatText, ErrorCode, GameId, NewSeek, Refusal, SeekId, ServerMessage};
+use crate::server::lobby::seeks::{self, SeekMatch, Seeker};
 use crate::server::lobby::{Taken, Taker};
 use crate::server::ratelimit::Verdict;
-use crate::server::room;
-use crate::server::seeks::{self, SeekMatch, Seeker};
+use crate::server::room::{self, Command};
 
 impl Connection {
     /// `chat`: a line in one of the game's rooms, as this connection's seat or as a spectator.
@@ -24,11 +24,11 @@ impl Connection {
             self.room(&game).await?;
             return Err(Refusal::not_a_player("you neither play nor watch this game on this connection"));
         };
-        let (handle, token) = (follow.handle.clone(), follow.seat.as_ref().map(|(_, token)| token.clone()));
+        let (handle, token) = (follow.game.clone(), follow.seat.as_ref().map(|(_, token)| token.clone()));
         if self.chat_limiter.check() != Verdict::Allow {
             return Err(Refusal::rate_limited("you are writing too fast; wait a few seconds"));
         }
-        handle.chat(token, self.name.clone(), room, text).await?;
+        handle.call(Command::Chat { token, name: self.name.clone(), room, text }).await?.into_done()?;
         self.ack(id).await;
         Ok(())
     }
@@ -80,7 +80,7 @@ impl Connection {
                 None => return Err(Refusal::server_error("a seek of another node, but no cluster")),
             },
         };
-        self.take_seat(game, id, |room| async move { room.resume(token, None, None).await }).await
+        self.take_seat(game, id, Command::Resume { token, account: None, v: None }).await
     }
 
     /// This connection's seek was accepted: sit down in its game. False if the connection is
@@ -88,9 +88,7 @@ impl Connection {
     pub(super) async fn seek_matched(&mut self, matched: SeekMatch) -> bool {
         self.seeking = false;
         let SeekMatch { game, token } = matched;
-        if let Err(refusal) =
-            self.take_seat(game, None, |room| async move { room.resume(token, None, None).await }).await
-        {
+        if let Err(refusal) = self.take_seat(game, None, Command::Resume { token, account: None, v: None }).await {
             self.error(refusal.code, refusal.message, None).await;
         }
         !self.closing()

@@ -3,7 +3,8 @@
 
 use std::net::IpAddr;
 
-use super::LobbyTask;
+use super::task::LobbyTask;
+use super::DEFAULT_MAX_ROOMS;
 use crate::protocol::{Refusal, Status};
 
 /// Who creates a game: its connection and that connection's client address.
@@ -22,6 +23,17 @@ pub struct LobbyLimits {
     pub max_unfinished_per_address: usize,
     /// Unfinished games created by one connection at once.
     pub max_unfinished_per_connection: usize,
+}
+
+impl Default for LobbyLimits {
+    /// `DEFAULT_MAX_ROOMS` games, and no limit per connection or address.
+    fn default() -> LobbyLimits {
+        LobbyLimits {
+            max_rooms: DEFAULT_MAX_ROOMS,
+            max_unfinished_per_address: usize::MAX,
+            max_unfinished_per_connection: usize::MAX,
+        }
+    }
 }
 
 impl LobbyTask {

@@ -6,9 +6,10 @@ use std::sync::Arc;
 
 use tokio::time::Instant;
 
-use super::{LobbyTask, Taken, Taker, SHARE_PERIOD};
+use super::seeks::Seek;
+use super::task::LobbyTask;
+use super::{Taken, Taker, SHARE_PERIOD};
 use crate::protocol::{ErrorCode, GameId, GameResult, GameSummary, Refusal, SeekView, ServerMessage};
-use crate::server::seeks::Seek;
 
 /// What a node shares with the others: its games and its open seeks.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -2,25 +2,25 @@
 //! its own broadcast for `list` subscribers. Finished games stay listed for a while, then the
 //! lobby forgets them and their rooms end.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
 use rand::Rng;
 use tokio::sync::{broadcast, mpsc, oneshot};
-use tokio::time::Instant;
 
 mod limits;
 mod listing;
+pub mod seeks;
+mod task;
 
 pub use limits::{Creator, LobbyLimits};
 pub use listing::NodeList;
 
+use self::seeks::{Seek, Seeker};
 use super::accounts::Player;
-use super::room::{self, Created, LobbyNote, RoomContext, RoomHandle};
-use super::seeks::{Seek, Seeker, Seeks};
-use super::store::{StoreEvent, StoredGame};
-use crate::protocol::{GameId, GameSummary, NewGame, NewSeek, Refusal, SeekId, SeekView, Status};
+use super::room::{Created, RoomContext, RoomHandle};
+use super::store::StoredGame;
+use crate::protocol::{GameId, GameSummary, NewGame, NewSeek, Refusal, SeekId, SeekView};
 
 /// Letters of game ids: lowercase base32 without the look-alikes 0/o and 1/l.
 const ID_ALPHABET: &[u8; 32] = b"abcdefghijkmnpqrstuvwxyz23456789";
@@ -34,6 +34,29 @@ const LIST_PERIOD: Duration = Duration::from_millis(250);
 const SHARE_PERIOD: Duration = Duration::from_secs(2);
 /// …and another node's list is dropped when it has not been heard of for this long.
 const REMOTE_TTL: Duration = Duration::from_secs(6);
+
+/// How a lobby runs.
+pub struct LobbyOptions {
+    /// How long finished games stay listed.
+    pub retention: Duration,
+    pub limits: LobbyLimits,
+    /// Unfinished games read back from the store after a restart, whose rooms start first. A
+    /// game that cannot be rebuilt is logged and left in the store as it is.
+    pub restored: Vec<StoredGame>,
+    /// A node of a cluster: what its lobby tells the cluster.
+    pub hooks: Option<ClusterHooks>,
+}
+
+impl Default for LobbyOptions {
+    fn default() -> LobbyOptions {
+        LobbyOptions {
+            retention: Duration::from_secs(600),
+            limits: LobbyLimits::default(),
+            restored: Vec::new(),
+            hooks: None,
+        }
+    }
+}
 
 /// What a cluster node's lobby tells the cluster.
 pub struct ClusterHooks {
@@ -49,7 +72,7 @@ pub fn new_game_id() -> GameId {
     (0..ID_LEN).map(|_| ID_ALPHABET[rng.random_range(0..ID_ALPHABET.len())] as char).collect()
 }
 
-enum LobbyCommand {
+pub(super) enum LobbyCommand {
     Create {
         spec: NewGame,
         /// Who asks, for the counts of unfinished games per connection and per address.
@@ -146,63 +169,10 @@ pub enum Taken {
 
 impl Lobby {
     /// Starts the lobby task. Rooms it creates get `ctx` (its `lobby` field is replaced by the
-    /// lobby's own update channel). `retention`: how long finished games stay listed. At most
-    /// `DEFAULT_MAX_ROOMS` games are held; see [`Lobby::start_limited`].
-    pub fn start(ctx: RoomContext, retention: Duration) -> Lobby {
-        Lobby::start_limited(ctx, retention, DEFAULT_MAX_ROOMS)
-    }
-
-    /// [`Lobby::start`], holding at most `max_rooms` games: a create beyond gets `too_many`.
-    pub fn start_limited(ctx: RoomContext, retention: Duration, max_rooms: usize) -> Lobby {
-        let limits = LobbyLimits {
-            max_rooms,
-            max_unfinished_per_address: usize::MAX,
-            max_unfinished_per_connection: usize::MAX,
-        };
-        Lobby::start_with(ctx, retention, limits, Vec::new())
-    }
-
-    /// [`Lobby::start_limited`], starting the rooms of `restored` games first (unfinished games
-    /// read back from the store after a restart). A game that cannot be rebuilt is logged and
-    /// left in the store as it is.
-    pub fn start_with(ctx: RoomContext, retention: Duration, limits: LobbyLimits, restored: Vec<StoredGame>) -> Lobby {
-        Lobby::start_node(ctx, retention, limits, restored, None)
-    }
-
-    /// [`Lobby::start_with`] for a node of a cluster when `hooks` are given.
-    pub fn start_node(
-        ctx: RoomContext,
-        retention: Duration,
-        limits: LobbyLimits,
-        restored: Vec<StoredGame>,
-        hooks: Option<ClusterHooks>,
-    ) -> Lobby {
+    /// lobby's own update channel); the rooms of `options.restored` games are started first.
+    pub fn start(ctx: RoomContext, options: LobbyOptions) -> Lobby {
         let (tx, rx) = mpsc::channel(256);
-        let (updates_tx, updates) = mpsc::unbounded_channel();
-        let (list_tx, _) = broadcast::channel(16);
-        let mut task = LobbyTask {
-            games: HashMap::new(),
-            ctx: RoomContext { lobby: updates_tx, ..ctx },
-            retention,
-            limits,
-            list_tx,
-            dirty: false,
-            me: tx.downgrade(),
-            hooks,
-            changed: true,
-            shared_at: Instant::now(),
-            remote: HashMap::new(),
-            seeks: Seeks::default(),
-            seeks_dirty: false,
-        };
-        for stored in restored {
-            task.restore(stored, "stored game could not be restored");
-        }
-        if !task.games.is_empty() {
-            tracing::info!(games = task.games.len(), "unfinished games restored");
-        }
-        task.ctx.metrics.live_games.set(task.games.len() as i64);
-        tokio::spawn(task.run(rx, updates));
+        task::spawn(ctx, options, tx.downgrade(), rx);
         Lobby { tx }
     }
 
@@ -279,305 +249,6 @@ impl Lobby {
         self.ask(|reply| LobbyCommand::TakeSeek { seek, by, reply })
             .await
             .unwrap_or_else(|| Err(Taken::Refused(gone())))
-    }
-}
-
-struct Entry {
-    handle: RoomHandle,
-    summary: GameSummary,
-    /// When the game was first seen finished.
-    ended_at: Option<Instant>,
-    /// Who created the game (None for games restored after a restart).
-    creator: Option<Creator>,
-}
-
-struct LobbyTask {
-    games: HashMap<GameId, Entry>,
-    ctx: RoomContext,
-    retention: Duration,
-    limits: LobbyLimits,
-    list_tx: broadcast::Sender<Arc<str>>,
-    /// The list changed since it was last broadcast.
-    dirty: bool,
-    /// The lobby's own queue, for the store's answers on created games.
-    me: mpsc::WeakSender<LobbyCommand>,
-    /// In a cluster: where this node's list goes, and games let go of.
-    hooks: Option<ClusterHooks>,
-    /// This node's own games changed since they were last shared.
-    changed: bool,
-    shared_at: Instant,
-    /// Other nodes' games and seeks, by node, and when each list came.
-    remote: HashMap<String, (NodeList, Instant)>,
-    /// This node's open seeks.
-    seeks: Seeks,
-    /// The seeks changed since they were last broadcast.
-    seeks_dirty: bool,
-}
-
-impl LobbyTask {
-    async fn run(mut self, mut rx: mpsc::Receiver<LobbyCommand>, mut updates: mpsc::UnboundedReceiver<LobbyNote>) {
-        let mut tick = tokio::time::interval(LIST_PERIOD);
-        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            tokio::select! {
-                command = rx.recv() => match command {
-                    Some(command) => {
-                        if let Some(closed) = self.handle(command) {
-                            self.close_rooms().await;
-                            let _ = closed.send(());
-                            return;
-                        }
-                    }
-                    None => break,
-                },
-                Some(note) = updates.recv() => match note {
-                    LobbyNote::Summary(summary) => self.update(summary),
-                    LobbyNote::Rematch { game, reply } => self.rematch(*game, reply),
-                },
-                _ = tick.tick() => {
-                    self.sweep();
-                    self.flush();
-                }
-            }
-        }
-        for entry in self.games.values() {
-            entry.handle.shutdown().await;
-        }
-    }
-
-    /// Closes every room at once and waits (a little) for each to store its clock.
-    async fn close_rooms(&mut self) {
-        let closing = self.games.drain().map(|(_, entry)| async move { entry.handle.close().await });
-        let all = futures::future::join_all(closing);
-        if tokio::time::timeout(Duration::from_secs(10), all).await.is_err() {
-            tracing::warn!("some games did not close in time");
-        }
-    }
-
-    /// Carries out one command; for `Close`, hands back who waits for the rooms to close.
-    fn handle(&mut self, command: LobbyCommand) -> Option<oneshot::Sender<()>> {
-        match command {
-            LobbyCommand::Create { spec, creator, player, reply } => self.create(spec, creator, player, reply),
-            LobbyCommand::Saved { id, saved } => {
-                if !saved {
-                    if let Some(entry) = self.games.remove(&id) {
-                        tokio::spawn(async move { entry.handle.shutdown().await });
-                        self.forgot(&id);
-                    }
-                }
-            }
-            LobbyCommand::Adopt { stored, reply } => {
-                let _ = reply.send(self.adopt(*stored));
-            }
-            LobbyCommand::Drop { games } => {
-                for id in games {
-                    if let Some(entry) = self.games.remove(&id) {
-                        tracing::warn!(game = %id, "another node owns this game now; its room here is dropped");
-                        tokio::spawn(async move { entry.handle.shutdown().await });
-                        self.touched();
-                    }
-                }
-                self.ctx.metrics.live_games.set(self.games.len() as i64);
-            }
-            LobbyCommand::Remote { node, list } => self.remote(node, list),
-            LobbyCommand::Seeks { reply } => {
-                let _ = reply.send(self.seek_views());
-            }
-            LobbyCommand::PostSeek { spec, seeker, reply } => {
-                let _ = reply.send(self.seeks.post(spec, seeker));
-                self.seeks_changed();
-            }
-            LobbyCommand::CancelSeek { connection, reply } => {
-                let cancelled = self.seeks.cancel(connection);
-                if cancelled {
-                    self.seeks_changed();
-                }
-                let _ = reply.send(cancelled);
-            }
-            LobbyCommand::TakeSeek { seek, by, reply } => {
-                let _ = reply.send(self.take_seek(&seek, &by));
-            }
-            LobbyCommand::Close { reply } => return Some(reply),
-            LobbyCommand::Get { game, reply } => {
-                let _ = reply.send(self.games.get(&game).map(|e| e.handle.clone()));
-            }
-            LobbyCommand::List { reply } => {
-                let _ = reply.send(self.summaries());
-            }
-            LobbyCommand::Subscribe { reply } => {
-                let _ = reply.send((self.summaries(), self.seek_views(), self.list_tx.subscribe()));
-            }
-        }
-        None
-    }
-
-    /// Creates a game; the creator hears of it once the store has it.
-    fn create(
-        &mut self,
-        spec: NewGame,
-        creator: Option<Creator>,
-        player: Player,
-        reply: oneshot::Sender<Result<(GameId, Created), Refusal>>,
-    ) {
-        if self.games.len() >= self.limits.max_rooms {
-            let message = format!("the server holds {} games, its limit; try again later", self.games.len());
-            let _ = reply.send(Err(Refusal::too_many(message)));
-            return;
-        }
-        if let Some(creator) = creator {
-            if let Err(refusal) = self.may_create(creator) {
-                let _ = reply.send(Err(refusal));
-                return;
-            }
-        }
-        let mut id = new_game_id();
-        while self.games.contains_key(&id) {
-            id = new_game_id();
-        }
-        let creating = match room::spawn(id.clone(), spec, player, self.ctx.clone()) {
-            Ok(creating) => creating,
-            Err(e) => {
-                let _ = reply.send(Err(e));
-                return;
-            }
-        };
-        let created = creating.created;
-        let entry = Entry { handle: created.handle.clone(), summary: created.summary.clone(), ended_at: None, creator };
-        self.games.insert(id.clone(), entry);
-        self.ctx.metrics.live_games.set(self.games.len() as i64);
-        self.touched();
-        // The creator hears of the game once it is stored; the lobby goes on meanwhile.
-        let saved = creating.saved;
-        let me = self.me.clone();
-        tokio::spawn(async move {
-            let result = saved.await;
-            if let Some(lobby) = me.upgrade() {
-                let _ = lobby.send(LobbyCommand::Saved { id: id.clone(), saved: result.is_ok() }).await;
-            }
-            let _ = reply.send(match result {
-                Ok(()) => Ok((id, created)),
-                Err(e) => Err(Refusal::server_error(e.to_string())),
-            });
-        });
-    }
-
-    /// Makes a rematch: the game is given its id, stored, and its room started; the old room
-    /// hears the id once the game is stored.
-    fn rematch(&mut self, mut stored: StoredGame, reply: oneshot::Sender<Result<GameId, Refusal>>) {
-        if self.games.len() >= self.limits.max_rooms {
-            let message = format!("the server holds {} games, its limit; try again later", self.games.len());
-            let _ = reply.send(Err(Refusal::too_many(message)));
-            return;
-        }
-        let mut id = new_game_id();
-        while self.games.contains_key(&id) {
-            id = new_game_id();
-        }
-        stored.id = id.clone();
-        // In the store's queue before the room can record anything of its own.
-        let saved = self.ctx.store.record(&id, StoreEvent::Created(Box::new(stored.clone())));
-        if self.restore(stored, "a rematch could not be made").is_none() {
-            let _ = reply.send(Err(Refusal::server_error("the rematch could not be made")));
-            return;
-        }
-        self.ctx.metrics.live_games.set(self.games.len() as i64);
-        self.touched();
-        let me = self.me.clone();
-        tokio::spawn(async move {
-            let result = saved.await;
-            if let Some(lobby) = me.upgrade() {
-                let _ = lobby.send(LobbyCommand::Saved { id: id.clone(), saved: result.is_ok() }).await;
-            }
-            let _ = reply.send(result.map(|()| id).map_err(|e| Refusal::server_error(e.to_string())));
-        });
-    }
-
-    fn update(&mut self, summary: GameSummary) {
-        if let Some(entry) = self.games.get_mut(&summary.game) {
-            if summary.status == Status::Ended && entry.ended_at.is_none() {
-                entry.ended_at = Some(Instant::now());
-            } else if summary.status != Status::Ended {
-                entry.ended_at = None;
-            }
-            if entry.summary != summary {
-                entry.summary = summary;
-                self.touched();
-            }
-        }
-    }
-
-    /// Forgets games finished longer ago than the retention period, and ends their rooms; and
-    /// forgets rooms that closed by themselves (a waiting game left alone).
-    fn sweep(&mut self) {
-        let closed: Vec<GameId> =
-            self.games.iter().filter(|(_, e)| e.handle.is_closed()).map(|(id, _)| id.clone()).collect();
-        for id in closed {
-            tracing::info!(game = %id, "closed game leaves memory");
-            self.games.remove(&id);
-            self.forgot(&id);
-        }
-        let now = Instant::now();
-        let expired: Vec<GameId> = self
-            .games
-            .iter()
-            .filter(|(_, e)| e.ended_at.is_some_and(|at| now.duration_since(at) >= self.retention))
-            .map(|(id, _)| id.clone())
-            .collect();
-        for id in expired {
-            if let Some(entry) = self.games.remove(&id) {
-                tracing::info!(game = %id, "finished game leaves memory");
-                // Off the lobby task: a busy room must not hold up the registry.
-                tokio::spawn(async move { entry.handle.shutdown().await });
-                self.forgot(&id);
-            }
-        }
-        self.ctx.metrics.live_games.set(self.games.len() as i64);
-        let before = self.remote.len();
-        self.remote.retain(|_, (_, at)| now.duration_since(*at) < REMOTE_TTL);
-        if self.remote.len() != before {
-            self.dirty = true;
-            self.seeks_dirty = true;
-        }
-    }
-
-    /// A game left this node's memory: in a cluster, its lease goes too.
-    fn forgot(&mut self, id: &GameId) {
-        self.touched();
-        if let Some(hooks) = &self.hooks {
-            let _ = hooks.forgotten.send(id.clone());
-        }
-    }
-
-    /// Starts the room of a game taken over from another node.
-    fn adopt(&mut self, stored: StoredGame) -> Option<RoomHandle> {
-        let id = stored.id.clone();
-        if let Some(old) = self.games.remove(&id) {
-            tokio::spawn(async move { old.handle.shutdown().await });
-        } else if self.games.len() >= self.limits.max_rooms {
-            return None;
-        }
-        let handle = self.restore(stored, "a taken-over game could not be rebuilt")?;
-        self.ctx.metrics.live_games.set(self.games.len() as i64);
-        self.touched();
-        tracing::info!(game = %id, "game taken over");
-        Some(handle)
-    }
-
-    /// Rebuilds the room of a stored game and lists it; logs `failed` with the reason if the
-    /// game cannot be rebuilt.
-    fn restore(&mut self, stored: StoredGame, failed: &str) -> Option<RoomHandle> {
-        let id = stored.id.clone();
-        match room::restore(stored, self.ctx.clone()) {
-            Ok((handle, summary)) => {
-                let ended_at = (summary.status == Status::Ended).then(Instant::now);
-                self.games.insert(id, Entry { handle: handle.clone(), summary, ended_at, creator: None });
-                Some(handle)
-            }
-            Err(e) => {
-                tracing::error!(game = %id, error = %e, "{failed}");
-                None
-            }
-        }
     }
 }
 

@@ -14,7 +14,7 @@ use tokio::sync::broadcast::error::RecvError;
 
 use crate::chess::{MoveNumbers, Outcome, Position};
 use crate::protocol::{GameId, GameState, OfferKind, SeatView, ServerMessage};
-use crate::server::room::RoomHandle;
+use crate::server::room::{Command, Reply, RoomHandle};
 
 /// Starts logging `game` into `dir`. Failures are logged, never fatal to the game.
 pub fn start(dir: PathBuf, game: GameId, handle: RoomHandle) {
@@ -31,10 +31,12 @@ async fn run(dir: PathBuf, game: &str, handle: RoomHandle) -> std::io::Result<()
     let mut file = tokio::fs::OpenOptions::new().create(true).append(true).open(&path).await?;
     // The start position, which the moves are numbered from; then, from version 0, every
     // event of the game, as long as the room still holds them all.
-    let Ok(state) = handle.state().await else { return Ok(()) };
+    let Ok(state) = handle.call(Command::State).await.and_then(Reply::into_state) else { return Ok(()) };
     let mut log = Log::default();
     log.learn_start(&state);
-    let Ok(sub) = handle.observe(Some(0)).await else { return Ok(()) };
+    let Ok(sub) = handle.call(Command::Observe { v: Some(0) }).await.and_then(Reply::into_subscription) else {
+        return Ok(());
+    };
     let mut rx = sub.rx;
     let mut seen = sub.v;
     for text in sub.initial {
@@ -50,7 +52,7 @@ async fn run(dir: PathBuf, game: &str, handle: RoomHandle) -> std::io::Result<()
                 log.write(&mut file, &event.text).await?;
             }
             Err(RecvError::Lagged(_)) => {
-                let Ok((v, text)) = handle.snapshot().await else { break };
+                let Ok((v, text)) = handle.call(Command::Snapshot).await.and_then(Reply::into_snapshot) else { break };
                 seen = v;
                 log.write(&mut file, &text).await?;
             }

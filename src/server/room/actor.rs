@@ -15,7 +15,7 @@ use super::idle::IdleTracker;
 use super::offers::Takebacks;
 use super::seat::Seat;
 use super::snapshot::game_ratings;
-use super::{Action, RoomCommand, RoomContext, Seated, Subscription};
+use super::{Action, Command, Reply, RoomCommand, RoomContext, Seated};
 use crate::chess::openings::{self, Opening};
 use crate::chess::{ByColor, Color, EndReason, Game, Move, MoveError, Outcome, UciMove, Variant};
 use crate::protocol::{GameId, GameResult, MatchScore, OfferView, OpeningView, Refusal, ServerMessage, Status};
@@ -77,17 +77,21 @@ pub(super) enum Answer {
     Nothing,
     /// The room is to close (a waiting game left alone, or the server stops).
     Close,
-    Done {
-        reply: oneshot::Sender<Result<(), Refusal>>,
-        result: Result<(), Refusal>,
+    To {
+        reply: Option<oneshot::Sender<Result<Reply, Refusal>>>,
+        outcome: Response,
     },
+}
+
+/// What a command came to, to be turned into its reply after the publish step.
+pub(super) enum Response {
+    Ready(Result<Reply, Refusal>),
+    /// A seat (side and token), whose subscription starts after version `since` (or afresh).
     Seated {
-        reply: oneshot::Sender<Result<Seated, Refusal>>,
         seat: Result<(Color, String), Refusal>,
         since: Option<u64>,
     },
     Subscribed {
-        reply: oneshot::Sender<Subscription>,
         since: Option<u64>,
         /// Whose chat lines go with a fresh subscription (see [`Room::subscribe`]).
         reader: Option<bool>,
@@ -98,17 +102,17 @@ impl Answer {
     /// Sends the answer; `Break` if the room is to close.
     fn send(self, room: &mut Room) -> ControlFlow<()> {
         match self {
-            Answer::Nothing => {}
+            Answer::Nothing | Answer::To { reply: None, .. } => {}
             Answer::Close => return ControlFlow::Break(()),
-            Answer::Done { reply, result } => {
-                let _ = reply.send(result);
-            }
-            Answer::Seated { reply, seat, since } => {
-                let seated = seat.map(|(color, token)| Seated { color, token, sub: room.subscribe(since, Some(true)) });
-                let _ = reply.send(seated);
-            }
-            Answer::Subscribed { reply, since, reader } => {
-                let _ = reply.send(room.subscribe(since, reader));
+            Answer::To { reply: Some(reply), outcome } => {
+                let reply_with = match outcome {
+                    Response::Ready(result) => result,
+                    Response::Seated { seat, since } => seat.map(|(color, token)| {
+                        Reply::Seated(Seated { color, token, sub: room.subscribe(since, Some(true)) })
+                    }),
+                    Response::Subscribed { since, reader } => Ok(Reply::Subscribed(room.subscribe(since, reader))),
+                };
+                let _ = reply.send(reply_with);
             }
         }
         ControlFlow::Continue(())
@@ -178,69 +182,11 @@ impl Room {
         tracing::debug!(game = %self.id, "room closed");
     }
 
-    /// Applies a command, adding the events it causes to `out`; what to answer is returned,
-    /// to be sent once they are published.
-    pub(super) async fn handle(&mut self, command: RoomCommand, out: &mut Batch) -> Answer {
-        match command {
-            RoomCommand::Join { color, player, reply } => {
-                Answer::Seated { reply, seat: self.join(color, player, out).await, since: None }
-            }
-            RoomCommand::Resume { token, account, v, reply } => {
-                let seat = self.resume(&token, account, out).map(|side| (side, token));
-                Answer::Seated { reply, seat, since: v }
-            }
-            RoomCommand::Watch { v, counted, reply } => {
-                if counted {
-                    self.watchers += 1;
-                    self.schedule_flush();
-                }
-                self.wake(out);
-                Answer::Subscribed { reply, since: v, reader: Some(false) }
-            }
-            RoomCommand::Observe { v, reply } => {
-                self.observers += 1;
-                Answer::Subscribed { reply, since: v, reader: None }
-            }
-            RoomCommand::Chat { token, name, room, text, reply } => {
-                Answer::Done { reply, result: self.chat(token.as_deref(), name, room, text).await }
-            }
-            RoomCommand::Unwatch => {
-                self.watchers = self.watchers.saturating_sub(1);
-                self.schedule_flush();
-                Answer::Nothing
-            }
-            RoomCommand::Attend { tokens, watchers } => {
-                for token in tokens {
-                    // A token that holds no seat here is simply not counted.
-                    let _ = self.resume(&token, None, out);
-                }
-                if watchers > 0 {
-                    // A count from another node, over the bus: never trusted not to overflow.
-                    self.watchers = self.watchers.saturating_add(watchers);
-                    self.schedule_flush();
-                    self.wake(out);
-                }
-                Answer::Nothing
-            }
-            RoomCommand::Leave { token } => {
-                self.leave(&token, out);
-                Answer::Nothing
-            }
-            RoomCommand::Act { token, action, reply } => {
-                Answer::Done { reply, result: self.act(&token, action, out).await }
-            }
-            RoomCommand::Snapshot { reply } => {
-                let _ = reply.send((self.events.version(), self.state_text()));
-                Answer::Nothing
-            }
-            RoomCommand::State { reply } => {
-                let _ = reply.send(self.state());
-                Answer::Nothing
-            }
-            RoomCommand::Pgn { reply } => {
-                let _ = reply.send(self.pgn());
-                Answer::Nothing
-            }
+    /// Handles what the task received, adding the events it causes to `out`; what to answer
+    /// is returned, to be sent once they are published.
+    pub(super) async fn handle(&mut self, input: RoomCommand, out: &mut Batch) -> Answer {
+        match input {
+            RoomCommand::Call { command, reply } => Answer::To { reply, outcome: self.apply(command, out).await },
             RoomCommand::BotMove { job, mv, bot } => {
                 self.bot_answer(job, mv, bot, out).await;
                 Answer::Nothing
@@ -260,6 +206,62 @@ impl Room {
         }
     }
 
+    /// Carries out one command: the one place each operation of the room's vocabulary is
+    /// handled, whoever sent it.
+    async fn apply(&mut self, command: Command, out: &mut Batch) -> Response {
+        let done = |result: Result<(), Refusal>| Response::Ready(result.map(|()| Reply::Done));
+        match command {
+            Command::Join { color, player } => {
+                Response::Seated { seat: self.join(color, player, out).await, since: None }
+            }
+            Command::Resume { token, account, v } => {
+                let seat = self.resume(&token, account, out).map(|side| (side, token));
+                Response::Seated { seat, since: v }
+            }
+            Command::Watch { v, counted } => {
+                if counted {
+                    self.watchers += 1;
+                    self.schedule_flush();
+                }
+                self.wake(out);
+                Response::Subscribed { since: v, reader: Some(false) }
+            }
+            Command::Observe { v } => {
+                self.observers += 1;
+                Response::Subscribed { since: v, reader: None }
+            }
+            Command::Chat { token, name, room, text } => done(self.chat(token.as_deref(), name, room, text).await),
+            Command::Unwatch => {
+                self.watchers = self.watchers.saturating_sub(1);
+                self.schedule_flush();
+                done(Ok(()))
+            }
+            Command::Attend { tokens, watchers } => {
+                for token in tokens {
+                    // A token that holds no seat here is simply not counted.
+                    let _ = self.resume(&token, None, out);
+                }
+                if watchers > 0 {
+                    // A count from another node, over the bus: never trusted not to overflow.
+                    self.watchers = self.watchers.saturating_add(watchers);
+                    self.schedule_flush();
+                    self.wake(out);
+                }
+                done(Ok(()))
+            }
+            Command::Leave { token } => {
+                self.leave(&token, out);
+                done(Ok(()))
+            }
+            Command::Act { token, action } => done(self.act(&token, action, out).await),
+            Command::Snapshot => {
+                Response::Ready(Ok(Reply::Snapshot { v: self.events.version(), text: self.state_text() }))
+            }
+            Command::State => Response::Ready(Ok(Reply::State { state: Box::new(self.state()) })),
+            Command::Pgn => Response::Ready(Ok(Reply::Pgn { pgn: self.pgn() })),
+        }
+    }
+
     // ---- actions ---------------------------------------------------------------------------
 
     pub(super) async fn act(&mut self, token: &str, action: Action, out: &mut Batch) -> Result<(), Refusal> {
@@ -273,11 +275,11 @@ impl Room {
             };
         }
         // Waiting for an opponent, the creator may still call the game off.
-        if self.status() == Status::Waiting && !matches!(action, Action::Move(_) | Action::Abort) {
+        if self.status() == Status::Waiting && !matches!(action, Action::Move { .. } | Action::Abort) {
             return Err(Refusal::not_your_turn("the game has not started: a seat is still open"));
         }
         match action {
-            Action::Move(uci) => self.human_move(side, &uci, out).await,
+            Action::Move { uci } => self.human_move(side, &uci, out).await,
             Action::Undo => self.undo(side, out).await,
             Action::Draw => self.draw(side, out).await,
             Action::Decline => self.decline(side, out),
@@ -285,7 +287,7 @@ impl Room {
                 self.finish(Outcome::win(side.other(), EndReason::Resignation), out).await;
                 Ok(())
             }
-            Action::Claim(kind) => self.claim(side, kind, out).await,
+            Action::Claim { result } => self.claim(side, result, out).await,
             Action::Abort => self.abort(out).await,
             Action::Rematch => Err(bad("a rematch can be offered once the game is over")),
         }

@@ -2,9 +2,25 @@
 
 #![cfg(test)]
 
+use std::time::Duration;
+
 use super::*;
 use crate::protocol::{ClockSpec, SeatSpec};
-use crate::server::store::NoStore;
+use crate::server::metrics::Metrics;
+use crate::server::store::{GameStore, NoStore};
+use tokio::sync::broadcast;
+
+async fn join(room: &RoomHandle, color: Color) -> Result<Seated, Refusal> {
+    room.call(Command::Join { color: Some(color), player: Player::default() }).await?.into_seated()
+}
+
+async fn act(room: &RoomHandle, token: String, action: Action) -> Result<(), Refusal> {
+    room.call(Command::Act { token, action }).await?.into_done()
+}
+
+async fn state(room: &RoomHandle) -> Result<GameState, Refusal> {
+    room.call(Command::State).await?.into_state()
+}
 
 fn context() -> RoomContext {
     RoomContext {
@@ -43,7 +59,7 @@ async fn a_flag_falls_with_no_message_under_paused_time() {
     let mut rx = created.sub.rx;
     tokio::time::sleep(Duration::from_secs(3600)).await; // waiting: nothing runs
     let start = tokio::time::Instant::now();
-    created.handle.join(Some(Color::Black), Player::default()).await.expect("join");
+    join(&created.handle, Color::Black).await.expect("join");
     assert_eq!(next_event(&mut rx).await["type"], "seats");
     let state = next_event(&mut rx).await;
     assert_eq!(state["clock"]["white_ms"], 60_000, "{state}");
@@ -62,7 +78,7 @@ async fn a_flag_against_a_lone_knight_draws() {
     let spec = timed(5_000, Some("4k1n1/8/8/8/8/8/8/R3K3 w - - 0 1"));
     let created = spawn("paused02".into(), spec, Player::default(), context()).expect("room").created;
     let mut rx = created.sub.rx;
-    created.handle.join(Some(Color::Black), Player::default()).await.expect("join");
+    join(&created.handle, Color::Black).await.expect("join");
     let end = loop {
         let e = next_event(&mut rx).await;
         if e["type"] == "end" {
@@ -78,14 +94,14 @@ async fn undo_keeps_the_time_used_and_runs_the_side_to_move() {
     let created = spawn("paused03".into(), timed(60_000, None), Player::default(), context()).expect("room").created;
     let white = created.seat.clone().expect("seat").1;
     let mut rx = created.sub.rx;
-    let black = created.handle.join(Some(Color::Black), Player::default()).await.expect("join").token;
+    let black = join(&created.handle, Color::Black).await.expect("join").token;
     tokio::time::sleep(Duration::from_secs(10)).await;
-    created.handle.act(white.clone(), Action::Move("e2e4".into())).await.expect("move");
+    act(&created.handle, white.clone(), Action::Move { uci: "e2e4".into() }).await.expect("move");
     tokio::time::sleep(Duration::from_secs(5)).await;
-    created.handle.act(black.clone(), Action::Move("e7e5".into())).await.expect("reply");
+    act(&created.handle, black.clone(), Action::Move { uci: "e7e5".into() }).await.expect("reply");
     // White offers to take back (both have moved), Black accepts: both moves go.
-    created.handle.act(white, Action::Undo).await.expect("offer");
-    created.handle.act(black, Action::Undo).await.expect("accept");
+    act(&created.handle, white, Action::Undo).await.expect("offer");
+    act(&created.handle, black, Action::Undo).await.expect("accept");
     // The state that follows the move (the one after the join came before it).
     let mut moved = false;
     let state = loop {
@@ -135,25 +151,25 @@ async fn a_reconnect_within_the_grace_keeps_the_game() {
     let created = spawn("claim001".into(), untimed(), Player::default(), context()).expect("room").created;
     let white = created.seat.clone().expect("seat").1;
     let mut rx = created.sub.rx;
-    let black = created.handle.join(Some(Color::Black), Player::default()).await.expect("join").token;
+    let black = join(&created.handle, Color::Black).await.expect("join").token;
     next_seats(&mut rx).await;
-    created.handle.leave(black.clone()).await;
+    created.handle.tell(Command::Leave { token: black.clone() }).await;
     let away = next_seats(&mut rx).await;
     assert_eq!(away["seats"]["black"]["online"], false, "{away}");
     assert_eq!(away["claim"], serde_json::json!({"by": "white", "in_ms": 120_000}), "{away}");
     tokio::time::sleep(Duration::from_secs(100)).await;
-    let early = created.handle.act(white.clone(), Action::Claim(ClaimKind::Win)).await.unwrap_err();
+    let early = act(&created.handle, white.clone(), Action::Claim { result: ClaimKind::Win }).await.unwrap_err();
     assert!(early.message.contains("claim in 20 s"), "{early:?}");
-    let state = created.handle.state().await.expect("state");
-    assert_eq!(state.claim.map(|c| (c.by, c.in_ms)), Some((Color::White, 20_000)));
-    created.handle.resume(black.clone(), None, None).await.expect("resume");
+    let now = state(&created.handle).await.expect("state");
+    assert_eq!(now.claim.map(|c| (c.by, c.in_ms)), Some((Color::White, 20_000)));
+    created.handle.call(Command::Resume { token: black.clone(), account: None, v: None }).await.expect("resume");
     let back = next_seats(&mut rx).await;
     assert_eq!((back["seats"]["black"]["online"].as_bool(), back["claim"].is_null()), (Some(true), true), "{back}");
     tokio::time::sleep(Duration::from_secs(60)).await;
-    let refused = created.handle.act(white, Action::Claim(ClaimKind::Win)).await.unwrap_err();
+    let refused = act(&created.handle, white, Action::Claim { result: ClaimKind::Win }).await.unwrap_err();
     assert!(refused.message.contains("connected"), "{refused:?}");
-    assert!(created.handle.act(black, Action::Claim(ClaimKind::Win)).await.is_err(), "White is here");
-    assert_eq!(created.handle.state().await.expect("state").status, crate::protocol::Status::Ongoing);
+    assert!(act(&created.handle, black, Action::Claim { result: ClaimKind::Win }).await.is_err(), "White is here");
+    assert_eq!(state(&created.handle).await.expect("state").status, crate::protocol::Status::Ongoing);
 }
 
 /// Black drops and stays away: when the grace runs out a `seats` event tells White, with
@@ -166,16 +182,16 @@ async fn a_claim_after_the_grace_ends_the_game() {
             spawn("claim002".into(), timed(180_000, None), Player::default(), context()).expect("room").created;
         let white = created.seat.clone().expect("seat").1;
         let mut rx = created.sub.rx;
-        let black = created.handle.join(Some(Color::Black), Player::default()).await.expect("join").token;
+        let black = join(&created.handle, Color::Black).await.expect("join").token;
         next_seats(&mut rx).await;
-        created.handle.act(white.clone(), Action::Move("e2e4".into())).await.expect("move");
+        act(&created.handle, white.clone(), Action::Move { uci: "e2e4".into() }).await.expect("move");
         let start = tokio::time::Instant::now();
-        created.handle.leave(black).await;
+        created.handle.tell(Command::Leave { token: black }).await;
         assert_eq!(next_seats(&mut rx).await["claim"]["in_ms"], 15_000);
         let open = next_seats(&mut rx).await;
         assert_eq!(tokio::time::Instant::now() - start, Duration::from_secs(15));
         assert_eq!(open["claim"], serde_json::json!({"by": "white", "in_ms": 0}), "{open}");
-        created.handle.act(white, Action::Claim(kind)).await.expect("claim");
+        act(&created.handle, white, Action::Claim { result: kind }).await.expect("claim");
         let end = next_event(&mut rx).await;
         assert_eq!((end["type"].as_str(), end["result"].as_str()), (Some("end"), Some(result)), "{end}");
         assert_eq!(end["reason"], "abandoned");
@@ -188,11 +204,11 @@ async fn claims_need_an_absent_person() {
     let spec = NewGame { black: SeatSpec::Bot { level: 1 }, ..untimed() };
     let created = spawn("claim003".into(), spec, Player::default(), context()).expect("room").created;
     let white = created.seat.clone().expect("seat").1;
-    let e = created.handle.act(white, Action::Claim(ClaimKind::Win)).await.unwrap_err();
+    let e = act(&created.handle, white, Action::Claim { result: ClaimKind::Win }).await.unwrap_err();
     assert!(e.message.contains("computer"), "{e:?}");
     let waiting = spawn("claim004".into(), untimed(), Player::default(), context()).expect("room").created;
     let white = waiting.seat.clone().expect("seat").1;
-    let e = waiting.handle.act(white, Action::Claim(ClaimKind::Draw)).await.unwrap_err();
+    let e = act(&waiting.handle, white, Action::Claim { result: ClaimKind::Draw }).await.unwrap_err();
     assert_eq!(e.code, ErrorCode::NotYourTurn, "{e:?}");
 }
 
@@ -235,12 +251,12 @@ async fn a_move_the_store_refuses_is_not_played() {
     let created = spawn("refused1".into(), untimed(), Player::default(), ctx).expect("room").created;
     let white = created.seat.clone().expect("seat").1;
     let mut rx = created.sub.rx;
-    created.handle.join(Some(Color::Black), Player::default()).await.expect("join");
+    join(&created.handle, Color::Black).await.expect("join");
     next_seats(&mut rx).await;
-    let before = created.handle.state().await.expect("state");
-    let e = created.handle.act(white, Action::Move("e2e4".into())).await.unwrap_err();
+    let before = state(&created.handle).await.expect("state");
+    let e = act(&created.handle, white, Action::Move { uci: "e2e4".into() }).await.unwrap_err();
     assert_eq!(e.code, ErrorCode::ServerError, "{e:?}");
     assert!(e.message.contains("disk full"), "{e:?}");
-    assert_eq!(created.handle.state().await.expect("state"), before);
+    assert_eq!(state(&created.handle).await.expect("state"), before);
     assert!(rx.try_recv().is_err(), "nothing was broadcast");
 }

@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use serde::Deserialize;
 
 use crate::chess::Color;
-use crate::protocol::{ClientMessage, ErrorCode, NewGame, Request};
+use crate::protocol::{Action, ClientMessage, ErrorCode, GameAction, NewGame, Request};
 
 /// The fields of a server message that a spectator looks at.
 #[derive(Debug, Deserialize)]
@@ -35,7 +35,7 @@ impl Incoming<'_> {
     }
 }
 
-fn encode(message: ClientMessage, id: Option<u64>) -> String {
+fn encode(message: impl Into<crate::protocol::Incoming>, id: Option<u64>) -> String {
     Request::new(message, id).to_json()
 }
 
@@ -75,7 +75,7 @@ pub fn unwatch(game: &str) -> String {
 
 /// Plays `uci` in `game`, asking for an `ack` with `id`.
 pub fn play(game: &str, uci: &str, id: u64) -> String {
-    encode(ClientMessage::Move { game: game.to_string(), uci: uci.to_string() }, Some(id))
+    encode(GameAction::new(game, Action::Move { uci: uci.to_string() }), Some(id))
 }
 
 #[cfg(test)]

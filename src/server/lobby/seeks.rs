@@ -8,11 +8,11 @@ use std::collections::HashMap;
 use rand::Rng;
 use tokio::sync::mpsc;
 
-use super::accounts::Player;
-use super::lobby::{Creator, Lobby};
-use super::room::Action;
+use super::{Creator, Lobby};
 use crate::chess::Color;
 use crate::protocol::{ErrorCode, GameId, NewSeek, PlayerName, Refusal, SeekId, SeekView};
+use crate::server::accounts::Player;
+use crate::server::room::{Action, Command};
 
 /// How a seek's creator learns that it was accepted: the game and the token of their seat,
 /// which their connection then resumes.
@@ -109,10 +109,11 @@ pub async fn play(lobby: &Lobby, seek: Seek, player: Player) -> Result<(GameId, 
     let Some((_, creator_token)) = created.seat.clone() else {
         return Err(Refusal::server_error("the seek's game has no seat for its creator"));
     };
-    let seated = created.handle.join(Some(color.other()), player).await?;
+    let join = Command::Join { color: Some(color.other()), player };
+    let seated = created.handle.call(join).await?.into_seated()?;
     if seek.seeker.matched.send(SeekMatch { game: game.clone(), token: creator_token.clone() }).is_err() {
         // The creator left at this very moment: nobody is there to play.
-        let _ = created.handle.act(creator_token, Action::Abort).await;
+        let _ = created.handle.call(Command::Act { token: creator_token, action: Action::Abort }).await;
         return Err(Refusal::new(ErrorCode::NoSuchSeek, "the player who posted that seek has just left"));
     }
     tracing::info!(game = %game, seek = %seek.view.seek, "seek accepted");
@@ -121,7 +122,7 @@ pub async fn play(lobby: &Lobby, seek: Seek, player: Player) -> Result<(GameId, 
 
 /// A new random seek id (as game ids are made, with an `s` in front so the two never mix).
 fn new_seek_id() -> SeekId {
-    format!("s{}", super::lobby::new_game_id())
+    format!("s{}", super::new_game_id())
 }
 
 #[cfg(test)]
