@@ -15,7 +15,6 @@ pub mod lobby;
 pub mod metrics;
 pub mod observers;
 pub mod positions;
-pub mod ratelimit;
 pub mod room;
 pub mod seeks;
 pub mod store;

@@ -6,8 +6,8 @@ use super::inbound::too_often;
 use super::Connection;
 use crate::chess::Color;
 use crate::protocol::{ChatRoom, ChatText, ErrorCode, GameId, NewSeek, Refusal, SeekId, ServerMessage};
+use crate::server::limits::Verdict;
 use crate::server::lobby::{Taken, Taker};
-use crate::server::ratelimit::Verdict;
 use crate::server::room;
 use crate::server::seeks::{self, SeekMatch, Seeker};
 
