@@ -17,6 +17,7 @@ pub mod observers;
 pub mod positions;
 pub mod room;
 pub mod seeks;
+pub mod state;
 pub mod store;
 pub mod token;
 pub mod web;

@@ -15,8 +15,8 @@ use cookie::{Cookie, SameSite};
 use serde::Deserialize;
 
 use super::{players, session_cookie, AccountError, Session, COOKIE, SESSION_IDLE_MS};
-use crate::server::app::Shared;
 use crate::server::limits::client_ip;
+use crate::server::state::Shared;
 
 /// The routes of accounts and players.
 pub fn routes() -> Router<Arc<Shared>> {

@@ -17,7 +17,8 @@ use super::http::refusal;
 use super::{Account, AccountError, Username};
 use crate::chess::{Color, EndReason};
 use crate::protocol::{ClockSpec, GameId, GameResult, PlayerName, VariantName};
-use crate::server::app::{stored_pgn, Shared};
+use crate::server::app::stored_pgn;
+use crate::server::state::Shared;
 use crate::server::store::{now_ms, StoreError, StoredAccount, StoredGame, StoredRating, StoredSeat};
 
 /// Games per page of a player's history.

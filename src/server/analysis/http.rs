@@ -10,7 +10,7 @@ use axum::Json;
 
 use super::{AnalysisError, Answer};
 use crate::protocol::{ErrorCode, ServerMessage};
-use crate::server::app::Shared;
+use crate::server::state::Shared;
 
 /// How long a client refused for a full server is asked to wait, in seconds.
 const RETRY_AFTER: &str = "30";

@@ -31,11 +31,11 @@ mod social;
 use self::inbound::{close_code, drain, id_of, too_often};
 use self::outbound::{forward_list, write_loop, Outbound};
 use super::accounts::Account;
-use super::app::Shared;
 use super::limits::{ConnectionSlot, RateLimiter, Verdict};
 use super::lobby::Creator;
 use super::room::{Action, RoomHandle, Seated, Subscription};
 use super::seeks::SeekMatch;
+use super::state::Shared;
 use crate::chess::Color;
 use crate::protocol::{
     parse_client, ClientMessage, ErrorCode, GameId, NewGame, PlayerName, Refusal, Request, ServerMessage,

@@ -16,8 +16,8 @@ use tokio_stream::wrappers::BroadcastStream;
 use tokio_stream::{StreamExt, StreamMap};
 
 use crate::protocol::{GameId, ServerMessage};
-use crate::server::app::Shared;
 use crate::server::room::{Broadcast, RoomHandle, Subscription};
+use crate::server::state::Shared;
 
 /// An item of the outbound queue.
 pub(super) enum Outbound {
