@@ -15,11 +15,10 @@ use thiserror::Error;
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, watch};
 
-use super::accounts;
-use super::analysis;
 use super::cluster::{BusError, Cluster, Joining};
 use super::config::{ServeArgs, ServerConfig};
 use super::connection::{self, Peer};
+use super::http::{self, web};
 use super::limits::client_ip;
 use super::listener::{self, ListenOptions, PeerSlot};
 use super::lobby::{Lobby, LobbyLimits};
@@ -27,7 +26,6 @@ use super::metrics::Metrics;
 use super::room::{self, RoomContext};
 use super::state::Shared;
 use super::store::{self, AccountStore, GameStore, NoStore, PostgresStore, StoreError, StoredGame, StoredSeat};
-use super::web;
 use crate::bots::Level;
 use crate::chess::EndReason;
 use crate::protocol::{ClockSpec, ErrorCode, GameId, GameResult, PlayerName, SeatView, ServerMessage, VariantName};
@@ -71,20 +69,20 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/leaderboard", get(web::index))
         .route("/@/{name}", get(web::index))
         .route("/editor", get(web::index))
-        .route("/api/position", get(super::positions::check))
+        .route("/api/position", get(http::positions::check))
         .route("/assets/{*path}", get(web::asset))
         .route("/ws", get(ws))
         .route("/api/games", get(games))
         .route("/api/games/{id}", get(game))
         .route("/api/games/{id}/pgn", get(pgn))
-        .route("/api/games/{id}/analysis", get(analysis::http::get).post(analysis::http::request))
+        .route("/api/games/{id}/analysis", get(http::analysis::get).post(http::analysis::request))
         .route("/api/cluster", get(cluster))
         .route("/api/levels", get(levels))
         .route("/api/engines", get(engines))
         .route("/healthz", get(|| async { "ok\n" }))
         .route("/metrics", get(metrics))
-        .merge(accounts::http::routes())
-        .layer(middleware::from_fn_with_state(shared.clone(), accounts::http::check_origin))
+        .merge(http::accounts::routes())
+        .layer(middleware::from_fn_with_state(shared.clone(), http::accounts::check_origin))
         .layer(middleware::from_fn_with_state(shared.clone(), check_host))
         .layer(middleware::map_response(nosniff))
         .with_state(shared)
@@ -295,7 +293,7 @@ async fn ws(
         PeerSlot::Proxy => shared.limits.connect(ip).map(Arc::new),
     };
     // A cookie naming no live session is no session: the player is anonymous.
-    let account = match accounts::http::account_of(&shared, &headers).await {
+    let account = match http::accounts::account_of(&shared, &headers).await {
         Ok(account) => account,
         Err(e) => {
             tracing::error!(error = %e, "could not read a session");

@@ -8,9 +8,7 @@
 
 pub mod category;
 pub mod glicko;
-pub mod http;
 mod password;
-mod players;
 
 use std::sync::Arc;
 

@@ -14,7 +14,8 @@ use axum::{Json, Router};
 use cookie::{Cookie, SameSite};
 use serde::Deserialize;
 
-use super::{players, session_cookie, AccountError, Session, COOKIE, SESSION_IDLE_MS};
+use super::players;
+use crate::server::accounts::{session_cookie, Account, AccountError, Session, COOKIE, SESSION_IDLE_MS};
 use crate::server::limits::client_ip;
 use crate::server::state::Shared;
 
@@ -185,7 +186,7 @@ async fn me(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response {
 pub async fn account_of(
     shared: &Shared,
     headers: &HeaderMap,
-) -> Result<Option<super::Account>, crate::server::store::StoreError> {
+) -> Result<Option<Account>, crate::server::store::StoreError> {
     match session_cookie(headers) {
         Some(token) => shared.accounts.session(&token).await,
         None => Ok(None),

@@ -11,12 +11,12 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Serialize;
 
-use super::category::Category;
-use super::glicko::PROVISIONAL_RD;
-use super::http::refusal;
-use super::{Account, AccountError, Username};
+use super::accounts::refusal;
 use crate::chess::{Color, EndReason};
 use crate::protocol::{ClockSpec, GameId, GameResult, PlayerName, VariantName};
+use crate::server::accounts::category::Category;
+use crate::server::accounts::glicko::PROVISIONAL_RD;
+use crate::server::accounts::{Account, AccountError, Username};
 use crate::server::app::stored_pgn;
 use crate::server::state::Shared;
 use crate::server::store::{now_ms, StoreError, StoredAccount, StoredGame, StoredRating, StoredSeat};

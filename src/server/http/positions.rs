@@ -9,9 +9,9 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::json;
 
-use super::room;
 use crate::chess::{Game, Variant};
 use crate::protocol::{NewGame, RepetitionName, RulesSpec, VariantName};
+use crate::server::room;
 
 /// `?variant=standard|minichess7&fen=FEN[&castling=false][&en_passant=false]`: 200 with
 /// `{"ok": true, "fen": …, "legal": n}` for a position a game can start from, or

@@ -8,8 +8,8 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 
-use super::{AnalysisError, Answer};
 use crate::protocol::{ErrorCode, ServerMessage};
+use crate::server::analysis::{AnalysisError, Answer};
 use crate::server::state::Shared;
 
 /// How long a client refused for a full server is asked to wait, in seconds.
