@@ -1,5 +1,6 @@
-//! The game server: the HTTP and WebSocket front (app, connection), the lobby of games, one room
-//! actor per game, and the observers that follow rooms (text log). See docs/protocol.md.
+//! The game server: starting and stopping it (app), what its handlers share (state), every HTTP
+//! handler (http) and the WebSocket connection (connection), the lobby of games, one room actor
+//! per game, and the observers that follow rooms (text log). See docs/protocol.md.
 
 pub mod accounts;
 pub mod analysis;
