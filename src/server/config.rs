@@ -6,9 +6,8 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::accounts::AccountLimits;
 use super::analysis::AnalysisConfig;
-use super::limits::AddressConfig;
+use super::limits::{AccountLimits, AddressConfig};
 use super::room::RoomConfig;
 
 /// Largest text frame a client may send, in bytes.

@@ -1,5 +1,6 @@
-//! The game server: the HTTP and WebSocket front (app, connection), the lobby of games, one room
-//! actor per game, and the observers that follow rooms (text log). See docs/protocol.md.
+//! The game server: starting and stopping it (app), what its handlers share (state), every HTTP
+//! handler (http) and the WebSocket connection (connection), the lobby of games, one room actor
+//! per game, and the observers that follow rooms (text log). See docs/protocol.md.
 
 pub mod accounts;
 pub mod analysis;
@@ -10,17 +11,16 @@ pub mod connection;
 pub mod engines;
 pub mod game_ref;
 pub mod hosts;
+pub mod http;
 pub mod limits;
 pub mod listener;
 pub mod lobby;
 pub mod metrics;
 pub mod observers;
-pub mod positions;
-pub mod ratelimit;
 pub mod room;
+pub mod state;
 pub mod store;
 pub mod token;
-pub mod web;
 
 pub use app::{run, serve, serve_until, ServeError};
 pub use config::{ServeArgs, ServerConfig};

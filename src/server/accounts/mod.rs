@@ -8,10 +8,7 @@
 
 pub mod category;
 pub mod glicko;
-pub mod http;
-mod limits;
 mod password;
-mod players;
 
 use std::sync::Arc;
 
@@ -19,10 +16,10 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use thiserror::Error;
 
+use super::limits::{AccountLimits, LoginLimits};
 use super::store::{now_ms, AccountKey, AccountStore, StoreError, StoredAccount};
 use super::token::{new_token, TokenHash};
 use crate::protocol::PlayerName;
-pub use limits::{AccountLimits, LoginLimits};
 
 /// How long a session lasts without being used.
 pub const SESSION_IDLE_MS: i64 = 30 * 24 * 3600 * 1000;
@@ -179,7 +176,7 @@ impl Accounts {
     pub async fn sign_up(&self, ip: std::net::IpAddr, username: &str, password: &str) -> Result<Session, AccountError> {
         let username = Username::parse(username)?;
         check_password(password)?;
-        self.limits.sign_up(ip)?;
+        self.limits.sign_up(ip).map_err(AccountError::RateLimited)?;
         let hash = password::hash(password.to_string()).await?;
         let mut seat_key = vec![0u8; 32];
         fill_random(&mut seat_key);
@@ -194,7 +191,7 @@ impl Accounts {
     /// Checks a password and opens a session. Unknown names and wrong passwords get the same
     /// answer after the same work.
     pub async fn log_in(&self, ip: std::net::IpAddr, username: &str, password: &str) -> Result<Session, AccountError> {
-        self.limits.log_in(ip, username)?;
+        self.limits.log_in(ip, username).map_err(AccountError::RateLimited)?;
         if password.len() > PASSWORD_MAX {
             return Err(AccountError::WrongPassword);
         }

@@ -5,7 +5,6 @@
 //! analysis). The store holds the claim of the one analysis running per game, with its
 //! progress, and then the result, which everyone is served from then on.
 
-pub mod http;
 pub mod report;
 
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -33,12 +33,11 @@ use self::follows::{drop_follow, Follow};
 use self::inbound::{close_code, drain, id_of, too_often};
 use self::outbound::{forward_list, write_loop, Outbound};
 use super::accounts::Account;
-use super::app::Shared;
 use super::game_ref::GameRef;
-use super::limits::ConnectionSlot;
+use super::limits::{ConnectionSlot, RateLimiter, Verdict};
 use super::lobby::seeks::SeekMatch;
 use super::lobby::Creator;
-use super::ratelimit::{RateLimiter, Verdict};
+use super::state::Shared;
 use crate::protocol::{
     parse_client, ClientMessage, ErrorCode, GameAction, GameId, Incoming, NewGame, PlayerName, Refusal, Request,
     ServerMessage,

@@ -16,9 +16,9 @@ use tokio_stream::wrappers::BroadcastStream;
 use tokio_stream::{StreamExt, StreamMap};
 
 use crate::protocol::{GameId, ServerMessage};
-use crate::server::app::Shared;
 use crate::server::game_ref::GameRef;
 use crate::server::room::{Broadcast, Command, Reply, Subscription};
+use crate::server::state::Shared;
 
 /// An item of the outbound queue.
 pub(super) enum Outbound {

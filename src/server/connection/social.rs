@@ -6,9 +6,9 @@ use super::inbound::too_often;
 use super::Connection;
 use crate::chess::Color;
 use crate::protocol::{ChatRoom, ChatText, ErrorCode, GameId, NewSeek, Refusal, SeekId, ServerMessage};
+use crate::server::limits::Verdict;
 use crate::server::lobby::seeks::{self, SeekMatch, Seeker};
 use crate::server::lobby::{Taken, Taker};
-use crate::server::ratelimit::Verdict;
 use crate::server::room::{self, Command};
 
 impl Connection {

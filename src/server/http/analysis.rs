@@ -4,19 +4,20 @@
 use std::sync::Arc;
 
 use axum::extract::{Path, State};
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 
-use super::{AnalysisError, Answer};
-use crate::protocol::{ErrorCode, ServerMessage};
-use crate::server::app::Shared;
+use super::error;
+use crate::protocol::ErrorCode;
+use crate::server::analysis::{AnalysisError, Answer};
+use crate::server::state::Shared;
 
 /// How long a client refused for a full server is asked to wait, in seconds.
 const RETRY_AFTER: &str = "30";
 
 /// `POST`: the report if there is one (200), else the analysis running or just started (202).
-pub async fn request(Path(id): Path<String>, State(shared): State<Arc<Shared>>) -> Response {
+pub(super) async fn request(Path(id): Path<String>, State(shared): State<Arc<Shared>>) -> Response {
     match shared.analyses.request(&id).await {
         Ok(answer @ Answer::Running { .. }) => (StatusCode::ACCEPTED, Json(answer)).into_response(),
         Ok(done) => Json(done).into_response(),
@@ -25,7 +26,7 @@ pub async fn request(Path(id): Path<String>, State(shared): State<Arc<Shared>>) 
 }
 
 /// `GET`: the report (200), the analysis running (200), or 404 if none was asked for.
-pub async fn get(Path(id): Path<String>, State(shared): State<Arc<Shared>>) -> Response {
+pub(super) async fn get(Path(id): Path<String>, State(shared): State<Arc<Shared>>) -> Response {
     match shared.analyses.get(&id).await {
         Ok(answer) => Json(answer).into_response(),
         Err(e) => refused(e),
@@ -44,9 +45,9 @@ fn refused(e: AnalysisError) -> Response {
     if matches!(e, AnalysisError::Damaged { .. } | AnalysisError::Store(_)) {
         tracing::error!(error = %e, "analysis request failed");
     }
-    let body = Json(ServerMessage::error(code, e.to_string(), None));
+    let mut response = error(status, code, e.to_string());
     if status == StatusCode::TOO_MANY_REQUESTS {
-        return (status, [(header::RETRY_AFTER, RETRY_AFTER)], body).into_response();
+        response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static(RETRY_AFTER));
     }
-    (status, body).into_response()
+    response
 }

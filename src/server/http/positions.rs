@@ -9,15 +9,16 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::json;
 
-use super::room;
+use super::refusal;
 use crate::chess::{Game, Variant};
 use crate::protocol::{NewGame, RepetitionName, RulesSpec, VariantName};
+use crate::server::room;
 
 /// `?variant=standard|minichess7&fen=FEN[&castling=false][&en_passant=false]`: 200 with
 /// `{"ok": true, "fen": …, "legal": n}` for a position a game can start from, or
 /// `{"ok": false, "error": …}` saying why not; 400 for a bad query.
-pub async fn check(Query(query): Query<HashMap<String, String>>) -> Response {
-    let bad = |message: String| (StatusCode::BAD_REQUEST, Json(json!({ "error": message }))).into_response();
+pub(super) async fn check(Query(query): Query<HashMap<String, String>>) -> Response {
+    let bad = |message: String| refusal(StatusCode::BAD_REQUEST, message);
     if let Some(unknown) = query.keys().find(|k| !matches!(k.as_str(), "variant" | "fen" | "castling" | "en_passant")) {
         return bad(format!("unknown parameter {unknown:?}; use variant, fen, castling, en_passant"));
     }

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use axum::http::HeaderMap;
 
-use super::ratelimit::{RateLimiter, Verdict};
+use super::{RateLimiter, Verdict};
 
 /// What one client address may hold and do.
 #[derive(Clone, Debug, PartialEq)]

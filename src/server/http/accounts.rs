@@ -1,40 +1,20 @@
-//! The accounts' HTTP API: sign-up, log-in, log-out and who is logged in (`/api/me`), the
-//! players' pages' data (`/api/players/…`, `/api/leaderboard`), and the check that keeps other
-//! sites from acting with a player's cookie.
+//! The accounts' HTTP API: sign-up, log-in, log-out and who is logged in (`/api/me`), and the
+//! account a request's session cookie names.
 
 use std::sync::Arc;
 
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{ConnectInfo, Request, State};
-use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
-use axum::middleware::Next;
+use axum::extract::{ConnectInfo, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::Json;
 use cookie::{Cookie, SameSite};
 use serde::Deserialize;
 
-use super::{players, session_cookie, AccountError, Session, COOKIE, SESSION_IDLE_MS};
-use crate::server::app::Shared;
+use super::{players, refusal};
+use crate::server::accounts::{session_cookie, Account, AccountError, Session, COOKIE, SESSION_IDLE_MS};
 use crate::server::limits::client_ip;
-
-/// The routes of accounts and players.
-pub fn routes() -> Router<Arc<Shared>> {
-    Router::new()
-        .route("/api/signup", post(sign_up))
-        .route("/api/login", post(log_in))
-        .route("/api/logout", post(log_out))
-        .route("/api/me", get(me))
-        .route("/api/players/{name}", get(players::player))
-        .route("/api/players/{name}/games", get(players::games))
-        .route("/api/players/{name}/games.pgn", get(players::export))
-        .route("/api/leaderboard", get(players::leaderboard))
-}
-
-/// An answer of the accounts API: a status and `{"error": …}`.
-pub(super) fn refusal(status: StatusCode, message: impl Into<String>) -> Response {
-    (status, Json(serde_json::json!({ "error": message.into() }))).into_response()
-}
+use crate::server::state::Shared;
 
 impl IntoResponse for AccountError {
     fn into_response(self) -> Response {
@@ -65,7 +45,7 @@ impl IntoResponse for AccountError {
 /// The body of `/api/signup` and `/api/login`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Credentials {
+pub(super) struct Credentials {
     username: String,
     password: String,
 }
@@ -77,7 +57,7 @@ enum Door {
     LogIn,
 }
 
-async fn sign_up(
+pub(super) async fn sign_up(
     state: State<Arc<Shared>>,
     peer: ConnectInfo<std::net::SocketAddr>,
     headers: HeaderMap,
@@ -86,7 +66,7 @@ async fn sign_up(
     enter(Door::SignUp, state, peer, headers, body).await
 }
 
-async fn log_in(
+pub(super) async fn log_in(
     state: State<Arc<Shared>>,
     peer: ConnectInfo<std::net::SocketAddr>,
     headers: HeaderMap,
@@ -154,7 +134,7 @@ fn session_cookie_header(shared: &Shared, headers: &HeaderMap, token: String, ma
         .to_string()
 }
 
-async fn log_out(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response {
+pub(super) async fn log_out(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response {
     if let Some(token) = session_cookie(&headers) {
         if let Err(e) = shared.accounts.log_out(&token).await {
             return AccountError::Store(e).into_response();
@@ -168,7 +148,7 @@ async fn log_out(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Respo
     response
 }
 
-async fn me(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response {
+pub(super) async fn me(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response {
     let account = match account_of(&shared, &headers).await {
         Ok(Some(account)) => account,
         Ok(None) => return refusal(StatusCode::UNAUTHORIZED, "not logged in"),
@@ -182,34 +162,12 @@ async fn me(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response {
 
 /// The account of the request's session cookie, if it names a live session. An unknown token
 /// (expired, logged out, or made up) is simply no session.
-pub async fn account_of(
+pub(super) async fn account_of(
     shared: &Shared,
     headers: &HeaderMap,
-) -> Result<Option<super::Account>, crate::server::store::StoreError> {
+) -> Result<Option<Account>, crate::server::store::StoreError> {
     match session_cookie(headers) {
         Some(token) => shared.accounts.session(&token).await,
         None => Ok(None),
     }
-}
-
-/// Refuses a request that changes something (anything but GET and HEAD) when a browser says it
-/// comes from another site's page: the cookie would otherwise let that page act for the
-/// player. Clients that are not browsers send no `Origin` and pass.
-pub async fn check_origin(State(shared): State<Arc<Shared>>, request: Request, next: Next) -> Response {
-    if matches!(*request.method(), Method::GET | Method::HEAD | Method::OPTIONS) {
-        return next.run(request).await;
-    }
-    let origin = request.headers().get(header::ORIGIN).and_then(|h| h.to_str().ok());
-    let host = request.headers().get(header::HOST).and_then(|h| h.to_str().ok());
-    if shared.hosts.origin_allowed(origin, host) {
-        return next.run(request).await;
-    }
-    tracing::info!(?origin, "request from another site's page refused");
-    refusal(
-        StatusCode::FORBIDDEN,
-        format!(
-            "requests from {} are not allowed; the server's operator can allow a site with --allowed-origin",
-            origin.unwrap_or_default()
-        ),
-    )
 }

@@ -1,6 +1,14 @@
-//! A per-connection token bucket, with strikes that close a connection that keeps flooding.
+//! Limits: the token bucket with strikes that each connection's messages pass (here), what
+//! each client address may hold and do (`addresses`), and how often an address may sign up and
+//! log in (`logins`). The lobby's own caps on games live in `lobby`.
+
+mod addresses;
+mod logins;
 
 use std::time::Instant;
+
+pub use addresses::{client_ip, is_trusted, AddressConfig, AddressLimits, ConnectionSlot};
+pub use logins::{AccountLimits, LoginLimits};
 
 /// What to do with one incoming message.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -12,7 +20,7 @@ pub enum Verdict {
     Close,
 }
 
-/// `burst` messages at once, then `per_sec` a second. Each refusal is a strike; strikes fade
+/// A per-connection token bucket: `burst` messages at once, then `per_sec` a second. Each refusal is a strike; strikes fade
 /// at one a second, and more than `2 × burst` of them close the connection.
 #[derive(Debug)]
 pub struct RateLimiter {

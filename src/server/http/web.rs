@@ -22,12 +22,12 @@ const CSP: &str = "default-src 'self'; img-src 'self' data:; style-src 'self' 'u
                    frame-ancestors 'none'";
 
 /// `GET /` and `GET /g/{id}`: the single page of the client.
-pub async fn index(headers: HeaderMap) -> Response {
+pub(super) async fn index(headers: HeaderMap) -> Response {
     file("index.html", &headers)
 }
 
 /// `GET /assets/{*path}`: a static file of the client.
-pub async fn asset(Path(path): Path<String>, headers: HeaderMap) -> Response {
+pub(super) async fn asset(Path(path): Path<String>, headers: HeaderMap) -> Response {
     // index.html is only served as a page (at `/` and `/g/{id}`), not as an asset.
     if path == "index.html" {
         return not_found();

@@ -11,13 +11,14 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Serialize;
 
-use super::category::Category;
-use super::glicko::PROVISIONAL_RD;
-use super::http::refusal;
-use super::{Account, AccountError, Username};
+use super::games::stored_pgn;
+use super::refusal;
 use crate::chess::{Color, EndReason};
 use crate::protocol::{ClockSpec, GameId, GameResult, PlayerName, VariantName};
-use crate::server::app::{stored_pgn, Shared};
+use crate::server::accounts::category::Category;
+use crate::server::accounts::glicko::PROVISIONAL_RD;
+use crate::server::accounts::{Account, AccountError, Username};
+use crate::server::state::Shared;
 use crate::server::store::{now_ms, StoreError, StoredAccount, StoredGame, StoredRating, StoredSeat};
 
 /// Games per page of a player's history.
@@ -32,7 +33,7 @@ pub struct Me {
     pub playing: Vec<String>,
 }
 
-pub async fn me(shared: &Shared, account: &Account) -> Result<Me, StoreError> {
+pub(super) async fn me(shared: &Shared, account: &Account) -> Result<Me, StoreError> {
     let playing = shared.accounts.store().playing(account.id).await?;
     Ok(Me { username: account.username.clone(), playing })
 }
@@ -92,7 +93,7 @@ fn failed(e: StoreError) -> Response {
 }
 
 /// `GET /api/players/NAME`.
-pub async fn player(State(shared): State<Arc<Shared>>, Path(name): Path<String>) -> Response {
+pub(super) async fn player(State(shared): State<Arc<Shared>>, Path(name): Path<String>) -> Response {
     let account = match find(&shared, &name).await {
         Ok(account) => account,
         Err(response) => return response,
@@ -203,7 +204,7 @@ struct HistoryPage {
 }
 
 /// `GET /api/players/NAME/games?page=N`: 20 games a page, newest first.
-pub async fn games(
+pub(super) async fn games(
     State(shared): State<Arc<Shared>>,
     Path(name): Path<String>,
     Query(query): Query<HashMap<String, String>>,
@@ -237,7 +238,7 @@ pub async fn games(
 const EXPORT_BATCH: u64 = 200;
 
 /// `GET /api/players/NAME/games.pgn`: every finished game of the player, newest first.
-pub async fn export(State(shared): State<Arc<Shared>>, Path(name): Path<String>) -> Response {
+pub(super) async fn export(State(shared): State<Arc<Shared>>, Path(name): Path<String>) -> Response {
     let account = match find(&shared, &name).await {
         Ok(account) => account,
         Err(response) => return response,
@@ -287,7 +288,10 @@ struct Leaderboard {
 }
 
 /// `GET /api/leaderboard?category=C`: the best 100 players whose rating is established.
-pub async fn leaderboard(State(shared): State<Arc<Shared>>, Query(query): Query<HashMap<String, String>>) -> Response {
+pub(super) async fn leaderboard(
+    State(shared): State<Arc<Shared>>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
     let names = Category::ALL.map(Category::name).join(", ");
     let Some(category) = query.get("category").and_then(|c| Category::parse(c)) else {
         return refusal(StatusCode::BAD_REQUEST, format!("give category= one of {names}"));

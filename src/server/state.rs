@@ -1,0 +1,86 @@
+//! What every connection and HTTP handler shares: the lobby, the store, the limits, the
+//! accounts and analyses, and the cluster a node belongs to.
+
+use std::sync::Arc;
+
+use tokio::sync::watch;
+
+use super::accounts::Accounts;
+use super::analysis::Analyses;
+use super::cluster::Cluster;
+use super::config::ServerConfig;
+use super::game_ref::GameRef;
+use super::hosts::Hosts;
+use super::limits::AddressLimits;
+use super::lobby::Lobby;
+use super::metrics::Metrics;
+use super::store::{AccountStore, GameStore};
+
+/// What every connection and handler shares.
+pub struct Shared {
+    pub lobby: Lobby,
+    pub metrics: Arc<Metrics>,
+    pub config: ServerConfig,
+    /// Turns true when the server is shutting down; connections then close.
+    pub shutdown: watch::Receiver<bool>,
+    /// Where games are kept; the archive of finished games is read from it.
+    pub store: Arc<dyn GameStore>,
+    /// What each client address holds and may still do.
+    pub limits: Arc<AddressLimits>,
+    /// The names the server answers to and the pages that may open WebSockets.
+    pub hosts: Hosts,
+    /// The id the next WebSocket connection gets.
+    pub next_connection: std::sync::atomic::AtomicU64,
+    /// The cluster this server is a node of, if any: games are then found through it.
+    pub cluster: Option<Arc<Cluster>>,
+    /// Accounts, sessions and ratings (kept in the same store as the games).
+    pub accounts: Accounts,
+    /// Computer analyses of finished games.
+    pub analyses: Arc<Analyses>,
+}
+
+impl Shared {
+    /// What connections and handlers share, around a lobby and a store, for a server
+    /// listening on `listen_ip`.
+    pub fn new(
+        lobby: Lobby,
+        metrics: Arc<Metrics>,
+        config: ServerConfig,
+        shutdown: watch::Receiver<bool>,
+        store: Arc<dyn GameStore>,
+        accounts: Arc<dyn AccountStore>,
+        listen_ip: std::net::IpAddr,
+    ) -> Shared {
+        let limits = AddressLimits::new(config.per_address.clone());
+        let hosts = Hosts::new(listen_ip, config.public_url.as_deref(), &config.allowed_origins);
+        let accounts = Accounts::new(accounts, config.accounts.clone());
+        let analyses = Arc::new(Analyses::new(store.clone(), config.analysis.clone(), &config.room));
+        Shared {
+            accounts,
+            analyses,
+            lobby,
+            metrics,
+            config,
+            shutdown,
+            store,
+            limits,
+            hosts,
+            next_connection: Default::default(),
+            cluster: None,
+        }
+    }
+
+    /// The room of `game`: wherever the cluster holds it, or in this server's lobby.
+    pub async fn room(&self, game: &str) -> Result<GameRef, crate::protocol::Refusal> {
+        match &self.cluster {
+            Some(cluster) => {
+                cluster.check(game).await?;
+                Ok(GameRef::Routed { cluster: cluster.clone(), game: game.to_string() })
+            }
+            None => match self.lobby.get(game).await {
+                Some(room) => Ok(GameRef::Local(room)),
+                None => Err(crate::protocol::Refusal::no_such_game(game)),
+            },
+        }
+    }
+}
