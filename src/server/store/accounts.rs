@@ -1,7 +1,7 @@
 //! What the store keeps of players with accounts: the accounts themselves, their sessions,
 //! their ratings per category and each rated game's change. Kept in the same database as the
 //! games (SQLite or PostgreSQL), so a game and the ratings it changed live and die together.
-//! `AccountStore` is implemented in `sqlite_accounts.rs` and `pg_accounts.rs`.
+//! `AccountStore` is implemented in `sqlite/accounts.rs` and `postgres/accounts.rs`.
 
 use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
@@ -180,6 +180,15 @@ pub(super) fn rated(
     let changes = StoredRatings { white: change(&white, &white_after), black: change(&black, &black_after) };
     (white_after, black_after, changes)
 }
+
+/// Wins, draws and losses of account `?1`, over its finished games.
+pub(super) const RESULTS: &str = "
+    SELECT sum(CASE WHEN (white_account = ?1 AND result = '1-0') OR (black_account = ?1 AND result = '0-1')
+                    THEN 1 ELSE 0 END),
+           sum(CASE WHEN result = '1/2-1/2' THEN 1 ELSE 0 END),
+           sum(CASE WHEN (white_account = ?1 AND result = '0-1') OR (black_account = ?1 AND result = '1-0')
+                    THEN 1 ELSE 0 END)
+    FROM games WHERE status = 'ended' AND (white_account = ?1 OR black_account = ?1)";
 
 /// The rating change column's text.
 pub(super) fn ratings_json(ratings: &StoredRatings) -> String {

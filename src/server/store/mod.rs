@@ -6,17 +6,10 @@
 
 mod accounts;
 mod analyses;
-mod lock;
-mod pg_accounts;
-mod pg_lease;
-mod pg_lock;
-mod pg_schema;
 mod postgres;
 mod queue;
 mod records;
-pub mod schema;
 mod sqlite;
-mod sqlite_accounts;
 
 use futures::future::BoxFuture;
 use thiserror::Error;
@@ -30,8 +23,9 @@ pub use accounts::{
     StoredRatings,
 };
 pub use analyses::{AnalysisRecord, AnalysisWrite, StoredAnalysis, StoredEval};
-pub use pg_lease::{NodeInfo, Owner, LEASE, RENEW_EVERY};
-pub use postgres::PostgresStore;
+pub use postgres::{NodeInfo, Owner, PostgresStore, LEASE, RENEW_EVERY};
+/// The SQLite file's schema (its version is what `PRAGMA user_version` reads).
+pub use sqlite::schema;
 pub use sqlite::SqliteStore;
 
 /// One seat of a stored game.

@@ -1,5 +1,5 @@
 //! Accounts, sessions and ratings in the PostgreSQL store: the same tables and formats as
-//! SQLite's (`sqlite_accounts.rs`). A rated game's update locks both players' rating rows, in
+//! SQLite's (`sqlite/accounts.rs`). A rated game's update locks both players' rating rows, in
 //! account order so two games ending at once on two nodes cannot deadlock.
 
 use futures::future::BoxFuture;
@@ -7,24 +7,16 @@ use futures::FutureExt;
 use tokio_postgres::error::SqlState;
 use tokio_postgres::{GenericClient, Row};
 
-use super::accounts::{category_of, rated, ratings_json, ratings_of};
-use super::postgres::{games, PostgresStore};
-use super::records::readable;
-use super::{
+use super::{games, read_failed, write_failed, PostgresStore};
+use crate::server::accounts::category::Category;
+use crate::server::accounts::glicko::Rating;
+use crate::server::store::accounts::{category_of, rated, ratings_json, ratings_of, RESULTS};
+use crate::server::store::records::readable;
+use crate::server::store::{
     AccountKey, AccountStore, RatedResult, RatingPoint, Results, StoreError, StoredAccount, StoredGame, StoredRating,
     StoredRatings,
 };
-use crate::server::accounts::category::Category;
-use crate::server::accounts::glicko::Rating;
 use crate::server::token::TokenHash;
-
-fn read_failed(e: tokio_postgres::Error) -> StoreError {
-    StoreError::Read(e.to_string())
-}
-
-fn write_failed(e: tokio_postgres::Error) -> StoreError {
-    StoreError::Write(e.to_string())
-}
 
 fn account_row(row: &Row, first: usize) -> Result<StoredAccount, StoreError> {
     Ok(StoredAccount {
@@ -298,7 +290,7 @@ impl AccountStore for PostgresStore {
     fn results(&self, account: AccountKey) -> BoxFuture<'static, Result<Results, StoreError>> {
         self.read(move |client| {
             async move {
-                let sql = super::sqlite_accounts::RESULTS.replace("?1", "$1");
+                let sql = RESULTS.replace("?1", "$1");
                 let row = client.query_one(&sql, &[&account]).await.map_err(read_failed)?;
                 let count = |i: usize| -> Result<u64, StoreError> {
                     let n: Option<i64> = row.try_get(i).map_err(read_failed)?;

@@ -5,24 +5,16 @@
 use futures::future::BoxFuture;
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
-use super::accounts::{category_of, rated, ratings_json, ratings_of};
-use super::records::readable;
-use super::sqlite::{games, SqliteStore};
-use super::{
+use super::{games, read_failed, write_failed, SqliteStore};
+use crate::server::accounts::category::Category;
+use crate::server::accounts::glicko::Rating;
+use crate::server::store::accounts::{category_of, rated, ratings_json, ratings_of, RESULTS};
+use crate::server::store::records::readable;
+use crate::server::store::{
     AccountKey, AccountStore, RatedResult, RatingPoint, Results, StoreError, StoredAccount, StoredGame, StoredRating,
     StoredRatings,
 };
-use crate::server::accounts::category::Category;
-use crate::server::accounts::glicko::Rating;
 use crate::server::token::TokenHash;
-
-fn read_failed(e: rusqlite::Error) -> StoreError {
-    StoreError::Read(e.to_string())
-}
-
-fn write_failed(e: rusqlite::Error) -> StoreError {
-    StoreError::Write(e.to_string())
-}
 
 const ACCOUNT: &str = "SELECT id, username, password_hash, seat_key, created_ms FROM accounts";
 
@@ -329,12 +321,3 @@ impl SqliteStore {
         self.read(move |conn| rate(conn, &game, result))
     }
 }
-
-/// Wins, draws and losses of account `?1`, over its finished games.
-pub(super) const RESULTS: &str = "
-    SELECT sum(CASE WHEN (white_account = ?1 AND result = '1-0') OR (black_account = ?1 AND result = '0-1')
-                    THEN 1 ELSE 0 END),
-           sum(CASE WHEN result = '1/2-1/2' THEN 1 ELSE 0 END),
-           sum(CASE WHEN (white_account = ?1 AND result = '0-1') OR (black_account = ?1 AND result = '1-0')
-                    THEN 1 ELSE 0 END)
-    FROM games WHERE status = 'ended' AND (white_account = ?1 OR black_account = ?1)";
