@@ -26,7 +26,7 @@ use super::listener::{self, ListenOptions, PeerSlot};
 use super::lobby::{Lobby, LobbyLimits};
 use super::metrics::Metrics;
 use super::room::{self, RoomContext};
-use super::store::{self, AccountStore, GameStore, NoStore, PostgresStore, StoreError, StoredGame, StoredSeat};
+use super::store::{self, GameStore, NoStore, PostgresStore, RatingStore, StoreError, StoredGame, StoredSeat, Stores};
 use super::web;
 use crate::bots::Level;
 use crate::chess::EndReason;
@@ -41,6 +41,8 @@ pub struct Shared {
     pub shutdown: watch::Receiver<bool>,
     /// Where games are kept; the archive of finished games is read from it.
     pub store: Arc<dyn GameStore>,
+    /// Where rated games change ratings (in the same store as the games).
+    pub ratings: Arc<dyn RatingStore>,
     /// What each client address holds and may still do.
     pub limits: Arc<AddressLimits>,
     /// The names the server answers to and the pages that may open WebSockets.
@@ -63,14 +65,14 @@ impl Shared {
         metrics: Arc<Metrics>,
         config: ServerConfig,
         shutdown: watch::Receiver<bool>,
-        store: Arc<dyn GameStore>,
-        accounts: Arc<dyn AccountStore>,
+        stores: Stores,
         listen_ip: std::net::IpAddr,
     ) -> Shared {
         let limits = AddressLimits::new(config.per_address.clone());
         let hosts = Hosts::new(listen_ip, config.public_url.as_deref(), &config.allowed_origins);
-        let accounts = Accounts::new(accounts, config.accounts.clone());
-        let analyses = Arc::new(Analyses::new(store.clone(), config.analysis.clone(), &config.room));
+        let accounts = Accounts::new(stores.accounts, config.accounts.clone());
+        let analyses =
+            Arc::new(Analyses::new(stores.games.clone(), stores.analyses, config.analysis.clone(), &config.room));
         Shared {
             accounts,
             analyses,
@@ -78,7 +80,8 @@ impl Shared {
             metrics,
             config,
             shutdown,
-            store,
+            store: stores.games,
+            ratings: stores.ratings,
             limits,
             hosts,
             next_connection: Default::default(),
@@ -190,16 +193,14 @@ pub async fn serve_until(
 
 /// Where a server keeps its games and accounts, and, for a cluster node, what it needs to join.
 struct Backing {
-    store: Arc<dyn GameStore>,
-    accounts: Arc<dyn AccountStore>,
+    stores: Stores,
     joining: Option<Joining>,
 }
 
 /// Opens the store, and in a cluster connects to the bus as well.
 async fn open(config: &ServerConfig) -> Result<Backing, ServeError> {
     let Some(cluster) = &config.cluster else {
-        let (store, accounts) = store::open(&config.db).await?;
-        return Ok(Backing { store, accounts, joining: None });
+        return Ok(Backing { stores: store::open(&config.db).await?, joining: None });
     };
     if !store::is_postgres(&config.db) {
         return Err(ServeError::Usage(format!(
@@ -209,8 +210,7 @@ async fn open(config: &ServerConfig) -> Result<Backing, ServeError> {
     }
     let postgres = Arc::new(PostgresStore::connect_node(&config.db, &cluster.node).await?);
     let joining = Joining::connect(&cluster.redis, &cluster.node, postgres.clone()).await?;
-    let (store, accounts) = store::both(postgres);
-    Ok(Backing { store, accounts, joining: Some(joining) })
+    Ok(Backing { stores: Stores::of(postgres), joining: Some(joining) })
 }
 
 /// Serves games kept in `backing` on `listener` until `signal` completes.
@@ -220,7 +220,8 @@ async fn serve_store(
     listener: TcpListener,
     signal: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
-    let Backing { store, accounts, mut joining } = backing;
+    let Backing { stores, mut joining } = backing;
+    let store = stores.games.clone();
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let metrics = Arc::new(Metrics::new());
     // A single server goes on with its unfinished games; a cluster node takes over the games
@@ -230,6 +231,7 @@ async fn serve_store(
         config: config.room.clone(),
         metrics: metrics.clone(),
         store: store.clone(),
+        ratings: stores.ratings.clone(),
         // The lobby puts its own channel here.
         lobby: mpsc::unbounded_channel().0,
         relay: joining.as_ref().map(|j| j.relay.clone()),
@@ -248,7 +250,7 @@ async fn serve_store(
     let addr = listener.local_addr()?;
     let shared = Shared {
         cluster: cluster.clone(),
-        ..Shared::new(lobby.clone(), metrics.clone(), config, shutdown_rx, store.clone(), accounts, addr.ip())
+        ..Shared::new(lobby.clone(), metrics.clone(), config, shutdown_rx, stores, addr.ip())
     };
     let shared = Arc::new(shared);
     match &cluster {
@@ -478,6 +480,7 @@ fn archive_context(shared: &Shared) -> RoomContext {
         config: shared.config.room.clone(),
         metrics: shared.metrics.clone(),
         store: Arc::new(NoStore),
+        ratings: shared.ratings.clone(),
         lobby: mpsc::unbounded_channel().0,
         relay: None,
     }

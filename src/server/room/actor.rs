@@ -429,7 +429,7 @@ impl Room {
             None => 0.5,
         };
         let result = RatedResult { white, black, category, white_score, at_ms: now_ms() };
-        match self.ctx.store.rate(&self.id, result).await {
+        match self.ctx.ratings.rate(&self.id, result).await {
             Ok(ratings) => self.ratings = Some(ratings),
             Err(e) => tracing::error!(game = %self.id, error = %e, "could not change the ratings"),
         }

@@ -28,7 +28,7 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 use super::accounts::Player;
 use super::cluster::Cluster;
 use super::metrics::Metrics;
-use super::store::{AccountKey, GameStore, StoreError, StoredGame};
+use super::store::{AccountKey, GameStore, RatingStore, StoreError, StoredGame};
 use crate::bots::Bot;
 use crate::chess::Color;
 use crate::chess::Move;
@@ -188,6 +188,8 @@ pub struct RoomContext {
     pub config: RoomConfig,
     pub metrics: Arc<Metrics>,
     pub store: Arc<dyn GameStore>,
+    /// Where a rated game's result changes its players' ratings.
+    pub ratings: Arc<dyn RatingStore>,
     /// Where the room sends its summary whenever the games list would show a change, and asks
     /// for a rematch to be made.
     pub lobby: mpsc::UnboundedSender<LobbyNote>,

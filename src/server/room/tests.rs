@@ -4,13 +4,14 @@
 
 use super::*;
 use crate::protocol::{ClockSpec, SeatSpec};
-use crate::server::store::NoStore;
+use crate::server::store::{NoStore, SqliteStore};
 
 fn context() -> RoomContext {
     RoomContext {
         config: RoomConfig::default(),
         metrics: Arc::new(Metrics::new()),
         store: Arc::new(NoStore),
+        ratings: Arc::new(SqliteStore::open(":memory:").expect("store")),
         lobby: mpsc::unbounded_channel().0,
         relay: None,
     }

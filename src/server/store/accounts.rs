@@ -1,15 +1,14 @@
 //! What the store keeps of players with accounts: the accounts themselves, their sessions,
 //! their ratings per category and each rated game's change. Kept in the same database as the
 //! games (SQLite or PostgreSQL), so a game and the ratings it changed live and die together.
-//! `AccountStore` is implemented in `sqlite/accounts.rs` and `postgres/accounts.rs`.
+//! Here: the records and formats both stores share; `AccountStore` and `RatingStore` are
+//! implemented in `sqlite/accounts.rs` and `postgres/accounts.rs`.
 
-use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 
-use super::{StoreError, StoredGame};
+use super::StoreError;
 use crate::server::accounts::category::Category;
 use crate::server::accounts::glicko::{self, Rating, LICHESS};
-use crate::server::token::TokenHash;
 
 /// An account's number in the store.
 pub type AccountKey = i64;
@@ -97,61 +96,6 @@ pub struct Results {
     pub wins: u64,
     pub draws: u64,
     pub losses: u64,
-}
-
-/// Where accounts, sessions and ratings are kept.
-pub trait AccountStore: Send + Sync + 'static {
-    /// Adds an account; None when the name is taken (ignoring case).
-    fn create_account(
-        &self,
-        username: String,
-        password_hash: String,
-        seat_key: Vec<u8>,
-        now_ms: i64,
-    ) -> BoxFuture<'static, Result<Option<StoredAccount>, StoreError>>;
-    /// The account called `username`, ignoring case.
-    fn account(&self, username: &str) -> BoxFuture<'static, Result<Option<StoredAccount>, StoreError>>;
-    /// Opens a session for `account`, known by the hash of its token.
-    fn create_session(
-        &self,
-        session: TokenHash,
-        account: AccountKey,
-        now_ms: i64,
-    ) -> BoxFuture<'static, Result<(), StoreError>>;
-    /// The account of a session used within `idle_ms` (and marks it used now); a session left
-    /// longer is deleted and None.
-    fn session(
-        &self,
-        session: TokenHash,
-        now_ms: i64,
-        idle_ms: i64,
-    ) -> BoxFuture<'static, Result<Option<StoredAccount>, StoreError>>;
-    /// Closes a session.
-    fn end_session(&self, session: TokenHash) -> BoxFuture<'static, Result<(), StoreError>>;
-    /// The unfinished games where the account holds a seat, newest first.
-    fn playing(&self, account: AccountKey) -> BoxFuture<'static, Result<Vec<String>, StoreError>>;
-    /// The account's ratings (only the categories it has played rated games in).
-    fn ratings(&self, account: AccountKey) -> BoxFuture<'static, Result<Vec<StoredRating>, StoreError>>;
-    /// The account's rating after each rated game, oldest first.
-    fn rating_history(&self, account: AccountKey) -> BoxFuture<'static, Result<Vec<RatingPoint>, StoreError>>;
-    /// What the account has won, drawn and lost, over every finished game.
-    fn results(&self, account: AccountKey) -> BoxFuture<'static, Result<Results, StoreError>>;
-    /// The account's finished games, newest first: `limit` of them from `offset`, and how
-    /// many there are in all.
-    fn games_of(
-        &self,
-        account: AccountKey,
-        offset: u64,
-        limit: u64,
-    ) -> BoxFuture<'static, Result<(u64, Vec<StoredGame>), StoreError>>;
-    /// The best-rated accounts of `category` whose stored deviation is at most `max_rd`, best
-    /// first, with their names.
-    fn leaderboard(
-        &self,
-        category: Category,
-        max_rd: f64,
-        limit: u64,
-    ) -> BoxFuture<'static, Result<Vec<(String, StoredRating)>, StoreError>>;
 }
 
 /// The ratings after `result`, from both players' ratings before it (None: no rated game yet).

@@ -13,8 +13,8 @@ use crate::server::accounts::glicko::Rating;
 use crate::server::store::accounts::{category_of, rated, ratings_json, ratings_of, RESULTS};
 use crate::server::store::records::readable;
 use crate::server::store::{
-    AccountKey, AccountStore, RatedResult, RatingPoint, Results, StoreError, StoredAccount, StoredGame, StoredRating,
-    StoredRatings,
+    AccountKey, AccountStore, RatedResult, RatingPoint, RatingStore, Results, StoreError, StoredAccount, StoredGame,
+    StoredRating, StoredRatings,
 };
 use crate::server::token::TokenHash;
 
@@ -358,13 +358,8 @@ impl AccountStore for PostgresStore {
     }
 }
 
-impl PostgresStore {
-    /// See `GameStore::rate`.
-    pub(super) fn rate_game(
-        &self,
-        game: &str,
-        result: RatedResult,
-    ) -> BoxFuture<'static, Result<StoredRatings, StoreError>> {
+impl RatingStore for PostgresStore {
+    fn rate(&self, game: &str, result: RatedResult) -> BoxFuture<'static, Result<StoredRatings, StoreError>> {
         let game = game.to_string();
         self.write(move |client| async move { rate(client, &game, result).await }.boxed())
     }

@@ -27,7 +27,7 @@ use tokio_postgres::{Client, NoTls, Row};
 
 use super::queue;
 use super::records::{chat_lines, readable, the_one, GameRow, COLUMNS};
-use super::{AnalysisRecord, AnalysisWrite, GameStore, StoreError, StoreEvent, StoredGame};
+use super::{GameStore, StoreError, StoreEvent, StoredGame};
 use lease::Fence;
 use lock::ServerLock;
 
@@ -222,43 +222,6 @@ impl GameStore for PostgresStore {
                 the_one(id, found)
             })
         })
-    }
-
-    fn rate(
-        &self,
-        game: &str,
-        result: super::RatedResult,
-    ) -> BoxFuture<'static, Result<super::StoredRatings, StoreError>> {
-        self.rate_game(game, result)
-    }
-
-    fn analysis(
-        &self,
-        game: &str,
-        stale_before_ms: i64,
-    ) -> BoxFuture<'static, Result<Option<AnalysisRecord>, StoreError>> {
-        let game = game.to_string();
-        self.read(move |client| Box::pin(async move { analyses::get(client, &game, stale_before_ms).await }))
-    }
-
-    fn claim_analysis(
-        &self,
-        game: &str,
-        runner: &str,
-        stale_before_ms: i64,
-    ) -> BoxFuture<'static, Result<bool, StoreError>> {
-        let (game, runner) = (game.to_string(), runner.to_string());
-        self.read(move |client| Box::pin(async move { analyses::claim(client, &game, &runner, stale_before_ms).await }))
-    }
-
-    fn write_analysis(
-        &self,
-        game: &str,
-        runner: &str,
-        write: AnalysisWrite,
-    ) -> BoxFuture<'static, Result<(), StoreError>> {
-        let (game, runner) = (game.to_string(), runner.to_string());
-        self.read(move |client| Box::pin(async move { analyses::write(client, &game, &runner, &write).await }))
     }
 
     fn close(&self) -> BoxFuture<'static, ()> {

@@ -11,8 +11,8 @@ use crate::server::accounts::glicko::Rating;
 use crate::server::store::accounts::{category_of, rated, ratings_json, ratings_of, RESULTS};
 use crate::server::store::records::readable;
 use crate::server::store::{
-    AccountKey, AccountStore, RatedResult, RatingPoint, Results, StoreError, StoredAccount, StoredGame, StoredRating,
-    StoredRatings,
+    AccountKey, AccountStore, RatedResult, RatingPoint, RatingStore, Results, StoreError, StoredAccount, StoredGame,
+    StoredRating, StoredRatings,
 };
 use crate::server::token::TokenHash;
 
@@ -310,13 +310,8 @@ impl AccountStore for SqliteStore {
     }
 }
 
-impl SqliteStore {
-    /// See `GameStore::rate`.
-    pub(super) fn rate_game(
-        &self,
-        game: &str,
-        result: RatedResult,
-    ) -> BoxFuture<'static, Result<StoredRatings, StoreError>> {
+impl RatingStore for SqliteStore {
+    fn rate(&self, game: &str, result: RatedResult) -> BoxFuture<'static, Result<StoredRatings, StoreError>> {
         let game = game.to_string();
         self.read(move |conn| rate(conn, &game, result))
     }

@@ -21,7 +21,6 @@ use tokio::sync::oneshot;
 use super::queue::{self, Write};
 use super::records::{chat_lines, chat_room, must_change, readable, the_one, to_i64, GameRow, COLUMNS};
 use super::{now_ms, GameStore, StoreError, StoreEvent, StoredGame, StoredTimes, CHAT_KEPT};
-use super::{AnalysisRecord, AnalysisWrite};
 use crate::chess::Color;
 
 /// What the store's thread does after committing the changes queued before it.
@@ -125,43 +124,6 @@ impl GameStore for SqliteStore {
             let found = games(conn, "id = ?1", params![id])?;
             the_one(id, found)
         })
-    }
-
-    fn rate(
-        &self,
-        game: &str,
-        result: super::RatedResult,
-    ) -> BoxFuture<'static, Result<super::StoredRatings, StoreError>> {
-        self.rate_game(game, result)
-    }
-
-    fn analysis(
-        &self,
-        game: &str,
-        stale_before_ms: i64,
-    ) -> BoxFuture<'static, Result<Option<AnalysisRecord>, StoreError>> {
-        let game = game.to_string();
-        self.read(move |conn| analyses::get(conn, &game, stale_before_ms))
-    }
-
-    fn claim_analysis(
-        &self,
-        game: &str,
-        runner: &str,
-        stale_before_ms: i64,
-    ) -> BoxFuture<'static, Result<bool, StoreError>> {
-        let (game, runner) = (game.to_string(), runner.to_string());
-        self.read(move |conn| analyses::claim(conn, &game, &runner, stale_before_ms))
-    }
-
-    fn write_analysis(
-        &self,
-        game: &str,
-        runner: &str,
-        write: AnalysisWrite,
-    ) -> BoxFuture<'static, Result<(), StoreError>> {
-        let (game, runner) = (game.to_string(), runner.to_string());
-        self.read(move |conn| analyses::write(conn, &game, &runner, &write))
     }
 
     fn close(&self) -> BoxFuture<'static, ()> {
