@@ -7,7 +7,7 @@ mod services;
 use std::sync::Arc;
 
 use gambit::chess::{Color, Outcome, Rules, Variant};
-use gambit::server::accounts::category::Category;
+use gambit::server::ratings::{self, Category};
 use gambit::server::store::{
     self, AnalysisRecord, AnalysisWrite, GameStore, PostgresStore, RatedResult, SqliteStore, StoreError, StoreEvent,
     StoredAnalysis, StoredChat, StoredClock, StoredEval, StoredGame, StoredScore, StoredSeat, StoredTimes, Stores,
@@ -330,7 +330,7 @@ fn seat_of(account: i64, name: &str) -> StoredSeat {
 
 #[tokio::test]
 async fn accounts_sessions_and_ratings_read_back() {
-    for (name, Stores { games, accounts, ratings, .. }) in every_face().await {
+    for (name, Stores { games, accounts, ratings: rating_store, .. }) in every_face().await {
         eprintln!("store: {name}");
         let alice = accounts.create_account("Alice".into(), "hash-a".into(), vec![1; 32], 1000).await.expect("create");
         let alice = alice.expect("a new name");
@@ -364,9 +364,10 @@ async fn accounts_sessions_and_ratings_read_back() {
         assert_eq!(accounts.playing(alice.id).await.expect("read"), ["rated1"]);
         let result =
             RatedResult { white: alice.id, black: bob.id, category: Category::Blitz, white_score: 1.0, at_ms: 5000 };
-        let change = ratings.rate("rated1", result).await.expect("rate");
+        let change = rating_store.rate("rated1", result, ratings::rate).await.expect("rate");
         assert!(change.white.change > 0 && change.black.change < 0, "{change:?}");
-        let again = ratings.rate("rated1", RatedResult { white_score: 0.0, ..result }).await.expect("rate again");
+        let again = RatedResult { white_score: 0.0, ..result };
+        let again = rating_store.rate("rated1", again, ratings::rate).await.expect("rate again");
         assert_eq!(again, change, "a game is rated once");
         let outcome = Outcome::from_result("1-0", "resignation").expect("outcome");
         games.record("rated1", StoreEvent::Ended { outcome, times: None, v: 3 }).await.expect("ended");
@@ -386,12 +387,12 @@ async fn accounts_sessions_and_ratings_read_back() {
         for n in 0..30 {
             let score = if n % 3 == 0 { 0.0 } else { 1.0 };
             let result = RatedResult { white_score: score, at_ms: 10_000 + n, ..result };
-            ratings.rate(&format!("more{n}"), result).await.expect("rate");
+            rating_store.rate(&format!("more{n}"), result, ratings::rate).await.expect("rate");
         }
         let ratings = accounts.ratings(alice.id).await.expect("read");
         assert_eq!(ratings.len(), 1);
         assert_eq!((ratings[0].category, ratings[0].games), (Category::Blitz, 31));
-        assert!(ratings[0].rating.rd < 110.0, "{:?}", ratings[0]);
+        assert!(ratings[0].rd < 110.0, "{:?}", ratings[0]);
         let history = accounts.rating_history(alice.id).await.expect("read");
         assert_eq!(history.len(), 31);
         assert!(history.windows(2).all(|w| w[0].at_ms <= w[1].at_ms));

@@ -16,6 +16,7 @@ pub mod metrics;
 pub mod observers;
 pub mod positions;
 pub mod ratelimit;
+pub mod ratings;
 pub mod room;
 pub mod seeks;
 pub mod store;

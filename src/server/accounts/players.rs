@@ -11,13 +11,12 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Serialize;
 
-use super::category::Category;
-use super::glicko::PROVISIONAL_RD;
 use super::http::refusal;
 use super::{Account, AccountError, Username};
 use crate::chess::{Color, EndReason};
 use crate::protocol::{ClockSpec, GameId, GameResult, PlayerName, VariantName};
 use crate::server::app::{stored_pgn, Shared};
+use crate::server::ratings::{self, glicko::PROVISIONAL_RD, Category};
 use crate::server::store::{now_ms, StoreError, StoredAccount, StoredGame, StoredRating, StoredSeat};
 
 /// Games per page of a player's history.
@@ -48,7 +47,7 @@ struct RatingView {
 
 impl RatingView {
     fn of(stored: &StoredRating, now_ms: i64) -> RatingView {
-        let now = stored.now(now_ms);
+        let now = ratings::current(stored, now_ms);
         RatingView {
             rating: now.rating.round() as i64,
             rd: now.rd.round() as i64,
@@ -111,7 +110,7 @@ pub async fn player(State(shared): State<Arc<Shared>>, Path(name): Path<String>)
     let ratings = Category::ALL
         .iter()
         .map(|c| {
-            let stored = by_category.get(c).copied().unwrap_or_else(|| StoredRating::new(*c, now));
+            let stored = by_category.get(c).copied().unwrap_or_else(|| ratings::first(*c, now));
             (c.name(), RatingView::of(&stored, now))
         })
         .collect();

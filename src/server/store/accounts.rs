@@ -7,8 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::StoreError;
-use crate::server::accounts::category::Category;
-use crate::server::accounts::glicko::{self, Rating, LICHESS};
+use crate::server::ratings::Category;
 
 /// An account's number in the store.
 pub type AccountKey = i64;
@@ -26,34 +25,19 @@ pub struct StoredAccount {
     pub created_ms: i64,
 }
 
-/// One rating of one account, as of its last rated game.
+/// One rating of one account, as of its last rated game: Glicko-2's three numbers, on the
+/// Glicko scale, as its `ratings` row holds them (what they mean and how a game moves them is
+/// `server::ratings`').
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StoredRating {
     pub category: Category,
-    pub rating: Rating,
+    pub rating: f64,
+    /// The rating deviation.
+    pub rd: f64,
+    pub volatility: f64,
     pub games: u32,
     /// When it last changed (Unix ms): its deviation grows from then on.
     pub rated_ms: i64,
-}
-
-impl StoredRating {
-    /// A new player's rating in `category`.
-    pub fn new(category: Category, now_ms: i64) -> StoredRating {
-        StoredRating { category, rating: Rating::new(&LICHESS), games: 0, rated_ms: now_ms }
-    }
-
-    /// The rating as of `now_ms`: its deviation grown by the time since it last changed.
-    pub fn now(&self, now_ms: i64) -> Rating {
-        if self.games == 0 {
-            return self.rating;
-        }
-        self.rating.aged(idle_days(self.rated_ms, now_ms), &LICHESS)
-    }
-}
-
-/// Days from `since_ms` to `now_ms` (never negative).
-fn idle_days(since_ms: i64, now_ms: i64) -> f64 {
-    (now_ms.saturating_sub(since_ms)).max(0) as f64 / 86_400_000.0
 }
 
 /// One point of a rating's history: after a rated game.
@@ -90,39 +74,33 @@ pub struct StoredRatings {
     pub black: RatingChange,
 }
 
+/// Both players' ratings in a rated game's category before it (None: no rated game in it yet),
+/// as the store reads them in the game's transaction.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RatingsBefore {
+    pub white: Option<StoredRating>,
+    pub black: Option<StoredRating>,
+}
+
+/// What a rated game changes: both players' ratings after it, and the change kept with it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RatingsAfter {
+    pub white: StoredRating,
+    pub black: StoredRating,
+    pub change: StoredRatings,
+}
+
+/// The rating formula (`server::ratings::rate`), which the store calls inside its transaction,
+/// between reading both players' ratings and writing the new ones: the store persists a result
+/// without computing it.
+pub type RatingUpdate = fn(&RatedResult, RatingsBefore) -> RatingsAfter;
+
 /// What a player has won, drawn and lost.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Results {
     pub wins: u64,
     pub draws: u64,
     pub losses: u64,
-}
-
-/// The ratings after `result`, from both players' ratings before it (None: no rated game yet).
-pub(super) fn rated(
-    result: &RatedResult,
-    white: Option<StoredRating>,
-    black: Option<StoredRating>,
-) -> (StoredRating, StoredRating, StoredRatings) {
-    let white = white.unwrap_or_else(|| StoredRating::new(result.category, result.at_ms));
-    let black = black.unwrap_or_else(|| StoredRating::new(result.category, result.at_ms));
-    let idle = |r: &StoredRating| if r.games == 0 { 0.0 } else { idle_days(r.rated_ms, result.at_ms) };
-    let (w, b) =
-        glicko::rate_game(white.rating, idle(&white), black.rating, idle(&black), result.white_score, &LICHESS);
-    let after = |before: &StoredRating, rating: Rating| StoredRating {
-        category: result.category,
-        rating,
-        games: before.games.saturating_add(1),
-        rated_ms: result.at_ms,
-    };
-    let change = |before: &StoredRating, after: &StoredRating| RatingChange {
-        rating: after.rating.rating.round() as i32,
-        change: (after.rating.rating.round() - before.rating.rating.round()) as i32,
-        provisional: after.rating.provisional(),
-    };
-    let (white_after, black_after) = (after(&white, w), after(&black, b));
-    let changes = StoredRatings { white: change(&white, &white_after), black: change(&black, &black_after) };
-    (white_after, black_after, changes)
 }
 
 /// Wins, draws and losses of account `?1`, over its finished games.
@@ -154,15 +132,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_first_rated_game_moves_both_new_players_by_the_same_amount() {
-        let result = RatedResult { white: 1, black: 2, category: Category::Blitz, white_score: 1.0, at_ms: 0 };
-        let (white, black, changes) = rated(&result, None, None);
-        assert_eq!(white.games, 1);
-        assert_eq!(black.games, 1);
-        assert!(changes.white.change > 0);
-        assert_eq!(changes.white.change, -changes.black.change);
-        assert!(changes.white.provisional && changes.black.provisional);
+    fn a_rating_change_reads_back_as_written() {
+        let change = |rating, change| RatingChange { rating, change, provisional: true };
+        let changes = StoredRatings { white: change(1662, 162), black: change(1338, -162) };
         assert_eq!(ratings_of(Some(&ratings_json(&changes))), Some(changes));
         assert_eq!(ratings_of(Some("garbage")), None);
+        assert_eq!(ratings_of(None), None);
     }
 }

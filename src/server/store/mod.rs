@@ -19,7 +19,8 @@ use std::sync::Arc;
 use futures::future::BoxFuture;
 
 pub use accounts::{
-    AccountKey, RatedResult, RatingChange, RatingPoint, Results, StoredAccount, StoredRating, StoredRatings,
+    AccountKey, RatedResult, RatingChange, RatingPoint, RatingUpdate, RatingsAfter, RatingsBefore, Results,
+    StoredAccount, StoredRating, StoredRatings,
 };
 pub use analyses::{AnalysisRecord, AnalysisWrite, StoredAnalysis, StoredEval};
 pub use games::{StoreEvent, StoredChat, StoredClock, StoredGame, StoredScore, StoredSeat, StoredTimes, CHAT_KEPT};

@@ -8,10 +8,10 @@ use futures::future::BoxFuture;
 use thiserror::Error;
 
 use super::{
-    AccountKey, AnalysisRecord, AnalysisWrite, RatedResult, RatingPoint, Results, StoreEvent, StoredAccount,
-    StoredGame, StoredRating, StoredRatings,
+    AccountKey, AnalysisRecord, AnalysisWrite, RatedResult, RatingPoint, RatingUpdate, Results, StoreEvent,
+    StoredAccount, StoredGame, StoredRating, StoredRatings,
 };
-use crate::server::accounts::category::Category;
+use crate::server::ratings::Category;
 use crate::server::token::TokenHash;
 
 /// A store refused or failed to do something.
@@ -113,9 +113,15 @@ pub trait AccountStore: Send + Sync + 'static {
 /// Where rated games change their players' ratings.
 pub trait RatingStore: Send + Sync + 'static {
     /// Applies the result of the rated game `game` to both players' ratings, in one
-    /// transaction, and keeps the change with the game. Rating a game again changes nothing
-    /// and answers the first change (a restart may replay an ending).
-    fn rate(&self, game: &str, result: RatedResult) -> BoxFuture<'static, Result<StoredRatings, StoreError>>;
+    /// transaction: reads their ratings in its category, has `update` compute the new ones,
+    /// writes them (with a point of history each) and keeps the change with the game. Rating a
+    /// game again changes nothing and answers the first change (a restart may replay an ending).
+    fn rate(
+        &self,
+        game: &str,
+        result: RatedResult,
+        update: RatingUpdate,
+    ) -> BoxFuture<'static, Result<StoredRatings, StoreError>>;
 }
 
 /// Where computer analyses of finished games are claimed, followed and kept.
