@@ -7,10 +7,11 @@ mod services;
 use std::sync::Arc;
 
 use gambit::chess::{Color, Outcome, Rules, Variant};
-use gambit::server::accounts::category::Category;
+use gambit::server::ratings::{self, Category};
 use gambit::server::store::{
     self, AnalysisRecord, AnalysisWrite, GameStore, PostgresStore, RatedResult, SqliteStore, StoreError, StoreEvent,
-    StoredAnalysis, StoredChat, StoredClock, StoredEval, StoredGame, StoredScore, StoredSeat, StoredTimes, CHAT_KEPT,
+    StoredAnalysis, StoredChat, StoredClock, StoredEval, StoredGame, StoredScore, StoredSeat, StoredTimes, Stores,
+    CHAT_KEPT,
 };
 use gambit::server::token::TokenHash;
 
@@ -154,9 +155,9 @@ async fn refused_changes_leave_the_rest_of_the_batch_alone() {
 
 #[tokio::test]
 async fn an_analysis_is_claimed_by_one_runner_and_kept() {
-    for (name, store) in stores().await {
+    for (name, Stores { games, analyses: store, .. }) in every_face().await {
         eprintln!("store: {name}");
-        store.record("an1", StoreEvent::Created(Box::new(new_game("an1")))).await.expect("created");
+        games.record("an1", StoreEvent::Created(Box::new(new_game("an1")))).await.expect("created");
         let now = store::now_ms();
         let (fresh, stale) = (now - 15_000, now + 60_000);
         assert_eq!(store.analysis("an1", fresh).await.expect("read"), None);
@@ -179,12 +180,12 @@ async fn an_analysis_is_claimed_by_one_runner_and_kept() {
         assert_eq!(store.analysis("an1", stale).await.expect("read"), done, "{name}: a result never goes stale");
         assert!(!store.claim_analysis("an1", "three", stale).await.expect("claim"), "{name}: done is done");
         // A failed run lets the next request start afresh.
-        store.record("an2", StoreEvent::Created(Box::new(new_game("an2")))).await.expect("created");
+        games.record("an2", StoreEvent::Created(Box::new(new_game("an2")))).await.expect("created");
         assert!(store.claim_analysis("an2", "one", fresh).await.expect("claim"));
         store.write_analysis("an2", "one", AnalysisWrite::Abandon).await.expect("abandon");
         assert_eq!(store.analysis("an2", fresh).await.expect("read"), None);
         // An analysis goes with its game.
-        store.record("an1", StoreEvent::Discarded).await.expect("discarded");
+        games.record("an1", StoreEvent::Discarded).await.expect("discarded");
         assert_eq!(store.analysis("an1", fresh).await.expect("read"), None);
     }
 }
@@ -314,11 +315,11 @@ async fn postgres_that_cannot_be_reached_is_a_clear_error() {
     assert!(started.elapsed() < std::time::Duration::from_secs(10), "gave up in {:?}", started.elapsed());
 }
 
-/// Both faces of every store: games, and accounts with their ratings.
-async fn account_stores() -> Vec<(&'static str, gambit::server::store::Stores)> {
-    let mut stores = vec![("sqlite", store::both(Arc::new(SqliteStore::open(":memory:").expect("open sqlite"))))];
+/// Every face of every store: games, accounts, ratings and analyses.
+async fn every_face() -> Vec<(&'static str, Stores)> {
+    let mut stores = vec![("sqlite", Stores::of(Arc::new(SqliteStore::open(":memory:").expect("open sqlite"))))];
     if let Some(url) = services::postgres::database().await {
-        stores.push(("postgres", store::both(Arc::new(PostgresStore::connect(&url).await.expect("connect postgres")))));
+        stores.push(("postgres", Stores::of(Arc::new(PostgresStore::connect(&url).await.expect("connect postgres")))));
     }
     stores
 }
@@ -329,7 +330,7 @@ fn seat_of(account: i64, name: &str) -> StoredSeat {
 
 #[tokio::test]
 async fn accounts_sessions_and_ratings_read_back() {
-    for (name, (games, accounts)) in account_stores().await {
+    for (name, Stores { games, accounts, ratings: rating_store, .. }) in every_face().await {
         eprintln!("store: {name}");
         let alice = accounts.create_account("Alice".into(), "hash-a".into(), vec![1; 32], 1000).await.expect("create");
         let alice = alice.expect("a new name");
@@ -363,9 +364,10 @@ async fn accounts_sessions_and_ratings_read_back() {
         assert_eq!(accounts.playing(alice.id).await.expect("read"), ["rated1"]);
         let result =
             RatedResult { white: alice.id, black: bob.id, category: Category::Blitz, white_score: 1.0, at_ms: 5000 };
-        let change = games.rate("rated1", result).await.expect("rate");
+        let change = rating_store.rate("rated1", result, ratings::rate).await.expect("rate");
         assert!(change.white.change > 0 && change.black.change < 0, "{change:?}");
-        let again = games.rate("rated1", RatedResult { white_score: 0.0, ..result }).await.expect("rate again");
+        let again = RatedResult { white_score: 0.0, ..result };
+        let again = rating_store.rate("rated1", again, ratings::rate).await.expect("rate again");
         assert_eq!(again, change, "a game is rated once");
         let outcome = Outcome::from_result("1-0", "resignation").expect("outcome");
         games.record("rated1", StoreEvent::Ended { outcome, times: None, v: 3 }).await.expect("ended");
@@ -385,12 +387,12 @@ async fn accounts_sessions_and_ratings_read_back() {
         for n in 0..30 {
             let score = if n % 3 == 0 { 0.0 } else { 1.0 };
             let result = RatedResult { white_score: score, at_ms: 10_000 + n, ..result };
-            games.rate(&format!("more{n}"), result).await.expect("rate");
+            rating_store.rate(&format!("more{n}"), result, ratings::rate).await.expect("rate");
         }
         let ratings = accounts.ratings(alice.id).await.expect("read");
         assert_eq!(ratings.len(), 1);
         assert_eq!((ratings[0].category, ratings[0].games), (Category::Blitz, 31));
-        assert!(ratings[0].rating.rd < 110.0, "{:?}", ratings[0]);
+        assert!(ratings[0].rd < 110.0, "{:?}", ratings[0]);
         let history = accounts.rating_history(alice.id).await.expect("read");
         assert_eq!(history.len(), 31);
         assert!(history.windows(2).all(|w| w[0].at_ms <= w[1].at_ms));

@@ -18,7 +18,7 @@ use super::lobby::{Lobby, LobbyLimits, LobbyOptions};
 use super::metrics::Metrics;
 use super::room::RoomContext;
 use super::state::Shared;
-use super::store::{self, AccountStore, GameStore, PostgresStore, StoreError};
+use super::store::{self, PostgresStore, StoreError, Stores};
 
 /// Why the server could not run.
 #[derive(Debug, Error)]
@@ -66,16 +66,14 @@ pub async fn serve_until(
 
 /// Where a server keeps its games and accounts, and, for a cluster node, what it needs to join.
 struct Backing {
-    store: Arc<dyn GameStore>,
-    accounts: Arc<dyn AccountStore>,
+    stores: Stores,
     joining: Option<Joining>,
 }
 
 /// Opens the store, and in a cluster connects to the bus as well.
 async fn open(config: &ServerConfig) -> Result<Backing, ServeError> {
     let Some(cluster) = &config.cluster else {
-        let (store, accounts) = store::open(&config.db).await?;
-        return Ok(Backing { store, accounts, joining: None });
+        return Ok(Backing { stores: store::open(&config.db).await?, joining: None });
     };
     if !store::is_postgres(&config.db) {
         return Err(ServeError::Usage(format!(
@@ -85,8 +83,7 @@ async fn open(config: &ServerConfig) -> Result<Backing, ServeError> {
     }
     let postgres = Arc::new(PostgresStore::connect_node(&config.db, &cluster.node).await?);
     let joining = Joining::connect(&cluster.redis, &cluster.node, postgres.clone()).await?;
-    let (store, accounts) = store::both(postgres);
-    Ok(Backing { store, accounts, joining: Some(joining) })
+    Ok(Backing { stores: Stores::of(postgres), joining: Some(joining) })
 }
 
 /// Serves games kept in `backing` on `listener` until `signal` completes.
@@ -96,7 +93,8 @@ async fn serve_store(
     listener: TcpListener,
     signal: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
-    let Backing { store, accounts, mut joining } = backing;
+    let Backing { stores, mut joining } = backing;
+    let store = stores.games.clone();
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let metrics = Arc::new(Metrics::new());
     // A single server goes on with its unfinished games; a cluster node takes over the games
@@ -106,6 +104,7 @@ async fn serve_store(
         config: config.room.clone(),
         metrics: metrics.clone(),
         store: store.clone(),
+        ratings: stores.ratings.clone(),
         // The lobby puts its own channel here.
         lobby: mpsc::unbounded_channel().0,
         relay: joining.as_ref().map(|j| j.relay.clone()),
@@ -124,7 +123,7 @@ async fn serve_store(
     let addr = listener.local_addr()?;
     let shared = Shared {
         cluster: cluster.clone(),
-        ..Shared::new(lobby.clone(), metrics.clone(), config, shutdown_rx, store.clone(), accounts, addr.ip())
+        ..Shared::new(lobby.clone(), metrics.clone(), config, shutdown_rx, stores, addr.ip())
     };
     let shared = Arc::new(shared);
     match &cluster {

@@ -17,6 +17,7 @@ pub mod listener;
 pub mod lobby;
 pub mod metrics;
 pub mod observers;
+pub mod ratings;
 pub mod room;
 pub mod state;
 pub mod store;

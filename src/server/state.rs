@@ -14,7 +14,7 @@ use super::hosts::Hosts;
 use super::limits::AddressLimits;
 use super::lobby::Lobby;
 use super::metrics::Metrics;
-use super::store::{AccountStore, GameStore};
+use super::store::{GameStore, RatingStore, Stores};
 
 /// What every connection and handler shares.
 pub struct Shared {
@@ -25,6 +25,8 @@ pub struct Shared {
     pub shutdown: watch::Receiver<bool>,
     /// Where games are kept; the archive of finished games is read from it.
     pub store: Arc<dyn GameStore>,
+    /// Where rated games change ratings (in the same store as the games).
+    pub ratings: Arc<dyn RatingStore>,
     /// What each client address holds and may still do.
     pub limits: Arc<AddressLimits>,
     /// The names the server answers to and the pages that may open WebSockets.
@@ -47,14 +49,14 @@ impl Shared {
         metrics: Arc<Metrics>,
         config: ServerConfig,
         shutdown: watch::Receiver<bool>,
-        store: Arc<dyn GameStore>,
-        accounts: Arc<dyn AccountStore>,
+        stores: Stores,
         listen_ip: std::net::IpAddr,
     ) -> Shared {
         let limits = AddressLimits::new(config.per_address.clone());
         let hosts = Hosts::new(listen_ip, config.public_url.as_deref(), &config.allowed_origins);
-        let accounts = Accounts::new(accounts, config.accounts.clone());
-        let analyses = Arc::new(Analyses::new(store.clone(), config.analysis.clone(), &config.room));
+        let accounts = Accounts::new(stores.accounts, config.accounts.clone());
+        let analyses =
+            Arc::new(Analyses::new(stores.games.clone(), stores.analyses, config.analysis.clone(), &config.room));
         Shared {
             accounts,
             analyses,
@@ -62,7 +64,8 @@ impl Shared {
             metrics,
             config,
             shutdown,
-            store,
+            store: stores.games,
+            ratings: stores.ratings,
             limits,
             hosts,
             next_connection: Default::default(),

@@ -1,13 +1,12 @@
 //! Accounts: a username and an Argon2id password hash, sessions kept by a cookie, and the
-//! Glicko-2 ratings a rated game changes. Anonymous play stays as it was; an account adds a
-//! reserved name, seats that follow the player to any device, and ratings (docs/accounts.md).
+//! pages of the Glicko-2 ratings a rated game changes (the formula is `server::ratings`).
+//! Anonymous play stays as it was; an account adds a reserved name, seats that follow the
+//! player to any device, and ratings (docs/accounts.md).
 //!
 //! A logged-in player's seat tokens are derived from a secret of the account and the game, so
 //! any device the player is logged in on can compute the token of their seat and resume it:
 //! rooms and the cluster keep dealing in seat tokens only.
 
-pub mod category;
-pub mod glicko;
 mod password;
 
 use std::sync::Arc;

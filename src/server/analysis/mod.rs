@@ -21,7 +21,9 @@ use crate::bots::search::TablePool;
 use crate::bots::{analysis, AlphaBeta, Limits};
 use crate::chess::Game;
 use crate::server::room::{self, RoomConfig};
-use crate::server::store::{now_ms, AnalysisRecord, AnalysisWrite, GameStore, StoreError, StoredAnalysis};
+use crate::server::store::{
+    now_ms, AnalysisRecord, AnalysisStore, AnalysisWrite, GameStore, StoreError, StoredAnalysis,
+};
 
 pub use report::Report;
 
@@ -90,7 +92,10 @@ impl Answer {
 
 /// The analyses of one server.
 pub struct Analyses {
-    store: Arc<dyn GameStore>,
+    /// Where the games are read from ...
+    games: Arc<dyn GameStore>,
+    /// ... and their analyses claimed and kept.
+    store: Arc<dyn AnalysisStore>,
     config: AnalysisConfig,
     /// The bot searches' permits and tables: each position's search takes one of each.
     permits: Arc<Semaphore>,
@@ -110,9 +115,15 @@ impl Drop for Slot {
 }
 
 impl Analyses {
-    pub fn new(store: Arc<dyn GameStore>, config: AnalysisConfig, room: &RoomConfig) -> Analyses {
+    pub fn new(
+        games: Arc<dyn GameStore>,
+        store: Arc<dyn AnalysisStore>,
+        config: AnalysisConfig,
+        room: &RoomConfig,
+    ) -> Analyses {
         let runner = format!("{}-{:016x}", std::process::id(), rand::rng().random::<u64>());
         Analyses {
+            games,
             store,
             config,
             permits: room.bot_searches.clone(),
@@ -129,7 +140,7 @@ impl Analyses {
 
     /// The game `id` replayed, if it exists and has ended.
     async fn finished(&self, id: &str) -> Result<Game, AnalysisError> {
-        let stored = self.store.load(id).await?.ok_or_else(|| AnalysisError::NoSuchGame(id.to_string()))?;
+        let stored = self.games.load(id).await?.ok_or_else(|| AnalysisError::NoSuchGame(id.to_string()))?;
         if stored.outcome.is_none() {
             return Err(AnalysisError::Unfinished(id.to_string()));
         }

@@ -168,16 +168,19 @@ mod tests {
     use crate::server::metrics::Metrics;
     use crate::server::room::Action;
     use crate::server::room::{self, RoomContext};
-    use crate::server::store::NoStore;
+    use crate::server::store::{NoStore, SqliteStore, Stores};
     use tokio::sync::watch;
 
     #[tokio::test]
     async fn a_lagging_subscriber_gets_a_fresh_state() {
         let metrics = Arc::new(Metrics::new());
+        let stores =
+            Stores { games: Arc::new(NoStore), ..Stores::of(Arc::new(SqliteStore::open(":memory:").expect("store"))) };
         let ctx = RoomContext {
             config: Default::default(),
             metrics: metrics.clone(),
-            store: Arc::new(NoStore),
+            store: stores.games.clone(),
+            ratings: stores.ratings.clone(),
             lobby: mpsc::unbounded_channel().0,
             relay: None,
         };
@@ -188,8 +191,7 @@ mod tests {
             metrics.clone(),
             ServerConfig::default(),
             shutdown,
-            Arc::new(NoStore),
-            Arc::new(crate::server::store::SqliteStore::open(":memory:").expect("store")),
+            stores,
             std::net::Ipv4Addr::LOCALHOST.into(),
         ));
         let spec = NewGame { as_side: Some(Color::White), ..NewGame::default() };

@@ -111,6 +111,7 @@ fn archive_context(shared: &Shared) -> RoomContext {
         config: shared.config.room.clone(),
         metrics: shared.metrics.clone(),
         store: Arc::new(NoStore),
+        ratings: shared.ratings.clone(),
         lobby: mpsc::unbounded_channel().0,
         relay: None,
     }

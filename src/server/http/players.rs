@@ -15,9 +15,8 @@ use super::games::stored_pgn;
 use super::refusal;
 use crate::chess::{Color, EndReason};
 use crate::protocol::{ClockSpec, GameId, GameResult, PlayerName, VariantName};
-use crate::server::accounts::category::Category;
-use crate::server::accounts::glicko::PROVISIONAL_RD;
 use crate::server::accounts::{Account, AccountError, Username};
+use crate::server::ratings::{self, glicko::PROVISIONAL_RD, Category};
 use crate::server::state::Shared;
 use crate::server::store::{now_ms, StoreError, StoredAccount, StoredGame, StoredRating, StoredSeat};
 
@@ -49,7 +48,7 @@ struct RatingView {
 
 impl RatingView {
     fn of(stored: &StoredRating, now_ms: i64) -> RatingView {
-        let now = stored.now(now_ms);
+        let now = ratings::current(stored, now_ms);
         RatingView {
             rating: now.rating.round() as i64,
             rd: now.rd.round() as i64,
@@ -112,7 +111,7 @@ pub(super) async fn player(State(shared): State<Arc<Shared>>, Path(name): Path<S
     let ratings = Category::ALL
         .iter()
         .map(|c| {
-            let stored = by_category.get(c).copied().unwrap_or_else(|| StoredRating::new(*c, now));
+            let stored = by_category.get(c).copied().unwrap_or_else(|| ratings::first(*c, now));
             (c.name(), RatingView::of(&stored, now))
         })
         .collect();

@@ -19,7 +19,7 @@ use super::{Action, Command, Reply, RoomCommand, RoomContext, Seated};
 use crate::chess::openings::{self, Opening};
 use crate::chess::{ByColor, Color, EndReason, Game, Move, MoveError, Outcome, UciMove, Variant};
 use crate::protocol::{GameId, GameResult, MatchScore, OfferView, OpeningView, Refusal, ServerMessage, Status};
-use crate::server::accounts::category::Category;
+use crate::server::ratings::{self, Category};
 use crate::server::store::{now_ms, RatedResult, StoreEvent, StoredRatings, StoredTimes};
 use crate::timer::sleep_until;
 
@@ -431,7 +431,7 @@ impl Room {
             None => 0.5,
         };
         let result = RatedResult { white, black, category, white_score, at_ms: now_ms() };
-        match self.ctx.store.rate(&self.id, result).await {
+        match self.ctx.ratings.rate(&self.id, result, ratings::rate).await {
             Ok(ratings) => self.ratings = Some(ratings),
             Err(e) => tracing::error!(game = %self.id, error = %e, "could not change the ratings"),
         }

@@ -10,7 +10,7 @@ use tokio::sync::{mpsc, oneshot};
 use super::{bot, Relay};
 use crate::protocol::{ClockSpec, GameId, GameSummary, Refusal};
 use crate::server::metrics::Metrics;
-use crate::server::store::{GameStore, StoredGame};
+use crate::server::store::{GameStore, RatingStore, StoredGame};
 
 /// Timing options of rooms, and the limits they share.
 #[derive(Clone, Debug)]
@@ -102,6 +102,8 @@ pub struct RoomContext {
     pub config: RoomConfig,
     pub metrics: Arc<Metrics>,
     pub store: Arc<dyn GameStore>,
+    /// Where a rated game's result changes its players' ratings.
+    pub ratings: Arc<dyn RatingStore>,
     /// Where the room sends its summary whenever the games list would show a change, and asks
     /// for a rematch to be made.
     pub lobby: mpsc::UnboundedSender<LobbyNote>,

@@ -7,7 +7,7 @@ use std::time::Duration;
 use super::*;
 use crate::protocol::{ClockSpec, SeatSpec};
 use crate::server::metrics::Metrics;
-use crate::server::store::{GameStore, NoStore};
+use crate::server::store::{GameStore, NoStore, SqliteStore};
 use tokio::sync::broadcast;
 
 async fn join(room: &RoomHandle, color: Color) -> Result<Seated, Refusal> {
@@ -27,6 +27,7 @@ fn context() -> RoomContext {
         config: RoomConfig::default(),
         metrics: Arc::new(Metrics::new()),
         store: Arc::new(NoStore),
+        ratings: Arc::new(SqliteStore::open(":memory:").expect("store")),
         lobby: mpsc::unbounded_channel().0,
         relay: None,
     }

@@ -1,5 +1,5 @@
 //! Accounts, sessions and ratings in the PostgreSQL store: the same tables and formats as
-//! SQLite's (`sqlite_accounts.rs`). A rated game's update locks both players' rating rows, in
+//! SQLite's (`sqlite/accounts.rs`). A rated game's update locks both players' rating rows, in
 //! account order so two games ending at once on two nodes cannot deadlock.
 
 use futures::future::BoxFuture;
@@ -7,24 +7,15 @@ use futures::FutureExt;
 use tokio_postgres::error::SqlState;
 use tokio_postgres::{GenericClient, Row};
 
-use super::accounts::{category_of, rated, ratings_json, ratings_of};
-use super::postgres::{games, PostgresStore};
-use super::records::readable;
-use super::{
-    AccountKey, AccountStore, RatedResult, RatingPoint, Results, StoreError, StoredAccount, StoredGame, StoredRating,
-    StoredRatings,
+use super::{games, read_failed, write_failed, PostgresStore};
+use crate::server::ratings::Category;
+use crate::server::store::accounts::{category_of, ratings_json, ratings_of, RESULTS};
+use crate::server::store::records::readable;
+use crate::server::store::{
+    AccountKey, AccountStore, RatedResult, RatingPoint, RatingStore, RatingUpdate, RatingsBefore, Results, StoreError,
+    StoredAccount, StoredGame, StoredRating, StoredRatings,
 };
-use crate::server::accounts::category::Category;
-use crate::server::accounts::glicko::Rating;
 use crate::server::token::TokenHash;
-
-fn read_failed(e: tokio_postgres::Error) -> StoreError {
-    StoreError::Read(e.to_string())
-}
-
-fn write_failed(e: tokio_postgres::Error) -> StoreError {
-    StoreError::Write(e.to_string())
-}
 
 fn account_row(row: &Row, first: usize) -> Result<StoredAccount, StoreError> {
     Ok(StoredAccount {
@@ -42,11 +33,9 @@ fn rating_row(row: &Row, first: usize) -> Result<StoredRating, StoreError> {
     let games: i32 = row.try_get(first + 4).map_err(read_failed)?;
     Ok(StoredRating {
         category: category_of(&category)?,
-        rating: Rating {
-            rating: row.try_get(first + 1).map_err(read_failed)?,
-            rd: row.try_get(first + 2).map_err(read_failed)?,
-            volatility: row.try_get(first + 3).map_err(read_failed)?,
-        },
+        rating: row.try_get(first + 1).map_err(read_failed)?,
+        rd: row.try_get(first + 2).map_err(read_failed)?,
+        volatility: row.try_get(first + 3).map_err(read_failed)?,
         games: u32::try_from(games).unwrap_or(0),
         rated_ms: row.try_get(first + 5).map_err(read_failed)?,
     })
@@ -75,7 +64,6 @@ async fn save_rating(
     game: &str,
     rating: &StoredRating,
 ) -> Result<(), StoreError> {
-    let r = rating.rating;
     let games = i32::try_from(rating.games).unwrap_or(i32::MAX);
     client
         .execute(
@@ -83,14 +71,22 @@ async fn save_rating(
              VALUES ($1, $2, $3, $4, $5, $6, $7)
              ON CONFLICT (account, category) DO UPDATE SET rating = $3, rd = $4, volatility = $5, games = $6,
                                                             rated_ms = $7",
-            &[&account, &rating.category.name(), &r.rating, &r.rd, &r.volatility, &games, &rating.rated_ms],
+            &[
+                &account,
+                &rating.category.name(),
+                &rating.rating,
+                &rating.rd,
+                &rating.volatility,
+                &games,
+                &rating.rated_ms,
+            ],
         )
         .await
         .map_err(write_failed)?;
     client
         .execute(
             "INSERT INTO rating_history (account, category, game, at_ms, rating) VALUES ($1, $2, $3, $4, $5)",
-            &[&account, &rating.category.name(), &game, &rating.rated_ms, &r.rating],
+            &[&account, &rating.category.name(), &game, &rating.rated_ms, &rating.rating],
         )
         .await
         .map_err(write_failed)?;
@@ -101,6 +97,7 @@ async fn rate(
     client: &mut tokio_postgres::Client,
     game: &str,
     result: RatedResult,
+    update: RatingUpdate,
 ) -> Result<StoredRatings, StoreError> {
     let tx = client.transaction().await.map_err(write_failed)?;
     // The game's row first: a second rating of the same game waits here, then sees the first.
@@ -116,14 +113,14 @@ async fn rate(
     let second_rating = if second == first { first_rating } else { rating_of(&tx, second, result.category).await? };
     let (white, black) =
         if first == result.white { (first_rating, second_rating) } else { (second_rating, first_rating) };
-    let (white, black, changes) = rated(&result, white, black);
-    save_rating(&tx, result.white, game, &white).await?;
-    save_rating(&tx, result.black, game, &black).await?;
-    tx.execute("UPDATE games SET ratings = $2 WHERE id = $1", &[&game, &ratings_json(&changes)])
+    let after = update(&result, RatingsBefore { white, black });
+    save_rating(&tx, result.white, game, &after.white).await?;
+    save_rating(&tx, result.black, game, &after.black).await?;
+    tx.execute("UPDATE games SET ratings = $2 WHERE id = $1", &[&game, &ratings_json(&after.change)])
         .await
         .map_err(write_failed)?;
     tx.commit().await.map_err(write_failed)?;
-    Ok(changes)
+    Ok(after.change)
 }
 
 impl AccountStore for PostgresStore {
@@ -298,7 +295,7 @@ impl AccountStore for PostgresStore {
     fn results(&self, account: AccountKey) -> BoxFuture<'static, Result<Results, StoreError>> {
         self.read(move |client| {
             async move {
-                let sql = super::sqlite_accounts::RESULTS.replace("?1", "$1");
+                let sql = RESULTS.replace("?1", "$1");
                 let row = client.query_one(&sql, &[&account]).await.map_err(read_failed)?;
                 let count = |i: usize| -> Result<u64, StoreError> {
                     let n: Option<i64> = row.try_get(i).map_err(read_failed)?;
@@ -366,14 +363,14 @@ impl AccountStore for PostgresStore {
     }
 }
 
-impl PostgresStore {
-    /// See `GameStore::rate`.
-    pub(super) fn rate_game(
+impl RatingStore for PostgresStore {
+    fn rate(
         &self,
         game: &str,
         result: RatedResult,
+        update: RatingUpdate,
     ) -> BoxFuture<'static, Result<StoredRatings, StoreError>> {
         let game = game.to_string();
-        self.write(move |client| async move { rate(client, &game, result).await }.boxed())
+        self.write(move |client| async move { rate(client, &game, result, update).await }.boxed())
     }
 }

@@ -6,6 +6,11 @@
 //! hands before the room broadcasts it, so a crash of the server loses nothing; only a crash
 //! of the whole machine may lose the last moments (docs/operations.md).
 
+mod accounts;
+mod analyses;
+mod lock;
+pub mod schema;
+
 use std::sync::mpsc;
 use std::thread;
 
@@ -15,8 +20,6 @@ use tokio::sync::oneshot;
 
 use super::queue::{self, Write};
 use super::records::{chat_lines, chat_room, must_change, readable, the_one, to_i64, GameRow, COLUMNS};
-use super::schema;
-use super::{analyses, AnalysisRecord, AnalysisWrite};
 use super::{now_ms, GameStore, StoreError, StoreEvent, StoredGame, StoredTimes, CHAT_KEPT};
 use crate::chess::Color;
 
@@ -39,7 +42,7 @@ impl SqliteStore {
     pub fn open(path: &str) -> Result<SqliteStore, StoreError> {
         let failed = |e: &dyn std::fmt::Display| StoreError::Open { path: path.to_string(), message: e.to_string() };
         // Before anything touches the file: another server may be using it.
-        let lock = super::lock::lock(path)?;
+        let lock = lock::lock(path)?;
         let mut conn = if path == ":memory:" { Connection::open_in_memory() } else { Connection::open(path) }
             .map_err(|e| failed(&e))?;
         prepare(&mut conn).map_err(|e| failed(&e))?;
@@ -57,7 +60,7 @@ impl SqliteStore {
     }
 
     /// Runs `read` on the store's thread (after the changes queued before it).
-    pub(super) fn read<T: Send + 'static>(
+    fn read<T: Send + 'static>(
         &self,
         read: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
     ) -> BoxFuture<'static, Result<T, StoreError>> {
@@ -73,6 +76,14 @@ impl SqliteStore {
             answer.await.unwrap_or(Err(StoreError::Closed))
         })
     }
+}
+
+fn read_failed(e: rusqlite::Error) -> StoreError {
+    StoreError::Read(e.to_string())
+}
+
+fn write_failed(e: rusqlite::Error) -> StoreError {
+    StoreError::Write(e.to_string())
 }
 
 /// Settings of the connection, then the migrations.
@@ -113,43 +124,6 @@ impl GameStore for SqliteStore {
             let found = games(conn, "id = ?1", params![id])?;
             the_one(id, found)
         })
-    }
-
-    fn rate(
-        &self,
-        game: &str,
-        result: super::RatedResult,
-    ) -> BoxFuture<'static, Result<super::StoredRatings, StoreError>> {
-        self.rate_game(game, result)
-    }
-
-    fn analysis(
-        &self,
-        game: &str,
-        stale_before_ms: i64,
-    ) -> BoxFuture<'static, Result<Option<AnalysisRecord>, StoreError>> {
-        let game = game.to_string();
-        self.read(move |conn| analyses::sqlite::get(conn, &game, stale_before_ms))
-    }
-
-    fn claim_analysis(
-        &self,
-        game: &str,
-        runner: &str,
-        stale_before_ms: i64,
-    ) -> BoxFuture<'static, Result<bool, StoreError>> {
-        let (game, runner) = (game.to_string(), runner.to_string());
-        self.read(move |conn| analyses::sqlite::claim(conn, &game, &runner, stale_before_ms))
-    }
-
-    fn write_analysis(
-        &self,
-        game: &str,
-        runner: &str,
-        write: AnalysisWrite,
-    ) -> BoxFuture<'static, Result<(), StoreError>> {
-        let (game, runner) = (game.to_string(), runner.to_string());
-        self.read(move |conn| analyses::sqlite::write(conn, &game, &runner, &write))
     }
 
     fn close(&self) -> BoxFuture<'static, ()> {
@@ -336,7 +310,7 @@ fn set_state(conn: &Connection, game: &str, v: Option<u64>, times: Option<Stored
 
 /// The games matching `filter` (an SQL condition and order), with their moves; a game whose
 /// row or moves cannot be read is there as the reason why, so one bad game fails only itself.
-pub(super) fn games(
+fn games(
     conn: &Connection,
     filter: &str,
     args: &[&dyn rusqlite::ToSql],

@@ -11,7 +11,7 @@ use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use super::StoreError;
+use crate::server::store::StoreError;
 
 /// The lock on a database file, held until dropped.
 #[derive(Debug)]

@@ -9,24 +9,29 @@
 //! database cannot be reached, changes fail at once with a clear error (the room refuses the
 //! move) and nothing is accepted that is not stored; when it is back, writes go on.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+mod accounts;
+mod analyses;
+mod lease;
+mod lock;
+mod schema;
+mod writer;
+
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use futures::future::BoxFuture;
 use tokio::sync::{mpsc, oneshot};
-use tokio_postgres::error::SqlState;
 use tokio_postgres::{Client, NoTls, Row};
 
-use super::pg_lease::Fence;
-use super::pg_lock::ServerLock;
-use super::pg_schema;
-use super::queue::{self, Write};
-use super::records::{chat_lines, chat_room, must_change, readable, the_one, to_i64, GameRow, COLUMNS};
-use super::{analyses, AnalysisRecord, AnalysisWrite};
-use super::{now_ms, GameStore, StoreError, StoreEvent, StoredGame, StoredTimes, CHAT_KEPT};
-use crate::chess::Color;
+use super::queue;
+use super::records::{chat_lines, readable, the_one, GameRow, COLUMNS};
+use super::{GameStore, StoreError, StoreEvent, StoredGame};
+use lease::Fence;
+use lock::ServerLock;
+
+pub use lease::{NodeInfo, Owner, LEASE, RENEW_EVERY};
 
 /// Connections kept: the writer's, and a few for reads.
 const POOL_SIZE: usize = 4;
@@ -46,12 +51,12 @@ type Job = queue::Job<Then>;
 /// Games in a PostgreSQL database.
 pub struct PostgresStore {
     jobs: mpsc::UnboundedSender<Job>,
-    pub(super) pool: Pool,
+    pool: Pool,
     /// One server per database: held for as long as the store is open (a single server only;
     /// a cluster's nodes share the database and fence each game by its lease instead).
     lock: Option<ServerLock>,
     /// A cluster node's name and leases, which every write is checked against.
-    pub(super) fence: Option<Arc<Fence>>,
+    fence: Option<Arc<Fence>>,
 }
 
 impl PostgresStore {
@@ -63,7 +68,7 @@ impl PostgresStore {
     }
 
     /// Connects as the cluster node `node`: no database lock (the nodes share the database);
-    /// instead each game is written only by the node holding its lease (`pg_lease`).
+    /// instead each game is written only by the node holding its lease (`lease.rs`).
     pub async fn connect_node(url: &str, node: &str) -> Result<PostgresStore, StoreError> {
         PostgresStore::open(url, Some(node)).await
     }
@@ -92,12 +97,12 @@ impl PostgresStore {
         };
         {
             let mut client = pool.get().await.map_err(|e| failed(&e))?;
-            pg_schema::migrate(&mut client).await.map_err(|e| failed(&e))?;
+            schema::migrate(&mut client).await.map_err(|e| failed(&e))?;
         }
         let (jobs, queue) = mpsc::unbounded_channel();
         let fence = node.map(|node| Arc::new(Fence::new(node.to_string())));
         let held = lock.as_ref().map_or_else(|| Arc::new(AtomicBool::new(true)), ServerLock::flag);
-        tokio::spawn(run(pool.clone(), held, fence.clone(), queue));
+        tokio::spawn(writer::run(pool.clone(), held, fence.clone(), queue));
         let store = PostgresStore { jobs, pool, lock, fence };
         if store.fence.is_some() {
             store.forget_previous().await.map_err(|e| failed(&e))?;
@@ -116,7 +121,7 @@ impl PostgresStore {
     }
 
     /// Runs `read` on a pooled connection once every change recorded before it is committed.
-    pub(super) fn read<T: Send + 'static>(
+    fn read<T: Send + 'static>(
         &self,
         read: impl for<'c> FnOnce(&'c Client) -> BoxFuture<'c, Result<T, StoreError>> + Send + 'static,
     ) -> BoxFuture<'static, Result<T, StoreError>> {
@@ -128,7 +133,7 @@ impl PostgresStore {
     }
 
     /// As `read`, with the connection to itself, for work that needs a transaction.
-    pub(super) fn write<T: Send + 'static>(
+    fn write<T: Send + 'static>(
         &self,
         write: impl for<'c> FnOnce(&'c mut Client) -> BoxFuture<'c, Result<T, StoreError>> + Send + 'static,
     ) -> BoxFuture<'static, Result<T, StoreError>> {
@@ -171,8 +176,16 @@ pub(super) fn redact(url: &str) -> String {
     }
 }
 
+fn read_failed(e: tokio_postgres::Error) -> StoreError {
+    StoreError::Read(e.to_string())
+}
+
+fn write_failed(e: tokio_postgres::Error) -> StoreError {
+    StoreError::Write(e.to_string())
+}
+
 /// Why no connection could be had, worded for a player whose move it refuses.
-pub(super) fn unavailable(e: &dyn std::fmt::Display) -> String {
+fn unavailable(e: &dyn std::fmt::Display) -> String {
     format!("the game store (PostgreSQL) is unavailable: {e}")
 }
 
@@ -211,47 +224,6 @@ impl GameStore for PostgresStore {
         })
     }
 
-    fn rate(
-        &self,
-        game: &str,
-        result: super::RatedResult,
-    ) -> BoxFuture<'static, Result<super::StoredRatings, StoreError>> {
-        self.rate_game(game, result)
-    }
-
-    fn analysis(
-        &self,
-        game: &str,
-        stale_before_ms: i64,
-    ) -> BoxFuture<'static, Result<Option<AnalysisRecord>, StoreError>> {
-        let game = game.to_string();
-        self.read(move |client| Box::pin(async move { analyses::postgres::get(client, &game, stale_before_ms).await }))
-    }
-
-    fn claim_analysis(
-        &self,
-        game: &str,
-        runner: &str,
-        stale_before_ms: i64,
-    ) -> BoxFuture<'static, Result<bool, StoreError>> {
-        let (game, runner) = (game.to_string(), runner.to_string());
-        self.read(move |client| {
-            Box::pin(async move { analyses::postgres::claim(client, &game, &runner, stale_before_ms).await })
-        })
-    }
-
-    fn write_analysis(
-        &self,
-        game: &str,
-        runner: &str,
-        write: AnalysisWrite,
-    ) -> BoxFuture<'static, Result<(), StoreError>> {
-        let (game, runner) = (game.to_string(), runner.to_string());
-        self.read(move |client| {
-            Box::pin(async move { analyses::postgres::write(client, &game, &runner, &write).await })
-        })
-    }
-
     fn close(&self) -> BoxFuture<'static, ()> {
         let (done, closed) = oneshot::channel();
         let sent = self.jobs.send(Job::Then(Then::Close(done))).is_ok();
@@ -270,226 +242,9 @@ impl GameStore for PostgresStore {
     }
 }
 
-/// The writer: waits for work, commits every change that has queued up in one transaction,
-/// then answers the barriers that came with them.
-async fn run(pool: Pool, held: Arc<AtomicBool>, fence: Option<Arc<Fence>>, mut jobs: mpsc::UnboundedReceiver<Job>) {
-    let mut writes = Vec::new();
-    let mut then = Vec::new();
-    while let Some(first) = jobs.recv().await {
-        queue::gather(first, || jobs.try_recv().ok(), &mut writes, &mut then);
-        if !writes.is_empty() {
-            let results = if held.load(Ordering::Acquire) {
-                apply_all(&pool, fence.as_deref(), &writes).await
-            } else {
-                Err(unavailable(
-                    &"this server does not hold the database's lock now (lost while the database was away)",
-                ))
-            };
-            queue::answer(&mut writes, results);
-        }
-        for job in then.drain(..) {
-            match job {
-                Then::Barrier(reached) => {
-                    let _ = reached.send(());
-                }
-                Then::Close(done) => {
-                    // Later jobs find the queue closed: their senders see `Closed`.
-                    jobs.close();
-                    let _ = done.send(());
-                    return;
-                }
-            }
-        }
-    }
-}
-
-async fn apply_all(
-    pool: &Pool,
-    fence: Option<&Fence>,
-    writes: &[Write],
-) -> Result<Vec<Result<(), StoreError>>, String> {
-    let mut client = pool.get().await.map_err(|e| unavailable(&e))?;
-    let sql = |e: tokio_postgres::Error| e.to_string();
-    let mut tx = client.transaction().await.map_err(sql)?;
-    let mut results = Vec::with_capacity(writes.len());
-    for write in writes {
-        let savepoint = tx.savepoint("change").await.map_err(sql)?;
-        match apply(&savepoint, fence, &write.game, &write.event).await {
-            Ok(()) => {
-                savepoint.commit().await.map_err(sql)?;
-                results.push(Ok(()));
-            }
-            Err(message) => {
-                savepoint.rollback().await.map_err(sql)?;
-                results.push(Err(StoreError::Write(message)));
-            }
-        }
-    }
-    tx.commit().await.map_err(sql)?;
-    Ok(results)
-}
-
-/// Makes one change; an error says why it could not be made.
-async fn apply(
-    tx: &deadpool_postgres::Transaction<'_>,
-    fence: Option<&Fence>,
-    game: &str,
-    event: &StoreEvent,
-) -> Result<(), String> {
-    let sql = |e: tokio_postgres::Error| e.to_string();
-    let must_change = |changed| must_change(game, changed);
-    // A cluster node writes only to games it still owns, checked in this same transaction.
-    if let Some(fence) = fence {
-        if !matches!(event, StoreEvent::Created(_)) {
-            fence.check(tx, game).await?;
-        }
-    }
-    match event {
-        StoreEvent::Created(g) => {
-            let row = GameRow::of(g);
-            let insert = tx
-                .prepare_cached(
-                    "INSERT INTO games (id, variant, initial_fen, rules, white, black, white_token, black_token,
-                                        clock, status, result, reason, created_ms, ended_ms, v, white_ms, black_ms,
-                                        white_name, black_name, match_white, match_black, match_games,
-                                        white_account, black_account, rated, ratings)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19,
-                             $20, $21, $22, $23, $24, $25, $26)",
-                )
-                .await
-                .map_err(sql)?;
-            tx.execute(
-                &insert,
-                &[
-                    &row.id,
-                    &row.variant,
-                    &row.initial_fen,
-                    &row.rules,
-                    &row.white,
-                    &row.black,
-                    &row.white_token,
-                    &row.black_token,
-                    &row.clock,
-                    &row.status(),
-                    &row.result,
-                    &row.reason,
-                    &row.created_ms,
-                    &row.ended_ms,
-                    &row.v,
-                    &row.white_ms,
-                    &row.black_ms,
-                    &row.white_name,
-                    &row.black_name,
-                    &row.match_white,
-                    &row.match_black,
-                    &row.match_games,
-                    &row.white_account,
-                    &row.black_account,
-                    &row.rated,
-                    &row.ratings,
-                ],
-            )
-            .await
-            .map_err(|e| match e.code() {
-                Some(&SqlState::UNIQUE_VIOLATION) => format!("a game {:?} is already stored", g.id),
-                _ => e.to_string(),
-            })?;
-            if let Some(fence) = fence {
-                fence.own_new(tx, game).await?;
-            }
-        }
-        StoreEvent::Seat { side, token, name, account } => {
-            let update = match side {
-                Color::White => {
-                    "UPDATE games SET white_token = $2, white_name = $3, white_account = $4
-                     WHERE id = $1 AND status <> 'ended'"
-                }
-                Color::Black => {
-                    "UPDATE games SET black_token = $2, black_name = $3, black_account = $4
-                     WHERE id = $1 AND status <> 'ended'"
-                }
-            };
-            let update = tx.prepare_cached(update).await.map_err(sql)?;
-            must_change(tx.execute(&update, &[&game, &&token.0[..], name, account]).await.map_err(sql)?)?;
-        }
-        StoreEvent::Move { ply, uci, times, v } => {
-            let insert = tx
-                .prepare_cached("INSERT INTO moves (game, ply, uci, played_ms) VALUES ($1, $2, $3, $4)")
-                .await
-                .map_err(sql)?;
-            tx.execute(&insert, &[&game, &ply_column(*ply), uci, &now_ms()]).await.map_err(sql)?;
-            set_state(tx, game, Some(*v), *times).await?;
-        }
-        StoreEvent::Undo { ply, times, v } => {
-            let delete = tx.prepare_cached("DELETE FROM moves WHERE game = $1 AND ply > $2").await.map_err(sql)?;
-            tx.execute(&delete, &[&game, &ply_column(*ply)]).await.map_err(sql)?;
-            set_state(tx, game, Some(*v), *times).await?;
-        }
-        StoreEvent::Ended { outcome, times, v } => {
-            let (result, reason) = (outcome.result(), outcome.reason.name());
-            let update = tx
-                .prepare_cached(
-                    "UPDATE games SET status = 'ended', result = $2, reason = $3, ended_ms = $4 WHERE id = $1",
-                )
-                .await
-                .map_err(sql)?;
-            must_change(tx.execute(&update, &[&game, &result, &reason, &now_ms()]).await.map_err(sql)?)?;
-            set_state(tx, game, Some(*v), *times).await?;
-        }
-        StoreEvent::Times(times) => set_state(tx, game, None, Some(*times)).await?,
-        StoreEvent::Version { v } => set_state(tx, game, Some(*v), None).await?,
-        StoreEvent::Chat(line) => {
-            let room = chat_room(line);
-            let insert = tx
-                .prepare_cached("INSERT INTO chat (game, room, sender, text, at_ms) VALUES ($1, $2, $3, $4, $5)")
-                .await
-                .map_err(sql)?;
-            tx.execute(&insert, &[&game, &room, &line.from, &line.text, &line.at_ms]).await.map_err(sql)?;
-            // Only the last lines of each room are kept.
-            let prune = tx
-                .prepare_cached(
-                    "DELETE FROM chat WHERE game = $1 AND room = $2 AND seq NOT IN
-                        (SELECT seq FROM chat WHERE game = $1 AND room = $2 ORDER BY seq DESC LIMIT $3)",
-                )
-                .await
-                .map_err(sql)?;
-            tx.execute(&prune, &[&game, &room, &(CHAT_KEPT as i64)]).await.map_err(sql)?;
-        }
-        StoreEvent::Discarded => {
-            let delete = tx.prepare_cached("DELETE FROM games WHERE id = $1").await.map_err(sql)?;
-            tx.execute(&delete, &[&game]).await.map_err(sql)?;
-        }
-    }
-    Ok(())
-}
-
-/// The `ply` column is an INTEGER (a game has far fewer moves than that holds).
-fn ply_column(ply: usize) -> i32 {
-    i32::try_from(ply).unwrap_or(i32::MAX)
-}
-
-/// Raises the stored event version to `v` (it never goes down) and sets the clock's times, each
-/// if given, in one statement.
-async fn set_state(
-    tx: &deadpool_postgres::Transaction<'_>,
-    game: &str,
-    v: Option<u64>,
-    times: Option<StoredTimes>,
-) -> Result<(), String> {
-    let (white, black) = (times.map(|t| to_i64(t.white_ms)), times.map(|t| to_i64(t.black_ms)));
-    let update = tx
-        .prepare_cached(
-            "UPDATE games SET v = greatest(v, coalesce($2, v)), white_ms = coalesce($3, white_ms),
-                              black_ms = coalesce($4, black_ms) WHERE id = $1",
-        )
-        .await
-        .map_err(|e| e.to_string())?;
-    tx.execute(&update, &[&game, &v.map(to_i64), &white, &black]).await.map(|_| ()).map_err(|e| e.to_string())
-}
-
 /// The games matching `filter` (an SQL condition and order), with their moves; a game whose
 /// row or moves cannot be read is there as the reason why, so one bad game fails only itself.
-pub(super) async fn games(
+async fn games(
     client: &Client,
     filter: &str,
     args: &[&(dyn tokio_postgres::types::ToSql + Sync)],

@@ -5,24 +5,15 @@
 use futures::future::BoxFuture;
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
-use super::accounts::{category_of, rated, ratings_json, ratings_of};
-use super::records::readable;
-use super::sqlite::{games, SqliteStore};
-use super::{
-    AccountKey, AccountStore, RatedResult, RatingPoint, Results, StoreError, StoredAccount, StoredGame, StoredRating,
-    StoredRatings,
+use super::{games, read_failed, write_failed, SqliteStore};
+use crate::server::ratings::Category;
+use crate::server::store::accounts::{category_of, ratings_json, ratings_of, RESULTS};
+use crate::server::store::records::readable;
+use crate::server::store::{
+    AccountKey, AccountStore, RatedResult, RatingPoint, RatingStore, RatingUpdate, RatingsBefore, Results, StoreError,
+    StoredAccount, StoredGame, StoredRating, StoredRatings,
 };
-use crate::server::accounts::category::Category;
-use crate::server::accounts::glicko::Rating;
 use crate::server::token::TokenHash;
-
-fn read_failed(e: rusqlite::Error) -> StoreError {
-    StoreError::Read(e.to_string())
-}
-
-fn write_failed(e: rusqlite::Error) -> StoreError {
-    StoreError::Write(e.to_string())
-}
 
 const ACCOUNT: &str = "SELECT id, username, password_hash, seat_key, created_ms FROM accounts";
 
@@ -41,7 +32,9 @@ fn rating_row(row: &Row<'_>, first: usize) -> rusqlite::Result<(String, StoredRa
     let category: String = row.get(first)?;
     let rating = StoredRating {
         category: Category::Blitz,
-        rating: Rating { rating: row.get(first + 1)?, rd: row.get(first + 2)?, volatility: row.get(first + 3)? },
+        rating: row.get(first + 1)?,
+        rd: row.get(first + 2)?,
+        volatility: row.get(first + 3)?,
         games: row.get(first + 4)?,
         rated_ms: row.get(first + 5)?,
     };
@@ -69,7 +62,6 @@ fn save_rating(
     game: &str,
     rating: &StoredRating,
 ) -> Result<(), rusqlite::Error> {
-    let r = rating.rating;
     conn.prepare_cached(
         "INSERT INTO ratings (account, category, rating, rd, volatility, games, rated_ms)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
@@ -79,16 +71,16 @@ fn save_rating(
     .execute(params![
         account,
         rating.category.name(),
-        r.rating,
-        r.rd,
-        r.volatility,
+        rating.rating,
+        rating.rd,
+        rating.volatility,
         rating.games,
         rating.rated_ms
     ])?;
     conn.prepare_cached(
         "INSERT INTO rating_history (account, category, game, at_ms, rating) VALUES (?1, ?2, ?3, ?4, ?5)",
     )?
-    .execute(params![account, rating.category.name(), game, rating.rated_ms, r.rating])?;
+    .execute(params![account, rating.category.name(), game, rating.rated_ms, rating.rating])?;
     Ok(())
 }
 
@@ -101,21 +93,21 @@ fn applied(conn: &Connection, game: &str) -> Result<Option<StoredRatings>, Store
     Ok(ratings_of(text.flatten().as_deref()))
 }
 
-fn rate(conn: &Connection, game: &str, result: RatedResult) -> Result<StoredRatings, StoreError> {
+fn rate(conn: &Connection, game: &str, result: RatedResult, update: RatingUpdate) -> Result<StoredRatings, StoreError> {
     let tx = conn.unchecked_transaction().map_err(write_failed)?;
     if let Some(done) = applied(&tx, game)? {
         return Ok(done);
     }
     let white = rating_of(&tx, result.white, result.category)?;
     let black = rating_of(&tx, result.black, result.category)?;
-    let (white, black, changes) = rated(&result, white, black);
-    save_rating(&tx, result.white, game, &white).map_err(write_failed)?;
-    save_rating(&tx, result.black, game, &black).map_err(write_failed)?;
+    let after = update(&result, RatingsBefore { white, black });
+    save_rating(&tx, result.white, game, &after.white).map_err(write_failed)?;
+    save_rating(&tx, result.black, game, &after.black).map_err(write_failed)?;
     tx.prepare_cached("UPDATE games SET ratings = ?2 WHERE id = ?1")
-        .and_then(|mut s| s.execute(params![game, ratings_json(&changes)]))
+        .and_then(|mut s| s.execute(params![game, ratings_json(&after.change)]))
         .map_err(write_failed)?;
     tx.commit().map_err(write_failed)?;
-    Ok(changes)
+    Ok(after.change)
 }
 
 impl AccountStore for SqliteStore {
@@ -318,23 +310,14 @@ impl AccountStore for SqliteStore {
     }
 }
 
-impl SqliteStore {
-    /// See `GameStore::rate`.
-    pub(super) fn rate_game(
+impl RatingStore for SqliteStore {
+    fn rate(
         &self,
         game: &str,
         result: RatedResult,
+        update: RatingUpdate,
     ) -> BoxFuture<'static, Result<StoredRatings, StoreError>> {
         let game = game.to_string();
-        self.read(move |conn| rate(conn, &game, result))
+        self.read(move |conn| rate(conn, &game, result, update))
     }
 }
-
-/// Wins, draws and losses of account `?1`, over its finished games.
-pub(super) const RESULTS: &str = "
-    SELECT sum(CASE WHEN (white_account = ?1 AND result = '1-0') OR (black_account = ?1 AND result = '0-1')
-                    THEN 1 ELSE 0 END),
-           sum(CASE WHEN result = '1/2-1/2' THEN 1 ELSE 0 END),
-           sum(CASE WHEN (white_account = ?1 AND result = '0-1') OR (black_account = ?1 AND result = '1-0')
-                    THEN 1 ELSE 0 END)
-    FROM games WHERE status = 'ended' AND (white_account = ?1 OR black_account = ?1)";

@@ -14,9 +14,9 @@ use std::time::Duration;
 
 use tokio_postgres::Client;
 
-use super::postgres::{games, unavailable, PostgresStore};
-use super::{StoreError, StoredGame};
+use super::{games, unavailable, PostgresStore};
 use crate::protocol::GameId;
+use crate::server::store::{StoreError, StoredGame};
 
 /// How long a node's lease runs unless renewed. Nodes renew every [`RENEW_EVERY`], so a lease
 /// outlives a couple of missed renewals, and a dead node's games are taken within this time

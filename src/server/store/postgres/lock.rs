@@ -11,7 +11,7 @@ use tokio::sync::{watch, Notify};
 use tokio::task::JoinHandle;
 use tokio_postgres::{Client, Config, NoTls};
 
-use super::StoreError;
+use crate::server::store::StoreError;
 
 /// The advisory lock key ("gambit-1" in ASCII).
 const KEY: i64 = 0x67_61_6d_62_69_74_2d_31;

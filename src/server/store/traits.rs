@@ -1,0 +1,151 @@
+//! What a store does, one trait per need: games ([`GameStore`]), accounts and sessions
+//! ([`AccountStore`]), rated games' changes to the ratings ([`RatingStore`]) and analyses
+//! ([`AnalysisStore`]), and how it fails ([`StoreError`]). Whoever needs one holds that one;
+//! SQLite and PostgreSQL implement all four over one database, [`NoStore`](super::NoStore)
+//! only the first. No method has a default: a store without ratings is no `RatingStore`.
+
+use futures::future::BoxFuture;
+use thiserror::Error;
+
+use super::{
+    AccountKey, AnalysisRecord, AnalysisWrite, RatedResult, RatingPoint, RatingUpdate, Results, StoreEvent,
+    StoredAccount, StoredGame, StoredRating, StoredRatings,
+};
+use crate::server::ratings::Category;
+use crate::server::token::TokenHash;
+
+/// A store refused or failed to do something.
+#[derive(Debug, Clone, Error)]
+pub enum StoreError {
+    #[error("cannot open the database {path}: {message}")]
+    Open { path: String, message: String },
+    #[error("could not save the game: {0}")]
+    Write(String),
+    #[error("could not read the games: {0}")]
+    Read(String),
+    #[error("the store is closed")]
+    Closed,
+    #[error("the database {path} is in use by another gambit server{}; stop it first, or give this one another --db", holder(*pid))]
+    Locked { path: String, pid: Option<u32> },
+    /// One game's record cannot be read back; the others are not affected.
+    #[error("game {game:?} is damaged in the store: {message}")]
+    Damaged { game: String, message: String },
+}
+
+/// " (PID n)" when the process holding a database is known.
+fn holder(pid: Option<u32>) -> String {
+    pid.map(|pid| format!(" (PID {pid})")).unwrap_or_default()
+}
+
+/// Where rooms record their changes and the server finds its games again.
+///
+/// `record` puts the change in line at once (changes are applied in the order `record` is
+/// called, across all games) and the future says when it is durable; dropping the future
+/// still lets the change be written.
+pub trait GameStore: Send + Sync + 'static {
+    /// Records one change of game `game`.
+    fn record(&self, game: &str, event: StoreEvent) -> BoxFuture<'static, Result<(), StoreError>>;
+    /// Every game not yet ended, with its moves.
+    fn unfinished(&self) -> BoxFuture<'static, Result<Vec<StoredGame>, StoreError>>;
+    /// The `limit` games that ended most recently, newest first, with their moves.
+    fn finished(&self, limit: usize) -> BoxFuture<'static, Result<Vec<StoredGame>, StoreError>>;
+    /// One game, with its moves.
+    fn load(&self, game: &str) -> BoxFuture<'static, Result<Option<StoredGame>, StoreError>>;
+    /// Writes what is pending and closes; later calls fail with [`StoreError::Closed`].
+    fn close(&self) -> BoxFuture<'static, ()>;
+}
+
+/// Where accounts and sessions are kept, and read with their ratings and games.
+pub trait AccountStore: Send + Sync + 'static {
+    /// Adds an account; None when the name is taken (ignoring case).
+    fn create_account(
+        &self,
+        username: String,
+        password_hash: String,
+        seat_key: Vec<u8>,
+        now_ms: i64,
+    ) -> BoxFuture<'static, Result<Option<StoredAccount>, StoreError>>;
+    /// The account called `username`, ignoring case.
+    fn account(&self, username: &str) -> BoxFuture<'static, Result<Option<StoredAccount>, StoreError>>;
+    /// Opens a session for `account`, known by the hash of its token.
+    fn create_session(
+        &self,
+        session: TokenHash,
+        account: AccountKey,
+        now_ms: i64,
+    ) -> BoxFuture<'static, Result<(), StoreError>>;
+    /// The account of a session used within `idle_ms` (and marks it used now); a session left
+    /// longer is deleted and None.
+    fn session(
+        &self,
+        session: TokenHash,
+        now_ms: i64,
+        idle_ms: i64,
+    ) -> BoxFuture<'static, Result<Option<StoredAccount>, StoreError>>;
+    /// Closes a session.
+    fn end_session(&self, session: TokenHash) -> BoxFuture<'static, Result<(), StoreError>>;
+    /// The unfinished games where the account holds a seat, newest first.
+    fn playing(&self, account: AccountKey) -> BoxFuture<'static, Result<Vec<String>, StoreError>>;
+    /// The account's ratings (only the categories it has played rated games in).
+    fn ratings(&self, account: AccountKey) -> BoxFuture<'static, Result<Vec<StoredRating>, StoreError>>;
+    /// The account's rating after each rated game, oldest first.
+    fn rating_history(&self, account: AccountKey) -> BoxFuture<'static, Result<Vec<RatingPoint>, StoreError>>;
+    /// What the account has won, drawn and lost, over every finished game.
+    fn results(&self, account: AccountKey) -> BoxFuture<'static, Result<Results, StoreError>>;
+    /// The account's finished games, newest first: `limit` of them from `offset`, and how
+    /// many there are in all.
+    fn games_of(
+        &self,
+        account: AccountKey,
+        offset: u64,
+        limit: u64,
+    ) -> BoxFuture<'static, Result<(u64, Vec<StoredGame>), StoreError>>;
+    /// The best-rated accounts of `category` whose stored deviation is at most `max_rd`, best
+    /// first, with their names.
+    fn leaderboard(
+        &self,
+        category: Category,
+        max_rd: f64,
+        limit: u64,
+    ) -> BoxFuture<'static, Result<Vec<(String, StoredRating)>, StoreError>>;
+}
+
+/// Where rated games change their players' ratings.
+pub trait RatingStore: Send + Sync + 'static {
+    /// Applies the result of the rated game `game` to both players' ratings, in one
+    /// transaction: reads their ratings in its category, has `update` compute the new ones,
+    /// writes them (with a point of history each) and keeps the change with the game. Rating a
+    /// game again changes nothing and answers the first change (a restart may replay an ending).
+    fn rate(
+        &self,
+        game: &str,
+        result: RatedResult,
+        update: RatingUpdate,
+    ) -> BoxFuture<'static, Result<StoredRatings, StoreError>>;
+}
+
+/// Where computer analyses of finished games are claimed, followed and kept.
+pub trait AnalysisStore: Send + Sync + 'static {
+    /// The analysis of `game`, done or running; a running one whose runner has not touched it
+    /// since `stale_before_ms` (Unix ms) counts as none.
+    fn analysis(
+        &self,
+        game: &str,
+        stale_before_ms: i64,
+    ) -> BoxFuture<'static, Result<Option<AnalysisRecord>, StoreError>>;
+    /// Claims the analysis of `game` for `runner`: true unless one is done, or running and
+    /// touched since `stale_before_ms`.
+    fn claim_analysis(
+        &self,
+        game: &str,
+        runner: &str,
+        stale_before_ms: i64,
+    ) -> BoxFuture<'static, Result<bool, StoreError>>;
+    /// The runner's change to its claim (ignored once the claim is another's).
+    fn write_analysis(
+        &self,
+        game: &str,
+        runner: &str,
+        write: AnalysisWrite,
+    ) -> BoxFuture<'static, Result<(), StoreError>>;
+}
