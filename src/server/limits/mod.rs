@@ -1,13 +1,16 @@
 //! Limits: the token bucket with strikes that each connection's messages pass (here), what
 //! each client address may hold and do (`addresses`), and how often an address may sign up and
-//! log in (`logins`). The lobby's own caps on games live in `lobby`.
+//! log in (`logins`), and how many games a lobby holds and one creator may leave unfinished
+//! (`games`).
 
 mod addresses;
+mod games;
 mod logins;
 
 use std::time::Instant;
 
 pub use addresses::{client_ip, is_trusted, AddressConfig, AddressLimits, ConnectionSlot};
+pub use games::{Creator, LobbyLimits, DEFAULT_MAX_ROOMS};
 pub use logins::{AccountLimits, LoginLimits};
 
 /// What to do with one incoming message.

@@ -8,12 +8,11 @@ use std::time::Duration;
 use rand::Rng;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
-mod limits;
 mod listing;
 pub mod seeks;
 mod task;
 
-pub use limits::{Creator, LobbyLimits};
+pub use crate::server::limits::{Creator, LobbyLimits, DEFAULT_MAX_ROOMS};
 pub use listing::NodeList;
 
 use self::seeks::{Seek, Seeker};
@@ -26,8 +25,6 @@ use crate::protocol::{GameId, GameSummary, NewGame, NewSeek, Refusal, SeekId, Se
 const ID_ALPHABET: &[u8; 32] = b"abcdefghijkmnpqrstuvwxyz23456789";
 /// Length of a game id: 40 bits, plenty for the games one server holds.
 const ID_LEN: usize = 8;
-/// The most games a lobby holds unless told otherwise.
-pub const DEFAULT_MAX_ROOMS: usize = 2000;
 /// The games list is broadcast at most this often.
 const LIST_PERIOD: Duration = Duration::from_millis(250);
 /// In a cluster, a node shares its games at least this often, even when nothing changed…

@@ -194,7 +194,9 @@ impl LobbyTask {
             return;
         }
         if let Some(creator) = creator {
-            if let Err(refusal) = self.may_create(creator) {
+            let unfinished: Vec<Creator> =
+                self.games.values().filter(|e| e.summary.status != Status::Ended).filter_map(|e| e.creator).collect();
+            if let Err(refusal) = self.limits.may_create(creator, &unfinished) {
                 let _ = reply.send(Err(refusal));
                 return;
             }

@@ -1,11 +1,12 @@
-//! What the lobby holds back: how many games it keeps, and how many unfinished games one
+//! What a lobby holds back: how many games it keeps, and how many unfinished games one
 //! connection or one client address may have created at once.
 
 use std::net::IpAddr;
 
-use super::task::LobbyTask;
-use super::DEFAULT_MAX_ROOMS;
-use crate::protocol::{Refusal, Status};
+use crate::protocol::Refusal;
+
+/// The most games a lobby holds unless told otherwise.
+pub const DEFAULT_MAX_ROOMS: usize = 2000;
 
 /// Who creates a game: its connection and that connection's client address.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,19 +37,17 @@ impl Default for LobbyLimits {
     }
 }
 
-impl LobbyTask {
-    /// Refuses a creator who holds as many unfinished games as allowed, per connection or per
-    /// address.
-    pub(super) fn may_create(&self, creator: Creator) -> Result<(), Refusal> {
-        let open = |same: &dyn Fn(Creator) -> bool| {
-            self.games.values().filter(|e| e.summary.status != Status::Ended && e.creator.is_some_and(same)).count()
-        };
-        let cap = self.limits.max_unfinished_per_connection;
+impl LobbyLimits {
+    /// Refuses `creator` if they hold as many unfinished games as allowed, per connection or
+    /// per address; `unfinished`: who created each unfinished game the lobby holds.
+    pub fn may_create(&self, creator: Creator, unfinished: &[Creator]) -> Result<(), Refusal> {
+        let open = |same: &dyn Fn(&Creator) -> bool| unfinished.iter().filter(|c| same(c)).count();
+        let cap = self.max_unfinished_per_connection;
         if open(&|c| c.connection == creator.connection) >= cap {
             let message = format!("you have {cap} unfinished games, the limit; finish or resign one first");
             return Err(Refusal::too_many(message));
         }
-        let max = self.limits.max_unfinished_per_address;
+        let max = self.max_unfinished_per_address;
         let by_address = open(&|c| c.ip == creator.ip);
         if by_address >= max {
             let message = format!(
