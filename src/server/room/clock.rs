@@ -9,7 +9,7 @@ use std::time::Duration;
 use thiserror::Error;
 use tokio::time::Instant;
 
-use crate::chess::{Color, EndReason, Outcome, Position, Role, Variant};
+use crate::chess::Color;
 use crate::protocol::{ClockSpec, ClockView};
 
 /// The shortest initial time a game may have.
@@ -142,37 +142,9 @@ pub fn think_budget(configured: Duration, remaining: Duration, increment: Durati
     configured.min(remaining / 20 + increment / 2).min(remaining.saturating_sub(BOT_MARGIN))
 }
 
-/// The result when `flagged` runs out of time in `pos`: the opponent wins, unless the opponent
-/// could not mate by any series of legal moves, and then it is a draw.
-pub fn timeout_outcome(pos: &Position, flagged: Color) -> Outcome {
-    let opponent = !flagged;
-    if can_mate(pos, opponent) {
-        Outcome::win(opponent, EndReason::Timeout)
-    } else {
-        Outcome::draw(EndReason::Timeout)
-    }
-}
-
-/// Whether `side` still has the material to mate. Standard chess: a bare king, or a king with a
-/// single knight or bishop, cannot (the usual server rule; docs/rules.md "Time controls").
-/// Minichess7's fairy pieces make such counting unsafe, so there only a bare king cannot.
-pub fn can_mate(pos: &Position, side: Color) -> bool {
-    let own = pos.by_color(side);
-    let others = own & !pos.pieces(side, Role::King);
-    if others.is_empty() {
-        return false;
-    }
-    if pos.variant() == Variant::Minichess7 {
-        return true;
-    }
-    let minors = pos.pieces(side, Role::Knight) | pos.pieces(side, Role::Bishop);
-    !(others.count() == 1 && minors.count() == 1)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::{Game, Rules};
 
     fn spec(initial_ms: u64, increment_ms: u64) -> ClockSpec {
         ClockSpec { initial_ms, increment_ms }
@@ -234,25 +206,6 @@ mod tests {
         assert_eq!(clock.flagged(Instant::now()), Some(Color::Black));
     }
 
-    fn position(variant: Variant, fen: &str) -> Position {
-        *Game::from_fen(variant, fen, Rules::default()).unwrap().position()
-    }
-
-    #[test]
-    fn timeout_loses_unless_the_opponent_cannot_mate() {
-        let bare = position(Variant::Standard, "4k3/8/8/8/8/8/8/QQ2K3 b - - 0 1");
-        assert_eq!(timeout_outcome(&bare, Color::White), Outcome::draw(EndReason::Timeout));
-        assert_eq!(timeout_outcome(&bare, Color::Black), Outcome::win(Color::White, EndReason::Timeout));
-        let knight = position(Variant::Standard, "4k1n1/8/8/8/8/8/8/R3K3 w - - 0 1");
-        assert!(!can_mate(&knight, Color::Black));
-        let bishop = position(Variant::Standard, "4kb2/8/8/8/8/8/8/R3K3 w - - 0 1");
-        assert!(!can_mate(&bishop, Color::Black));
-        let two = position(Variant::Standard, "4kbn1/8/8/8/8/8/8/R3K3 w - - 0 1");
-        assert!(can_mate(&two, Color::Black));
-        let pawn = position(Variant::Standard, "4k3/p7/8/8/8/8/8/R3K3 w - - 0 1");
-        assert!(can_mate(&pawn, Color::Black));
-    }
-
     #[test]
     fn bot_budget_stays_inside_the_clock() {
         let s = Duration::from_secs;
@@ -264,13 +217,5 @@ mod tests {
         for left in [0, 1, 49, 50, 51, 1000, 20_000] {
             assert!(think_budget(s(5), ms(left), s(60)) < ms(left).max(ms(1)));
         }
-    }
-
-    #[test]
-    fn minichess7_only_a_bare_king_cannot_mate() {
-        let game = Game::new(Variant::Minichess7);
-        let start = game.position();
-        assert!(can_mate(start, Color::White));
-        assert!(can_mate(start, Color::Black));
     }
 }

@@ -199,7 +199,7 @@ impl Room {
             }
             EngineAnswer::TimedOut if self.clock.is_some() => {
                 self.system_chat(format!("{label} did not answer within its time: it loses on time"));
-                let outcome = clock::timeout_outcome(self.game.position(), side);
+                let outcome = crate::chess::timeout_outcome(self.game.position(), side);
                 self.finish(outcome, out).await;
             }
             EngineAnswer::TimedOut => {

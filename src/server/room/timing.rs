@@ -42,7 +42,7 @@ impl Room {
             return;
         }
         let Some(flagged) = self.clock.as_ref().and_then(|c| c.flagged(Instant::now())) else { return };
-        let outcome = clock::timeout_outcome(self.game.position(), flagged);
+        let outcome = crate::chess::timeout_outcome(self.game.position(), flagged);
         self.finish(outcome, out).await;
     }
 }
