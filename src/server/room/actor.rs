@@ -1,121 +1,90 @@
 //! The room task: applies commands to the game one at a time and turns each change into one
-//! versioned event, serialised once and broadcast.
+//! versioned event, serialised once and broadcast. The room holds the game, its parts (seats,
+//! presence, bot seats, offers, clock, chat), the event log and what it needs of the server; it
+//! dispatches each command to the parts and carries out what they answer: playing a move,
+//! taking moves back, ending the game (lichess's Finisher).
 
-use std::ops::ControlFlow;
+use std::future::Future;
 
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
-use super::bot::PendingBot;
-use super::build::bad;
-use super::chat::ChatLog;
-use super::clock::Clock;
-use super::events::{Batch, EventLog};
-use super::idle::IdleTracker;
-use super::offers::Takebacks;
-use super::seat::Seat;
-use super::snapshot::game_ratings;
-use super::{Action, RoomCommand, RoomContext, Seated, Subscription};
-use crate::chess::openings::{self, Opening};
-use crate::chess::{ByColor, Color, EndReason, Game, Move, MoveError, Outcome, UciMove, Variant};
-use crate::protocol::{GameId, GameResult, MatchScore, OfferView, OpeningView, Refusal, ServerMessage, Status};
+use super::answer::Answer;
+use super::bot::Bots;
+use super::build::{self, bad, Setup};
+use super::chat::{self, Chat};
+use super::clock::RoomClock;
+use super::engine::Verdict;
+use super::events::{self, Batch, EventLog};
+use super::offers::{self, Offers};
+use super::presence::{Idle, Presence};
+use super::record::Record;
+use super::seats::Seats;
+use super::snapshot::{self, game_ratings, View};
+use super::{Action, LobbyNote, RoomCommand, RoomContext, Subscription};
+use crate::chess::{Color, EndReason, Game, Move, MoveError, Outcome, UciMove, Variant};
+use crate::protocol::{
+    ChatRoom, ChatText, GameId, GameResult, GameSummary, PlayerName, Refusal, ServerMessage, Status,
+};
 use crate::server::accounts::category::Category;
-use crate::server::store::{now_ms, RatedResult, StoreEvent, StoredRatings, StoredTimes};
+use crate::server::accounts::Player;
+use crate::server::store::{now_ms, AccountKey, RatedResult, StoreEvent, StoredGame};
+use crate::server::token::TokenHash;
 use crate::timer::sleep_until;
 
-/// The state of one game, owned by its task.
+/// One game, owned by its task.
 pub(super) struct Room {
-    pub(super) id: GameId,
-    pub(super) game: Game,
-    pub(super) seats: ByColor<Seat>,
-    pub(super) offer: Option<OfferView>,
+    id: GameId,
+    game: Game,
+    seats: Seats,
+    presence: Presence,
+    bots: Bots,
+    offers: Offers,
+    clock: RoomClock,
+    chat: Chat,
+    record: Record,
     /// Numbers, keeps and publishes the game's events.
-    pub(super) events: EventLog,
-    /// The room's own command queue, for bot answers; weak so the room ends when its handles do.
-    pub(super) me: mpsc::WeakSender<RoomCommand>,
-    pub(super) watchers: usize,
-    pub(super) watchers_sent: usize,
-    pub(super) flush_at: Option<Instant>,
-    pub(super) job: Option<PendingBot>,
-    pub(super) next_job: u64,
-    /// The chess clock of a timed game.
-    pub(super) clock: Option<Clock>,
-    /// Subscribers that are the server's own (text logs): they do not attend the game.
-    pub(super) observers: usize,
-    /// How long the game has been left alone.
-    pub(super) idle: IdleTracker,
-    /// Whether the opponent of an absent player has been told they may now claim, by side of
-    /// the absent player.
-    pub(super) claim_told: ByColor<bool>,
-    /// How soon each side may ask to take back again after being declined.
-    pub(super) takebacks: Takebacks,
-    /// When the game was created (Unix milliseconds), for the PGN's date.
-    pub(super) created_ms: i64,
-    /// A bot-vs-bot game nobody watches is paused: no bot thinks and the clock stands still
-    /// until someone watches again.
-    pub(super) paused: bool,
-    /// The last lines of the two chat rooms.
-    pub(super) chat: ChatLog,
-    /// The score of the match before this game, as this game's colours see it.
-    pub(super) score: MatchScore,
-    /// The rematch of this game, once agreed.
-    pub(super) next: Option<GameId>,
+    events: EventLog,
     /// The game's end has been published (the players may read the spectators' room).
-    pub(super) ended_published: bool,
-    /// The longest named opening the moves have reached.
-    pub(super) opening: Option<Opening>,
-    /// Whether the result changes the players' ratings ...
-    pub(super) rated: bool,
-    /// ... and, once it has, by how much.
-    pub(super) ratings: Option<StoredRatings>,
-    pub(super) ctx: RoomContext,
+    ended_published: bool,
+    ctx: RoomContext,
 }
 
-/// What a command's sender is answered, once the events the command caused are published:
-/// a subscription then starts after them, so a joiner's first state shows their own seat.
-pub(super) enum Answer {
-    Nothing,
-    /// The room is to close (a waiting game left alone, or the server stops).
-    Close,
-    Done {
-        reply: oneshot::Sender<Result<(), Refusal>>,
-        result: Result<(), Refusal>,
-    },
-    Seated {
-        reply: oneshot::Sender<Result<Seated, Refusal>>,
-        seat: Result<(Color, String), Refusal>,
-        since: Option<u64>,
-    },
-    Subscribed {
-        reply: oneshot::Sender<Subscription>,
-        since: Option<u64>,
-        /// Whose chat lines go with a fresh subscription (see [`Room::subscribe`]).
-        reader: Option<bool>,
-    },
-}
-
-impl Answer {
-    /// Sends the answer; `Break` if the room is to close.
-    fn send(self, room: &mut Room) -> ControlFlow<()> {
-        match self {
-            Answer::Nothing => {}
-            Answer::Close => return ControlFlow::Break(()),
-            Answer::Done { reply, result } => {
-                let _ = reply.send(result);
-            }
-            Answer::Seated { reply, seat, since } => {
-                let seated = seat.map(|(color, token)| Seated { color, token, sub: room.subscribe(since, Some(true)) });
-                let _ = reply.send(seated);
-            }
-            Answer::Subscribed { reply, since, reader } => {
-                let _ = reply.send(room.subscribe(since, reader));
-            }
-        }
-        ControlFlow::Continue(())
-    }
-}
+/// A room made by `create`, the creator's seat (side and token) if any, and the stored game.
+pub(super) type NewRoom = (Room, Option<(Color, String)>, StoredGame);
 
 impl Room {
+    /// Builds a room from a create request: the room, the creator's seat (side and token) if
+    /// any, and the game as it is to be stored.
+    pub(super) fn new(
+        id: GameId,
+        spec: crate::protocol::NewGame,
+        player: Player,
+        ctx: RoomContext,
+        me: mpsc::WeakSender<RoomCommand>,
+    ) -> Result<NewRoom, Refusal> {
+        let (setup, seat) = build::new(id, spec, &player, &ctx.config.engines)?;
+        let room = Room::assemble(setup, ctx, me);
+        let stored = build::stored(&room.view(), room.events.version());
+        Ok((room, seat, stored))
+    }
+
+    /// Rebuilds the room of a stored game after a restart (see [`build::restore`]).
+    pub(super) fn restore(
+        stored: StoredGame,
+        ctx: RoomContext,
+        me: mpsc::WeakSender<RoomCommand>,
+    ) -> Result<Room, Refusal> {
+        Ok(Room::assemble(build::restore(stored)?, ctx, me))
+    }
+
+    fn assemble(setup: Setup, ctx: RoomContext, me: mpsc::WeakSender<RoomCommand>) -> Room {
+        let Setup { id, game, seats, clock, record, chat, v } = setup;
+        let (events, ended_published) = (EventLog::new(v, ctx.relay.clone()), game.is_over());
+        let (presence, bots, offers) = (Presence::default(), Bots::new(ctx.config.clone(), me), Offers::default());
+        Room { id, game, seats, presence, bots, offers, clock, chat, record, events, ended_published, ctx }
+    }
+
     /// The task: commands and the room's own timers one at a time, each followed by the one
     /// publish step for the events it caused, then by its answer.
     pub(super) async fn run(mut self, mut rx: mpsc::Receiver<RoomCommand>) {
@@ -124,15 +93,15 @@ impl Room {
             // another node): its first event is the game as it is, at the new versions, so
             // anyone following it elsewhere starts again from there.
             let mut out = self.events.batch();
-            out.push(self.state_event());
+            out.push(snapshot::state_event(&self.view()));
             self.publish(out);
         }
         self.maybe_start_bot();
         let mut closed = None;
         loop {
-            let flush_at = self.flush_at;
-            let flag_at = self.flag_at();
-            let claim_at = self.claim_at();
+            let flush_at = self.presence.flush_at();
+            let flag_at = self.clock.flag_at(&self.game);
+            let claim_at = self.presence.claim_at(self.seats.absent(&self.game), self.grace());
             let mut out = self.events.batch();
             let answer = tokio::select! {
                 command = rx.recv() => match command {
@@ -144,7 +113,10 @@ impl Room {
                     Some(command) => self.handle(command, &mut out).await,
                 },
                 () = sleep_until(flush_at), if flush_at.is_some() => {
-                    self.flush_watchers();
+                    if let Some(text) = self.presence.flush(&self.id) {
+                        self.events.announce(&self.id, text);
+                        self.report();
+                    }
                     Answer::Nothing
                 }
                 // The room's own timers: a flag falls, or an absent player's grace runs out,
@@ -154,21 +126,21 @@ impl Room {
                     Answer::Nothing
                 }
                 () = sleep_until(claim_at), if claim_at.is_some() => {
-                    self.open_claims(&mut out);
+                    if self.presence.open_claim(self.seats.absent(&self.game)) {
+                        out.push(snapshot::seats_event(&self.view()));
+                    }
                     Answer::Nothing
                 }
             };
             self.publish(out);
-            if answer.send(&mut self).is_break() {
+            if answer.send(|since, reader| self.subscribe(since, reader)).is_break() {
                 break;
             }
         }
-        if let Some(job) = self.job.take() {
-            job.cancel();
-        }
+        self.bots.cancel();
         if !self.game.is_over() {
             // The server stops: keep the clock's times as of now for the restart.
-            if let Some(times) = self.times(Instant::now()) {
+            if let Some(times) = self.clock.times(Instant::now()) {
                 let _ = self.store(StoreEvent::Times(times)).await;
             }
         }
@@ -191,22 +163,20 @@ impl Room {
             }
             RoomCommand::Watch { v, counted, reply } => {
                 if counted {
-                    self.watchers += 1;
-                    self.schedule_flush();
+                    self.presence.watch(1, self.ctx.config.watcher_batch);
                 }
                 self.wake(out);
                 Answer::Subscribed { reply, since: v, reader: Some(false) }
             }
             RoomCommand::Observe { v, reply } => {
-                self.observers += 1;
+                self.presence.observe();
                 Answer::Subscribed { reply, since: v, reader: None }
             }
             RoomCommand::Chat { token, name, room, text, reply } => {
                 Answer::Done { reply, result: self.chat(token.as_deref(), name, room, text).await }
             }
             RoomCommand::Unwatch => {
-                self.watchers = self.watchers.saturating_sub(1);
-                self.schedule_flush();
+                self.presence.unwatch(self.ctx.config.watcher_batch);
                 Answer::Nothing
             }
             RoomCommand::Attend { tokens, watchers } => {
@@ -215,38 +185,42 @@ impl Room {
                     let _ = self.resume(&token, None, out);
                 }
                 if watchers > 0 {
-                    // A count from another node, over the bus: never trusted not to overflow.
-                    self.watchers = self.watchers.saturating_add(watchers);
-                    self.schedule_flush();
+                    self.presence.watch(watchers, self.ctx.config.watcher_batch);
                     self.wake(out);
                 }
                 Answer::Nothing
             }
             RoomCommand::Leave { token } => {
-                self.leave(&token, out);
+                if let Some(side) = self.seats.leave(&token) {
+                    self.presence.came_or_went(side);
+                    out.push(snapshot::seats_event(&self.view()));
+                }
                 Answer::Nothing
             }
             RoomCommand::Act { token, action, reply } => {
                 Answer::Done { reply, result: self.act(&token, action, out).await }
             }
             RoomCommand::Snapshot { reply } => {
-                let _ = reply.send((self.events.version(), self.state_text()));
+                let _ = reply.send((self.events.version(), snapshot::state_text(&self.view(), self.events.version())));
                 Answer::Nothing
             }
             RoomCommand::State { reply } => {
-                let _ = reply.send(self.state());
+                let _ = reply.send(snapshot::state(&self.view(), self.events.version()));
                 Answer::Nothing
             }
             RoomCommand::Pgn { reply } => {
-                let _ = reply.send(self.pgn());
+                let _ = reply.send(snapshot::pgn(&self.view()));
                 Answer::Nothing
             }
             RoomCommand::BotMove { job, mv, bot } => {
-                self.bot_answer(job, mv, bot, out).await;
+                let verdict = self.bots.bot_answered((job, mv), bot, &self.game, &self.seats);
+                self.follow(verdict, out).await;
                 Answer::Nothing
             }
             RoomCommand::EngineMove { job, side, answer, process } => {
-                self.engine_answer(job, side, answer, process, out).await;
+                let timed = self.clock.is_timed();
+                let verdict = self.bots.engine_answered((job, side), answer, process, &self.game, &self.seats, timed);
+                self.follow(verdict, out).await;
                 Answer::Nothing
             }
             RoomCommand::IdleCheck => {
@@ -260,53 +234,50 @@ impl Room {
         }
     }
 
-    // ---- actions ---------------------------------------------------------------------------
-
-    pub(super) async fn act(&mut self, token: &str, action: Action, out: &mut Batch) -> Result<(), Refusal> {
-        let side = self.side_of(token).ok_or_else(|| Refusal::not_a_player("you hold no seat in this game"))?;
+    async fn act(&mut self, token: &str, action: Action, out: &mut Batch) -> Result<(), Refusal> {
+        let side = self.seats.side_of(token).ok_or_else(|| Refusal::not_a_player("you hold no seat in this game"))?;
         if self.game.is_over() {
             // What is left to do after the end: play again, or say no to it.
             return match action {
                 Action::Rematch => self.rematch(side, out).await,
-                Action::Decline if self.offer.is_some() => self.decline(side, out),
+                Action::Decline if self.offers.offer().is_some() => {
+                    self.offers.decline(side, self.ctx.config.takeback_cooldown, out)
+                }
                 _ => Err(Refusal::game_over("the game is over")),
             };
         }
         // Waiting for an opponent, the creator may still call the game off.
-        if self.status() == Status::Waiting && !matches!(action, Action::Move(_) | Action::Abort) {
+        let waiting = self.status() == Status::Waiting;
+        if waiting && !matches!(action, Action::Move(_) | Action::Abort) {
             return Err(Refusal::not_your_turn("the game has not started: a seat is still open"));
         }
-        match action {
-            Action::Move(uci) => self.human_move(side, &uci, out).await,
-            Action::Undo => self.undo(side, out).await,
-            Action::Draw => self.draw(side, out).await,
-            Action::Decline => self.decline(side, out),
-            Action::Resign => {
-                self.finish(Outcome::win(side.other(), EndReason::Resignation), out).await;
-                Ok(())
-            }
-            Action::Claim(kind) => self.claim(side, kind, out).await,
-            Action::Abort => self.abort(out).await,
-            Action::Rematch => Err(bad("a rematch can be offered once the game is over")),
-        }
-    }
-
-    /// Calls the game off with no result, as lichess allows until both sides have moved: a
-    /// game started by mistake need not be resigned (and, later, count against anyone).
-    pub(super) async fn abort(&mut self, out: &mut Batch) -> Result<(), Refusal> {
-        if self.game.ply() >= 2 {
-            return Err(Refusal::bad_request(
+        let vs_bot = self.seats.seat(side.other()).is_bot();
+        let end = match action {
+            Action::Move(_) if waiting => Err(Refusal::not_your_turn("the game has not started: a seat is still open")),
+            Action::Move(uci) => return self.human_move(side, &uci, out).await,
+            Action::Undo => match self.offers.undo(side, &self.game, vs_bot, out)? {
+                Some(plies) => return self.take_back(plies, out).await,
+                None => Ok(None),
+            },
+            Action::Draw => self.offers.draw(side, vs_bot, out),
+            Action::Decline => self.offers.decline(side, self.ctx.config.takeback_cooldown, out).map(|()| None),
+            Action::Resign => Ok(Some(Outcome::win(side.other(), EndReason::Resignation))),
+            Action::Claim(kind) => Presence::claim(side, kind, &self.seats, self.grace()).map(Some),
+            // Called off with no result, as lichess allows until both sides have moved: a game
+            // started by mistake need not be resigned (and, later, count against anyone).
+            Action::Abort if self.game.ply() >= 2 => Err(Refusal::bad_request(
                 "a game can be aborted only before both sides have moved; you can offer a draw or resign",
-            ));
+            )),
+            Action::Abort => Ok(Some(Outcome::ABORTED)),
+            Action::Rematch => Err(bad("a rematch can be offered once the game is over")),
+        };
+        if let Some(outcome) = end? {
+            self.finish(outcome, out).await;
         }
-        self.finish(Outcome::ABORTED, out).await;
         Ok(())
     }
 
-    pub(super) async fn human_move(&mut self, side: Color, uci: &str, out: &mut Batch) -> Result<(), Refusal> {
-        if self.status() == Status::Waiting {
-            return Err(Refusal::not_your_turn("the game has not started: a seat is still open"));
-        }
+    async fn human_move(&mut self, side: Color, uci: &str, out: &mut Batch) -> Result<(), Refusal> {
         if self.game.turn() != side {
             return Err(Refusal::not_your_turn(format!("it is {}'s turn", self.game.turn())));
         }
@@ -316,10 +287,10 @@ impl Room {
     }
 
     /// Plays a legal move: stores it, then adds its event (and the end's, if it ends the game).
-    pub(super) async fn play(&mut self, mv: Move, out: &mut Batch) -> Result<(), Refusal> {
+    async fn play(&mut self, mv: Move, out: &mut Batch) -> Result<(), Refusal> {
         // The move counts as made when it arrives, before the store is written.
         let now = Instant::now();
-        if self.clock.as_ref().and_then(|c| c.flagged(now)).is_some() {
+        if self.clock.flagged(now) {
             // The timer has not fired yet, but the time is up: the flag falls first.
             self.check_flag(out).await;
             return Err(Refusal::game_over("your time ran out"));
@@ -331,45 +302,19 @@ impl Room {
         };
         let ply = self.game.ply();
         // The clock as it will be after the move, stored with it.
-        let mut pressed = self.clock.clone();
-        if let Some(clock) = &mut pressed {
-            clock.press(now);
-            if self.game.is_over() {
-                clock.stop(now);
-            }
-        }
-        let times =
-            pressed.as_ref().map(|c| c.view(now)).map(|v| StoredTimes { white_ms: v.white_ms, black_ms: v.black_ms });
-        let v = out.next_version();
+        let pressed = self.clock.pressed(now, self.game.is_over());
+        let (times, v) = (pressed.times(now), out.next_version());
         if let Err(e) = self.store(StoreEvent::Move { ply, uci: uci.clone(), times, v }).await {
             // Not durable, so not visible: take it back as if it never happened.
             self.game.undo();
             return Err(e);
         }
         self.ctx.metrics.moves.inc();
-        self.offer = None;
+        self.offers.clear();
         self.clock = pressed;
         // As of the move's arrival, so the side now to move shows its full time.
-        let clock = self.clock.as_ref().map(|c| c.view(now));
-        let fen = self.game.position().fen();
-        let turn = self.game.turn();
-        let legal = self.legal();
-        let check = self.game.position().is_check();
-        self.opening = openings::after(self.opening, &self.game);
-        let opening = self.opening.map(OpeningView::from);
-        out.push_stored(move |game, v| ServerMessage::Move {
-            game,
-            v,
-            uci,
-            san,
-            fen,
-            turn,
-            ply,
-            legal,
-            check,
-            clock,
-            opening,
-        });
+        let (clock, opening) = (self.clock.view(now), self.record.moved(&self.game).map(Into::into));
+        out.push_stored(snapshot::move_event(&self.game, (uci, san), clock, opening));
         if let Some(outcome) = self.game.outcome() {
             self.announce_end(outcome, out).await;
         }
@@ -377,24 +322,38 @@ impl Room {
         Ok(())
     }
 
+    async fn take_back(&mut self, plies: usize, out: &mut Batch) -> Result<(), Refusal> {
+        // Durable first: if the store refuses, the moves stay and the game goes on unchanged.
+        let times = self.clock.times(Instant::now());
+        let ply = self.game.ply().saturating_sub(plies);
+        self.store(StoreEvent::Undo { ply, times, v: out.next_version() }).await?;
+        self.bots.cancel();
+        for _ in 0..plies {
+            self.game.undo();
+        }
+        self.record.taken_back(&self.game);
+        self.offers.clear();
+        // Clocks are not rolled back (docs/protocol.md): the side to move now has its time running.
+        self.sync_clock();
+        out.push_stored(snapshot::state_event(&self.view()));
+        self.maybe_start_bot();
+        Ok(())
+    }
+
     /// Ends the game for a reason off the board.
-    pub(super) async fn finish(&mut self, outcome: Outcome, out: &mut Batch) {
+    async fn finish(&mut self, outcome: Outcome, out: &mut Batch) {
         self.game.end(outcome);
         self.announce_end(outcome, out).await;
     }
 
-    /// Stops what runs (bot, clock), stores the end and adds its event.
-    pub(super) async fn announce_end(&mut self, outcome: Outcome, out: &mut Batch) {
-        self.cancel_bot();
-        self.end_engines();
-        self.paused = false;
-        self.offer = None;
-        if let Some(clock) = &mut self.clock {
-            clock.stop(Instant::now());
-        }
-        let clock = self.clock_view();
+    /// Stops what runs (bots, clock), stores the end and adds its event.
+    async fn announce_end(&mut self, outcome: Outcome, out: &mut Batch) {
+        self.bots.end();
+        self.offers.clear();
+        let now = Instant::now();
+        self.clock.stop(now);
+        let (clock, times) = (self.clock.view(now), self.clock.times(now));
         let (result, reason) = (GameResult::from(outcome), outcome.reason);
-        let times = self.times(Instant::now());
         let event = if self.is_discarded() {
             // Ended before a move was made (resigned, abandoned), or called off: nothing worth
             // keeping in the archive. The room still shows the end while it is held.
@@ -406,8 +365,7 @@ impl Room {
         // The end follows from what is already stored, so a store failure here only gets logged.
         let _ = self.store(event).await;
         // Its version is stored with it (or, if that write failed, it is not worth another).
-        let score = self.score_now();
-        let ratings = self.ratings.map(game_ratings);
+        let (score, ratings) = (self.record.score_now(&self.game), self.record.ratings().map(game_ratings));
         out.push_stored(move |game, v| ServerMessage::End { game, v, result, reason, clock, score, ratings });
     }
 
@@ -415,13 +373,15 @@ impl Room {
     /// so the end can carry the change. A store failure leaves the ratings as they were: the
     /// game still ends, unrated, and the failure is logged.
     async fn rate(&mut self, outcome: Outcome) {
-        let (Some(white), Some(black)) = (self.seat(Color::White).account(), self.seat(Color::Black).account()) else {
+        let (Some(white), Some(black)) =
+            (self.seats.seat(Color::White).account(), self.seats.seat(Color::Black).account())
+        else {
             return;
         };
-        if !self.rated || white == black {
+        if !self.record.rated() || white == black {
             return;
         }
-        let Some(clock) = self.clock.as_ref().map(|c| c.spec()) else { return };
+        let Some(clock) = self.clock.spec() else { return };
         let category = Category::of(self.game.variant() == Variant::Minichess7, clock.initial_ms, clock.increment_ms);
         let white_score = match outcome.winner {
             Some(Color::White) => 1.0,
@@ -430,26 +390,232 @@ impl Room {
         };
         let result = RatedResult { white, black, category, white_score, at_ms: now_ms() };
         match self.ctx.store.rate(&self.id, result).await {
-            Ok(ratings) => self.ratings = Some(ratings),
+            Ok(ratings) => self.record.rated_by(ratings),
             Err(e) => tracing::error!(game = %self.id, error = %e, "could not change the ratings"),
         }
     }
 
     /// True for a game that ended with nothing worth keeping (no move played, or aborted): the
     /// store forgets it.
-    pub(super) fn is_discarded(&self) -> bool {
+    fn is_discarded(&self) -> bool {
         self.game.outcome().is_some_and(|o| self.game.ply() == 0 || o.is_aborted())
     }
 
-    /// The match's score now: this game counts once it has ended with a result.
-    pub(super) fn score_now(&self) -> MatchScore {
-        match self.game.outcome() {
-            Some(outcome) if !outcome.is_aborted() => self.score.plus(outcome.winner),
-            _ => self.score,
+    /// Ends the game if the running side's time is up.
+    async fn check_flag(&mut self, out: &mut Batch) {
+        if let Some(outcome) = self.clock.flag(&self.game, Instant::now()) {
+            self.finish(outcome, out).await;
         }
     }
 
-    pub(super) fn opponent_is_bot(&self, side: Color) -> bool {
-        self.seat(side.other()).is_bot()
+    /// Runs the clock of the side to move while the game is on, stops it otherwise. True if this
+    /// started the clock of a game whose clock was not running.
+    fn sync_clock(&mut self) -> bool {
+        self.clock.sync(self.status() == Status::Ongoing, self.game.turn(), Instant::now())
+    }
+
+    // Seats and presence.
+
+    /// Seats a new player: their side and token.
+    async fn join(
+        &mut self,
+        color: Option<Color>,
+        player: Player,
+        out: &mut Batch,
+    ) -> Result<(Color, String), Refusal> {
+        let side = self.seats.joinable(&self.game, color, &player, self.record.rated())?;
+        let token = player.seat_token(&self.id);
+        // The seat is the player's once the store has it: a restart must know their token.
+        let name = player.name.as_ref().map(|n| n.as_str().to_string());
+        let account = player.account_id();
+        self.store(StoreEvent::Seat { side, token: TokenHash::of(&token), name, account }).await?;
+        self.seats.take(side, &token, &player);
+        out.push(snapshot::seats_event(&self.view()));
+        if self.sync_clock() {
+            // The seats event carries no clock: a fresh state tells everyone it is running.
+            out.push(snapshot::state_event(&self.view()));
+        }
+        self.maybe_start_bot();
+        Ok((side, token))
+    }
+
+    /// A seat holder comes back (or opens another connection): their side.
+    fn resume(&mut self, token: &str, account: Option<AccountKey>, out: &mut Batch) -> Result<Color, Refusal> {
+        let (side, came_online) = self.seats.resume(token, account)?;
+        if came_online {
+            self.presence.came_or_went(side);
+            out.push(snapshot::seats_event(&self.view()));
+        }
+        Ok(side)
+    }
+
+    /// How long a player may be away before the opponent may claim the game.
+    fn grace(&self) -> std::time::Duration {
+        self.ctx.config.claim_grace.for_clock(self.clock.spec())
+    }
+
+    /// Ends an unfinished game left alone for the idle timeout. True if the room is to close
+    /// (a game still waiting for a player simply goes); a game in progress ends and stays
+    /// while finished games do.
+    async fn idle_check(&mut self, out: &mut Batch) -> bool {
+        let subscribers = self.events.subscribers();
+        match self.presence.idle(&self.game, &self.seats, subscribers, Instant::now(), &self.ctx.config) {
+            Idle::No => false,
+            Idle::Unwatched => {
+                // A flag that fell meanwhile ends the game rather than freezing at zero.
+                self.check_flag(out).await;
+                if self.bots.pause(&self.game, &self.seats) {
+                    tracing::info!(game = %self.id, "bot game paused: nobody watches it");
+                    self.clock.stop(Instant::now());
+                }
+                false
+            }
+            Idle::Close => {
+                tracing::info!(game = %self.id, "waiting game left alone; closed");
+                // Nobody played it: it need not be kept, nor come back after a restart.
+                let _ = self.store(StoreEvent::Discarded).await;
+                true
+            }
+            Idle::Abandoned(outcome) => {
+                tracing::info!(game = %self.id, %outcome, "unattended game ended");
+                self.finish(outcome, out).await;
+                false
+            }
+        }
+    }
+
+    // Bot seats.
+
+    /// Starts the computer to move, if it is one's turn.
+    fn maybe_start_bot(&mut self) {
+        self.bots.start(&self.game, &self.seats, &self.clock);
+    }
+
+    /// Someone watches: a paused bot game goes on, clock and all.
+    fn wake(&mut self, out: &mut Batch) {
+        if !self.bots.wake() {
+            return;
+        }
+        tracing::info!(game = %self.id, "bot game resumed: someone watches it");
+        if self.sync_clock() {
+            // Everyone, the newcomer included, learns that the clock runs again from now.
+            out.push(snapshot::state_event(&self.view()));
+        }
+        self.maybe_start_bot();
+    }
+
+    /// Does what a computer's answer calls for (None: a stale answer, dropped).
+    async fn follow(&mut self, verdict: Option<Verdict>, out: &mut Batch) {
+        match verdict {
+            None => {}
+            Some(Verdict::Play(mv, who)) => {
+                if let Err(e) = self.play(mv, out).await {
+                    tracing::error!(game = %self.id, error = %e, "{who} move refused");
+                }
+            }
+            Some(Verdict::NoMove) => tracing::warn!(game = %self.id, "bot found no move"),
+            Some(Verdict::Retry(text)) => {
+                self.chat.system(&self.id, text, &self.events);
+                self.maybe_start_bot();
+            }
+            Some(Verdict::Lose(text, outcome)) => {
+                self.chat.system(&self.id, text, &self.events);
+                self.finish(outcome, out).await;
+            }
+        }
+    }
+
+    // Offers and chat.
+
+    /// `side` offers a rematch, or accepts the opponent's offer.
+    async fn rematch(&mut self, side: Color, out: &mut Batch) -> Result<(), Refusal> {
+        let opponent = self.seats.seat(side.other());
+        let (over, open, vs_bot) = (self.game.is_over(), opponent.is_open(), opponent.is_bot());
+        if !self.offers.rematch(side, over, open, vs_bot, out)? {
+            return Ok(());
+        }
+        // Agreed: the lobby makes the new game, stored before anyone hears of it.
+        let (reply, made) = oneshot::channel();
+        let this = build::stored(&self.view(), self.events.version());
+        let game = Box::new(offers::next_game(this, self.record.score_now(&self.game)));
+        self.ctx.lobby.send(LobbyNote::Rematch { game, reply }).map_err(|_| Refusal::shutting_down())?;
+        let next = made.await.map_err(|_| Refusal::shutting_down())??;
+        tracing::info!(game = %self.id, %next, "rematch");
+        self.offers.rematched(next, out);
+        Ok(())
+    }
+
+    /// A chat line from the seat holding `token`, or from a spectator called `name`: checked,
+    /// stored, kept and sent to the room's members.
+    async fn chat(
+        &mut self,
+        token: Option<&str>,
+        name: Option<PlayerName>,
+        room: ChatRoom,
+        text: ChatText,
+    ) -> Result<(), Refusal> {
+        let seat = token.and_then(|t| self.seats.side_of(t)).map(|side| self.seats.seat(side).view());
+        let over = self.game.is_over();
+        let line = Chat::line(room, seat, name, text, over)?;
+        // Kept with the game before anyone reads it, as moves are (a game the store has
+        // forgotten keeps its chat in memory only, while the room lasts).
+        if !self.is_discarded() {
+            self.store(StoreEvent::Chat(chat::stored(&line))).await?;
+        }
+        self.chat.post(&self.id, line, over, &self.events);
+        Ok(())
+    }
+
+    // Views, and the one publish step.
+
+    fn status(&self) -> Status {
+        self.seats.status(&self.game)
+    }
+
+    /// The parts the game's views are made from.
+    fn view(&self) -> View<'_> {
+        let claim = Presence::claim_view(self.seats.absent(&self.game), self.grace(), Instant::now());
+        let (id, game, seats, clock, offers, record) =
+            (&self.id, &self.game, &self.seats, &self.clock, &self.offers, &self.record);
+        View { id, game, seats, clock, offers, record, watchers: self.presence.watchers(), claim }
+    }
+
+    pub(super) fn summary(&self) -> GameSummary {
+        snapshot::summary(&self.view())
+    }
+
+    /// A subscription brought up to date from version `since` (see [`snapshot::subscribe`]).
+    pub(super) fn subscribe(&mut self, since: Option<u64>, reader: Option<bool>) -> Subscription {
+        snapshot::subscribe(&self.events, &self.view(), &self.chat, since, reader)
+    }
+
+    /// The one publish step, run when a command or timer is done: the log numbers, keeps and
+    /// broadcasts the events it caused (each change they report is stored already: durable
+    /// before visible); the store notes the last version it does not have yet, without waiting
+    /// (what those events report is not kept across restarts, see `RESTART_GAP`); and the
+    /// lobby hears of the game's new line in the list.
+    fn publish(&mut self, batch: Batch) {
+        if batch.is_empty() {
+            return;
+        }
+        let was_over = self.ended_published;
+        if let Some(v) = self.events.publish(&self.id, batch) {
+            drop(self.ctx.store.record(&self.id, StoreEvent::Version { v }));
+        }
+        self.ended_published = self.game.is_over();
+        if self.ended_published && !was_over {
+            self.chat.open_spectators_room(&self.id, &self.events);
+        }
+        self.report();
+    }
+
+    /// Tells the lobby the games list may have changed.
+    fn report(&self) {
+        let _ = self.ctx.lobby.send(LobbyNote::Summary(self.summary()));
+    }
+
+    /// Records a change (see [`events::durable`]).
+    fn store(&self, event: StoreEvent) -> impl Future<Output = Result<(), Refusal>> + Send + 'static {
+        events::durable(&self.ctx.store, &self.id, event)
     }
 }

@@ -3,13 +3,15 @@
 //! only add the events a command caused to a [`Batch`]; no handler computes a version itself.
 //! Publishing a batch is the seam a cluster adds its message bus to.
 
+use std::future::Future;
 use std::sync::Arc;
 
 use tokio::sync::broadcast;
 
 use super::history::History;
 use super::{Audience, Broadcast, Relay, Relayed, Subscription, BROADCAST_CAPACITY, HISTORY_LEN};
-use crate::protocol::{GameId, ServerMessage};
+use crate::protocol::{GameId, Refusal, ServerMessage};
+use crate::server::store::{GameStore, StoreEvent};
 
 /// Makes an event's message once the log has given it its version.
 type MakeEvent = Box<dyn FnOnce(GameId, u64) -> ServerMessage + Send>;
@@ -132,6 +134,24 @@ impl EventLog {
     /// How many subscribers the room has (connections, observers, bots).
     pub(super) fn subscribers(&self) -> usize {
         self.tx.receiver_count()
+    }
+}
+
+/// Records a change of `game` in `store`: what a handler awaits before it adds the change's
+/// event (durable before visible). The future borrows nothing: a room is `Send` but not `Sync`
+/// (bots are not), so no `&Room` may live across an await.
+pub(super) fn durable(
+    store: &Arc<dyn GameStore>,
+    game: &GameId,
+    event: StoreEvent,
+) -> impl Future<Output = Result<(), Refusal>> + Send + 'static {
+    let saving = store.record(game, event);
+    let game = game.clone();
+    async move {
+        saving.await.map_err(|e| {
+            tracing::error!(game = %game, error = %e, "store failed");
+            Refusal::server_error(e.to_string())
+        })
     }
 }
 

@@ -1,0 +1,82 @@
+//! A game's record beyond its moves and seats: when it was made, the match it belongs to,
+//! whether it is rated (and, once it has ended, how the ratings changed), and its opening.
+
+use crate::chess::openings::{self, Opening};
+use crate::chess::Game;
+use crate::protocol::MatchScore;
+use crate::server::store::StoredRatings;
+
+/// The facts of a game a room keeps beside the game itself.
+pub(super) struct Record {
+    /// When the game was created (Unix milliseconds), for the PGN's date.
+    created_ms: i64,
+    /// The score of the match before this game, as this game's colours see it.
+    score: MatchScore,
+    /// Whether the result changes the players' ratings ...
+    rated: bool,
+    /// ... and, once it has, by how much.
+    ratings: Option<StoredRatings>,
+    /// The longest named opening the moves have reached.
+    opening: Option<Opening>,
+}
+
+impl Record {
+    /// The record of `game`, made at `created_ms` in a match standing at `score` (`ratings`:
+    /// a stored game's rating changes, if it was rated and has ended).
+    pub(super) fn new(
+        game: &Game,
+        created_ms: i64,
+        score: MatchScore,
+        rated: bool,
+        ratings: Option<StoredRatings>,
+    ) -> Record {
+        Record { created_ms, score, rated, ratings, opening: openings::of_game(game) }
+    }
+
+    pub(super) fn created_ms(&self) -> i64 {
+        self.created_ms
+    }
+
+    /// The score of the match before this game.
+    pub(super) fn score(&self) -> MatchScore {
+        self.score
+    }
+
+    /// The match's score now: this game counts once it has ended with a result.
+    pub(super) fn score_now(&self, game: &Game) -> MatchScore {
+        match game.outcome() {
+            Some(outcome) if !outcome.is_aborted() => self.score.plus(outcome.winner),
+            _ => self.score,
+        }
+    }
+
+    pub(super) fn rated(&self) -> bool {
+        self.rated
+    }
+
+    /// How the players' ratings changed, once they have.
+    pub(super) fn ratings(&self) -> Option<StoredRatings> {
+        self.ratings
+    }
+
+    /// The players' ratings have changed by the result.
+    pub(super) fn rated_by(&mut self, ratings: StoredRatings) {
+        self.ratings = Some(ratings);
+    }
+
+    /// The opening reached.
+    pub(super) fn opening(&self) -> Option<Opening> {
+        self.opening
+    }
+
+    /// `game` has one move more: the opening it has reached now.
+    pub(super) fn moved(&mut self, game: &Game) -> Option<Opening> {
+        self.opening = openings::after(self.opening, game);
+        self.opening
+    }
+
+    /// Moves of `game` were taken back: its opening found again.
+    pub(super) fn taken_back(&mut self, game: &Game) {
+        self.opening = openings::of_game(game);
+    }
+}
