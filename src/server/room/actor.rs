@@ -1,35 +1,29 @@
 //! The room task: applies commands to the game one at a time and turns each change into one
-//! versioned event, serialised once and broadcast. The room holds the game, its parts (seats,
-//! presence, bot seats, offers, clock, chat), the event log and what it needs of the server; it
-//! dispatches each command to the parts and carries out what they answer: playing a move,
-//! taking moves back, ending the game (lichess's Finisher).
+//! versioned event, serialised once and broadcast. The room holds the game, its parts, the
+//! event log and what it needs of the server; it dispatches each command to the parts and takes
+//! the steps they decide on: playing a move, taking moves back, ending the game.
 
-use std::future::Future;
-
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc::{self, WeakSender};
 use tokio::time::Instant;
 
+use super::actions::{self, Limits, Step};
 use super::answer::Answer;
 use super::bot::Bots;
-use super::build::{self, bad, Setup};
-use super::chat::{self, Chat};
+use super::build::{self, CreatorSeat, Setup};
+use super::chat::Chat;
 use super::clock::RoomClock;
 use super::engine::Verdict;
-use super::events::{self, Batch, EventLog};
+use super::events::{Batch, EventLog};
 use super::offers::{self, Offers};
 use super::presence::{Idle, Presence};
-use super::record::Record;
+use super::record::{self, Record};
 use super::seats::Seats;
-use super::snapshot::{self, game_ratings, View};
+use super::snapshot::{self, View};
 use super::{Action, LobbyNote, RoomCommand, RoomContext, Subscription};
-use crate::chess::{Color, EndReason, Game, Move, MoveError, Outcome, UciMove, Variant};
-use crate::protocol::{
-    ChatRoom, ChatText, GameId, GameResult, GameSummary, PlayerName, Refusal, ServerMessage, Status,
-};
-use crate::server::accounts::category::Category;
+use crate::chess::{Color, Game, Move, MoveError, Outcome};
+use crate::protocol::{GameId, GameSummary, Refusal, Status};
 use crate::server::accounts::Player;
-use crate::server::store::{now_ms, AccountKey, RatedResult, StoreEvent, StoredGame};
-use crate::server::token::TokenHash;
+use crate::server::store::{AccountKey, StoreEvent, StoredGame};
 use crate::timer::sleep_until;
 
 /// One game, owned by its task.
@@ -43,15 +37,10 @@ pub(super) struct Room {
     clock: RoomClock,
     chat: Chat,
     record: Record,
-    /// Numbers, keeps and publishes the game's events.
+    /// Numbers, keeps, stores and publishes the game's events.
     events: EventLog,
-    /// The game's end has been published (the players may read the spectators' room).
-    ended_published: bool,
     ctx: RoomContext,
 }
-
-/// A room made by `create`, the creator's seat (side and token) if any, and the stored game.
-pub(super) type NewRoom = (Room, Option<(Color, String)>, StoredGame);
 
 impl Room {
     /// Builds a room from a create request: the room, the creator's seat (side and token) if
@@ -61,8 +50,8 @@ impl Room {
         spec: crate::protocol::NewGame,
         player: Player,
         ctx: RoomContext,
-        me: mpsc::WeakSender<RoomCommand>,
-    ) -> Result<NewRoom, Refusal> {
+        me: WeakSender<RoomCommand>,
+    ) -> Result<(Room, CreatorSeat, StoredGame), Refusal> {
         let (setup, seat) = build::new(id, spec, &player, &ctx.config.engines)?;
         let room = Room::assemble(setup, ctx, me);
         let stored = build::stored(&room.view(), room.events.version());
@@ -70,28 +59,24 @@ impl Room {
     }
 
     /// Rebuilds the room of a stored game after a restart (see [`build::restore`]).
-    pub(super) fn restore(
-        stored: StoredGame,
-        ctx: RoomContext,
-        me: mpsc::WeakSender<RoomCommand>,
-    ) -> Result<Room, Refusal> {
+    pub(super) fn restore(stored: StoredGame, ctx: RoomContext, me: WeakSender<RoomCommand>) -> Result<Room, Refusal> {
         Ok(Room::assemble(build::restore(stored)?, ctx, me))
     }
 
-    fn assemble(setup: Setup, ctx: RoomContext, me: mpsc::WeakSender<RoomCommand>) -> Room {
+    fn assemble(setup: Setup, ctx: RoomContext, me: WeakSender<RoomCommand>) -> Room {
         let Setup { id, game, seats, clock, record, chat, v } = setup;
-        let (events, ended_published) = (EventLog::new(v, ctx.relay.clone()), game.is_over());
-        let (presence, bots, offers) = (Presence::default(), Bots::new(ctx.config.clone(), me), Offers::default());
-        Room { id, game, seats, presence, bots, offers, clock, chat, record, events, ended_published, ctx }
+        let events = EventLog::new(id.clone(), (v, game.is_over()), ctx.relay.clone(), ctx.store.clone());
+        let (presence, offers) = (Presence::default(), Offers::default());
+        let bots = Bots::new(id.clone(), ctx.config.clone(), me);
+        Room { id, game, seats, presence, bots, offers, clock, chat, record, events, ctx }
     }
 
     /// The task: commands and the room's own timers one at a time, each followed by the one
     /// publish step for the events it caused, then by its answer.
     pub(super) async fn run(mut self, mut rx: mpsc::Receiver<RoomCommand>) {
         if self.events.version() > 0 {
-            // A game rebuilt from the store (a restart, or in a cluster a game taken over from
-            // another node): its first event is the game as it is, at the new versions, so
-            // anyone following it elsewhere starts again from there.
+            // A game rebuilt from the store (after a restart, or taken over from another node):
+            // its first event is the game as it is now, so its followers start again from there.
             let mut out = self.events.batch();
             out.push(snapshot::state_event(&self.view()));
             self.publish(out);
@@ -113,8 +98,7 @@ impl Room {
                     Some(command) => self.handle(command, &mut out).await,
                 },
                 () = sleep_until(flush_at), if flush_at.is_some() => {
-                    if let Some(text) = self.presence.flush(&self.id) {
-                        self.events.announce(&self.id, text);
+                    if self.presence.flush(&self.events) {
                         self.report();
                     }
                     Answer::Nothing
@@ -138,11 +122,9 @@ impl Room {
             }
         }
         self.bots.cancel();
-        if !self.game.is_over() {
-            // The server stops: keep the clock's times as of now for the restart.
-            if let Some(times) = self.clock.times(Instant::now()) {
-                let _ = self.store(StoreEvent::Times(times)).await;
-            }
+        // The server stops: keep the clock's times as of now for the restart.
+        if let Some(times) = self.clock.times(Instant::now()).filter(|_| !self.game.is_over()) {
+            let _ = self.events.durable(StoreEvent::Times(times)).await;
         }
         if let Some(done) = closed {
             let _ = done.send(());
@@ -155,16 +137,19 @@ impl Room {
     pub(super) async fn handle(&mut self, command: RoomCommand, out: &mut Batch) -> Answer {
         match command {
             RoomCommand::Join { color, player, reply } => {
-                Answer::Seated { reply, seat: self.join(color, player, out).await, since: None }
+                let seat = self.seats.join(&self.events, &self.game, (color, &player), self.record.rated()).await;
+                if seat.is_ok() {
+                    out.push(snapshot::seats_event(&self.view()));
+                    self.started(out);
+                }
+                Answer::Seated { reply, seat, since: None }
             }
             RoomCommand::Resume { token, account, v, reply } => {
                 let seat = self.resume(&token, account, out).map(|side| (side, token));
                 Answer::Seated { reply, seat, since: v }
             }
             RoomCommand::Watch { v, counted, reply } => {
-                if counted {
-                    self.presence.watch(1, self.ctx.config.watcher_batch);
-                }
+                self.presence.watch(usize::from(counted), self.ctx.config.watcher_batch);
                 self.wake(out);
                 Answer::Subscribed { reply, since: v, reader: Some(false) }
             }
@@ -173,7 +158,9 @@ impl Room {
                 Answer::Subscribed { reply, since: v, reader: None }
             }
             RoomCommand::Chat { token, name, room, text, reply } => {
-                Answer::Done { reply, result: self.chat(token.as_deref(), name, room, text).await }
+                let seat = token.and_then(|t| self.seats.side_of(&t)).map(|side| self.seats.seat(side).view());
+                let result = self.chat.write((room, text), (seat, name), &self.game, &self.events).await;
+                Answer::Done { reply, result }
             }
             RoomCommand::Unwatch => {
                 self.presence.unwatch(self.ctx.config.watcher_batch);
@@ -201,89 +188,46 @@ impl Room {
                 Answer::Done { reply, result: self.act(&token, action, out).await }
             }
             RoomCommand::Snapshot { reply } => {
-                let _ = reply.send((self.events.version(), snapshot::state_text(&self.view(), self.events.version())));
-                Answer::Nothing
+                let v = self.events.version();
+                Answer::now(reply, (v, snapshot::state_text(&self.view(), v)))
             }
-            RoomCommand::State { reply } => {
-                let _ = reply.send(snapshot::state(&self.view(), self.events.version()));
-                Answer::Nothing
-            }
-            RoomCommand::Pgn { reply } => {
-                let _ = reply.send(snapshot::pgn(&self.view()));
-                Answer::Nothing
-            }
+            RoomCommand::State { reply } => Answer::now(reply, snapshot::state(&self.view(), self.events.version())),
+            RoomCommand::Pgn { reply } => Answer::now(reply, snapshot::pgn(&self.view())),
             RoomCommand::BotMove { job, mv, bot } => {
                 let verdict = self.bots.bot_answered((job, mv), bot, &self.game, &self.seats);
                 self.follow(verdict, out).await;
                 Answer::Nothing
             }
             RoomCommand::EngineMove { job, side, answer, process } => {
-                let timed = self.clock.is_timed();
-                let verdict = self.bots.engine_answered((job, side), answer, process, &self.game, &self.seats, timed);
+                let verdict =
+                    self.bots.engine_answered((job, side), (answer, process), &self.game, &self.seats, &self.clock);
                 self.follow(verdict, out).await;
                 Answer::Nothing
             }
-            RoomCommand::IdleCheck => {
-                if self.idle_check(out).await {
-                    Answer::Close
-                } else {
-                    Answer::Nothing
-                }
-            }
+            RoomCommand::IdleCheck => self.idle_check(out).await,
             RoomCommand::Shutdown { .. } => Answer::Close,
         }
     }
 
+    /// Acts as the seat holding `token`: what the parts concerned decide, carried out.
     async fn act(&mut self, token: &str, action: Action, out: &mut Batch) -> Result<(), Refusal> {
         let side = self.seats.side_of(token).ok_or_else(|| Refusal::not_a_player("you hold no seat in this game"))?;
-        if self.game.is_over() {
-            // What is left to do after the end: play again, or say no to it.
-            return match action {
-                Action::Rematch => self.rematch(side, out).await,
-                Action::Decline if self.offers.offer().is_some() => {
-                    self.offers.decline(side, self.ctx.config.takeback_cooldown, out)
-                }
-                _ => Err(Refusal::game_over("the game is over")),
-            };
-        }
-        // Waiting for an opponent, the creator may still call the game off.
-        let waiting = self.status() == Status::Waiting;
-        if waiting && !matches!(action, Action::Move(_) | Action::Abort) {
-            return Err(Refusal::not_your_turn("the game has not started: a seat is still open"));
-        }
-        let vs_bot = self.seats.seat(side.other()).is_bot();
-        let end = match action {
-            Action::Move(_) if waiting => Err(Refusal::not_your_turn("the game has not started: a seat is still open")),
-            Action::Move(uci) => return self.human_move(side, &uci, out).await,
-            Action::Undo => match self.offers.undo(side, &self.game, vs_bot, out)? {
-                Some(plies) => return self.take_back(plies, out).await,
-                None => Ok(None),
-            },
-            Action::Draw => self.offers.draw(side, vs_bot, out),
-            Action::Decline => self.offers.decline(side, self.ctx.config.takeback_cooldown, out).map(|()| None),
-            Action::Resign => Ok(Some(Outcome::win(side.other(), EndReason::Resignation))),
-            Action::Claim(kind) => Presence::claim(side, kind, &self.seats, self.grace()).map(Some),
-            // Called off with no result, as lichess allows until both sides have moved: a game
-            // started by mistake need not be resigned (and, later, count against anyone).
-            Action::Abort if self.game.ply() >= 2 => Err(Refusal::bad_request(
-                "a game can be aborted only before both sides have moved; you can offer a draw or resign",
-            )),
-            Action::Abort => Ok(Some(Outcome::ABORTED)),
-            Action::Rematch => Err(bad("a rematch can be offered once the game is over")),
-        };
-        if let Some(outcome) = end? {
-            self.finish(outcome, out).await;
-        }
-        Ok(())
+        let limits = Limits { grace: self.grace(), takeback_cooldown: self.ctx.config.takeback_cooldown };
+        let step = actions::decide((action, side), &self.game, &self.seats, &mut self.offers, &limits, out)?;
+        self.take(step, out).await
     }
 
-    async fn human_move(&mut self, side: Color, uci: &str, out: &mut Batch) -> Result<(), Refusal> {
-        if self.game.turn() != side {
-            return Err(Refusal::not_your_turn(format!("it is {}'s turn", self.game.turn())));
+    /// Takes the step the parts decided on.
+    async fn take(&mut self, step: Step, out: &mut Batch) -> Result<(), Refusal> {
+        match step {
+            Step::Nothing => {}
+            Step::Play(mv) => return self.play(mv, out).await,
+            Step::TakeBack(plies) => return self.take_back(plies, out).await,
+            Step::End(outcome) => self.finish(outcome, out).await,
+            Step::Rematch(side) => return self.rematch(side, out).await,
+            Step::Ask => self.maybe_start_bot(),
         }
-        let parsed: UciMove = uci.parse().map_err(|e| Refusal::illegal_move(format!("{e}")))?;
-        let mv = parsed.to_move(self.game.position()).map_err(|e| Refusal::illegal_move(e.to_string()))?;
-        self.play(mv, out).await
+        Ok(())
     }
 
     /// Plays a legal move: stores it, then adds its event (and the end's, if it ends the game).
@@ -304,7 +248,7 @@ impl Room {
         // The clock as it will be after the move, stored with it.
         let pressed = self.clock.pressed(now, self.game.is_over());
         let (times, v) = (pressed.times(now), out.next_version());
-        if let Err(e) = self.store(StoreEvent::Move { ply, uci: uci.clone(), times, v }).await {
+        if let Err(e) = self.events.durable(StoreEvent::Move { ply, uci: uci.clone(), times, v }).await {
             // Not durable, so not visible: take it back as if it never happened.
             self.game.undo();
             return Err(e);
@@ -326,7 +270,7 @@ impl Room {
         // Durable first: if the store refuses, the moves stay and the game goes on unchanged.
         let times = self.clock.times(Instant::now());
         let ply = self.game.ply().saturating_sub(plies);
-        self.store(StoreEvent::Undo { ply, times, v: out.next_version() }).await?;
+        self.events.durable(StoreEvent::Undo { ply, times, v: out.next_version() }).await?;
         self.bots.cancel();
         for _ in 0..plies {
             self.game.undo();
@@ -353,8 +297,7 @@ impl Room {
         let now = Instant::now();
         self.clock.stop(now);
         let (clock, times) = (self.clock.view(now), self.clock.times(now));
-        let (result, reason) = (GameResult::from(outcome), outcome.reason);
-        let event = if self.is_discarded() {
+        let event = if record::discarded(&self.game) {
             // Ended before a move was made (resigned, abandoned), or called off: nothing worth
             // keeping in the archive. The room still shows the end while it is held.
             StoreEvent::Discarded
@@ -363,42 +306,21 @@ impl Room {
             StoreEvent::Ended { outcome, times, v: out.next_version() }
         };
         // The end follows from what is already stored, so a store failure here only gets logged.
-        let _ = self.store(event).await;
+        let _ = self.events.durable(event).await;
         // Its version is stored with it (or, if that write failed, it is not worth another).
-        let (score, ratings) = (self.record.score_now(&self.game), self.record.ratings().map(game_ratings));
-        out.push_stored(move |game, v| ServerMessage::End { game, v, result, reason, clock, score, ratings });
+        out.push_stored(snapshot::end_event(outcome, clock, &self.game, &self.record));
     }
 
     /// Changes both players' ratings by the result of a rated game, before its end is shown,
     /// so the end can carry the change. A store failure leaves the ratings as they were: the
     /// game still ends, unrated, and the failure is logged.
     async fn rate(&mut self, outcome: Outcome) {
-        let (Some(white), Some(black)) =
-            (self.seats.seat(Color::White).account(), self.seats.seat(Color::Black).account())
-        else {
-            return;
-        };
-        if !self.record.rated() || white == black {
-            return;
-        }
-        let Some(clock) = self.clock.spec() else { return };
-        let category = Category::of(self.game.variant() == Variant::Minichess7, clock.initial_ms, clock.increment_ms);
-        let white_score = match outcome.winner {
-            Some(Color::White) => 1.0,
-            Some(Color::Black) => 0.0,
-            None => 0.5,
-        };
-        let result = RatedResult { white, black, category, white_score, at_ms: now_ms() };
+        let (accounts, clock, variant) = (self.seats.accounts(), self.clock.spec(), self.game.variant());
+        let Some(result) = self.record.rated_result(accounts, clock, variant, outcome) else { return };
         match self.ctx.store.rate(&self.id, result).await {
             Ok(ratings) => self.record.rated_by(ratings),
             Err(e) => tracing::error!(game = %self.id, error = %e, "could not change the ratings"),
         }
-    }
-
-    /// True for a game that ended with nothing worth keeping (no move played, or aborted): the
-    /// store forgets it.
-    fn is_discarded(&self) -> bool {
-        self.game.outcome().is_some_and(|o| self.game.ply() == 0 || o.is_aborted())
     }
 
     /// Ends the game if the running side's time is up.
@@ -408,35 +330,10 @@ impl Room {
         }
     }
 
-    /// Runs the clock of the side to move while the game is on, stops it otherwise. True if this
-    /// started the clock of a game whose clock was not running.
+    /// Runs the clock of the side to move while the game is on, stops it otherwise: true if it
+    /// started a clock that stood still.
     fn sync_clock(&mut self) -> bool {
-        self.clock.sync(self.status() == Status::Ongoing, self.game.turn(), Instant::now())
-    }
-
-    // Seats and presence.
-
-    /// Seats a new player: their side and token.
-    async fn join(
-        &mut self,
-        color: Option<Color>,
-        player: Player,
-        out: &mut Batch,
-    ) -> Result<(Color, String), Refusal> {
-        let side = self.seats.joinable(&self.game, color, &player, self.record.rated())?;
-        let token = player.seat_token(&self.id);
-        // The seat is the player's once the store has it: a restart must know their token.
-        let name = player.name.as_ref().map(|n| n.as_str().to_string());
-        let account = player.account_id();
-        self.store(StoreEvent::Seat { side, token: TokenHash::of(&token), name, account }).await?;
-        self.seats.take(side, &token, &player);
-        out.push(snapshot::seats_event(&self.view()));
-        if self.sync_clock() {
-            // The seats event carries no clock: a fresh state tells everyone it is running.
-            out.push(snapshot::state_event(&self.view()));
-        }
-        self.maybe_start_bot();
-        Ok((side, token))
+        self.clock.sync(self.seats.status(&self.game) == Status::Ongoing, self.game.turn(), Instant::now())
     }
 
     /// A seat holder comes back (or opens another connection): their side.
@@ -454,37 +351,25 @@ impl Room {
         self.ctx.config.claim_grace.for_clock(self.clock.spec())
     }
 
-    /// Ends an unfinished game left alone for the idle timeout. True if the room is to close
-    /// (a game still waiting for a player simply goes); a game in progress ends and stays
-    /// while finished games do.
-    async fn idle_check(&mut self, out: &mut Batch) -> bool {
-        let subscribers = self.events.subscribers();
-        match self.presence.idle(&self.game, &self.seats, subscribers, Instant::now(), &self.ctx.config) {
-            Idle::No => false,
+    /// Ends an unfinished game left alone for the idle timeout, or closes the room of a game
+    /// still waiting for a player; pauses a bot game nobody watches.
+    async fn idle_check(&mut self, out: &mut Batch) -> Answer {
+        match self.presence.idle(&self.game, &self.seats, &self.events, &self.ctx.config) {
+            Idle::No => {}
             Idle::Unwatched => {
                 // A flag that fell meanwhile ends the game rather than freezing at zero.
                 self.check_flag(out).await;
-                if self.bots.pause(&self.game, &self.seats) {
-                    tracing::info!(game = %self.id, "bot game paused: nobody watches it");
-                    self.clock.stop(Instant::now());
-                }
-                false
+                self.bots.pause(&self.game, &self.seats, &mut self.clock);
             }
             Idle::Close => {
-                tracing::info!(game = %self.id, "waiting game left alone; closed");
                 // Nobody played it: it need not be kept, nor come back after a restart.
-                let _ = self.store(StoreEvent::Discarded).await;
-                true
+                let _ = self.events.durable(StoreEvent::Discarded).await;
+                return Answer::Close;
             }
-            Idle::Abandoned(outcome) => {
-                tracing::info!(game = %self.id, %outcome, "unattended game ended");
-                self.finish(outcome, out).await;
-                false
-            }
+            Idle::Abandoned(outcome) => self.finish(outcome, out).await,
         }
+        Answer::Nothing
     }
-
-    // Bot seats.
 
     /// Starts the computer to move, if it is one's turn.
     fn maybe_start_bot(&mut self) {
@@ -493,12 +378,15 @@ impl Room {
 
     /// Someone watches: a paused bot game goes on, clock and all.
     fn wake(&mut self, out: &mut Batch) {
-        if !self.bots.wake() {
-            return;
+        if self.bots.wake() {
+            self.started(out);
         }
-        tracing::info!(game = %self.id, "bot game resumed: someone watches it");
+    }
+
+    /// The game runs (again): its clock starts if it stood still, and a fresh state tells
+    /// everyone (a seats event carries no clock); the computer to move thinks.
+    fn started(&mut self, out: &mut Batch) {
         if self.sync_clock() {
-            // Everyone, the newcomer included, learns that the clock runs again from now.
             out.push(snapshot::state_event(&self.view()));
         }
         self.maybe_start_bot();
@@ -506,70 +394,23 @@ impl Room {
 
     /// Does what a computer's answer calls for (None: a stale answer, dropped).
     async fn follow(&mut self, verdict: Option<Verdict>, out: &mut Batch) {
-        match verdict {
-            None => {}
-            Some(Verdict::Play(mv, who)) => {
-                if let Err(e) = self.play(mv, out).await {
-                    tracing::error!(game = %self.id, error = %e, "{who} move refused");
-                }
-            }
-            Some(Verdict::NoMove) => tracing::warn!(game = %self.id, "bot found no move"),
-            Some(Verdict::Retry(text)) => {
-                self.chat.system(&self.id, text, &self.events);
-                self.maybe_start_bot();
-            }
-            Some(Verdict::Lose(text, outcome)) => {
-                self.chat.system(&self.id, text, &self.events);
-                self.finish(outcome, out).await;
-            }
+        let Some(Verdict { say, step, who }) = verdict else { return };
+        if let Some(text) = say {
+            self.chat.system(text, &self.events);
+        }
+        if let Err(e) = self.take(step, out).await {
+            tracing::error!(game = %self.id, error = %e, "{who} move refused");
         }
     }
 
-    // Offers and chat.
-
-    /// `side` offers a rematch, or accepts the opponent's offer.
+    /// `side` offers a rematch, or accepts the opponent's: the lobby then makes it.
     async fn rematch(&mut self, side: Color, out: &mut Batch) -> Result<(), Refusal> {
-        let opponent = self.seats.seat(side.other());
-        let (over, open, vs_bot) = (self.game.is_over(), opponent.is_open(), opponent.is_bot());
-        if !self.offers.rematch(side, over, open, vs_bot, out)? {
-            return Ok(());
+        if self.offers.rematch(side, self.seats.seat(side.other()), self.game.is_over(), out)? {
+            let next = offers::next_game(&self.view(), self.events.version());
+            let next = self.offers.make_rematch(next, &self.ctx.lobby, out).await?;
+            tracing::info!(game = %self.id, %next, "rematch");
         }
-        // Agreed: the lobby makes the new game, stored before anyone hears of it.
-        let (reply, made) = oneshot::channel();
-        let this = build::stored(&self.view(), self.events.version());
-        let game = Box::new(offers::next_game(this, self.record.score_now(&self.game)));
-        self.ctx.lobby.send(LobbyNote::Rematch { game, reply }).map_err(|_| Refusal::shutting_down())?;
-        let next = made.await.map_err(|_| Refusal::shutting_down())??;
-        tracing::info!(game = %self.id, %next, "rematch");
-        self.offers.rematched(next, out);
         Ok(())
-    }
-
-    /// A chat line from the seat holding `token`, or from a spectator called `name`: checked,
-    /// stored, kept and sent to the room's members.
-    async fn chat(
-        &mut self,
-        token: Option<&str>,
-        name: Option<PlayerName>,
-        room: ChatRoom,
-        text: ChatText,
-    ) -> Result<(), Refusal> {
-        let seat = token.and_then(|t| self.seats.side_of(t)).map(|side| self.seats.seat(side).view());
-        let over = self.game.is_over();
-        let line = Chat::line(room, seat, name, text, over)?;
-        // Kept with the game before anyone reads it, as moves are (a game the store has
-        // forgotten keeps its chat in memory only, while the room lasts).
-        if !self.is_discarded() {
-            self.store(StoreEvent::Chat(chat::stored(&line))).await?;
-        }
-        self.chat.post(&self.id, line, over, &self.events);
-        Ok(())
-    }
-
-    // Views, and the one publish step.
-
-    fn status(&self) -> Status {
-        self.seats.status(&self.game)
     }
 
     /// The parts the game's views are made from.
@@ -590,21 +431,14 @@ impl Room {
     }
 
     /// The one publish step, run when a command or timer is done: the log numbers, keeps and
-    /// broadcasts the events it caused (each change they report is stored already: durable
-    /// before visible); the store notes the last version it does not have yet, without waiting
-    /// (what those events report is not kept across restarts, see `RESTART_GAP`); and the
-    /// lobby hears of the game's new line in the list.
+    /// broadcasts the events it caused (see [`EventLog::publish`]); once the end is out, the
+    /// players may read the spectators' room; and the lobby hears of the game's new line.
     fn publish(&mut self, batch: Batch) {
         if batch.is_empty() {
             return;
         }
-        let was_over = self.ended_published;
-        if let Some(v) = self.events.publish(&self.id, batch) {
-            drop(self.ctx.store.record(&self.id, StoreEvent::Version { v }));
-        }
-        self.ended_published = self.game.is_over();
-        if self.ended_published && !was_over {
-            self.chat.open_spectators_room(&self.id, &self.events);
+        if self.events.publish(batch, self.game.is_over()) {
+            self.chat.open_spectators_room(&self.events);
         }
         self.report();
     }
@@ -612,10 +446,5 @@ impl Room {
     /// Tells the lobby the games list may have changed.
     fn report(&self) {
         let _ = self.ctx.lobby.send(LobbyNote::Summary(self.summary()));
-    }
-
-    /// Records a change (see [`events::durable`]).
-    fn store(&self, event: StoreEvent) -> impl Future<Output = Result<(), Refusal>> + Send + 'static {
-        events::durable(&self.ctx.store, &self.id, event)
     }
 }

@@ -32,6 +32,12 @@ pub(super) enum Answer {
 }
 
 impl Answer {
+    /// Answers a question at once (it changes nothing): nothing is left to send.
+    pub(super) fn now<T>(reply: oneshot::Sender<T>, value: T) -> Answer {
+        let _ = reply.send(value);
+        Answer::Nothing
+    }
+
     /// Sends the answer, with a subscription from `subscribe` (since which version, for which
     /// reader) where it carries one; `Break` if the room is to close.
     pub(super) fn send(self, subscribe: impl FnOnce(Option<u64>, Option<bool>) -> Subscription) -> ControlFlow<()> {

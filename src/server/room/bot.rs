@@ -10,6 +10,7 @@ use std::time::Duration;
 use tokio::sync::{mpsc, Semaphore};
 use tokio::time::Instant;
 
+use super::actions::Step;
 use super::clock::RoomClock;
 use super::engine::{self, EngineAnswer, EngineProcess, Question, Verdict};
 use super::seats::{Seat, Seats};
@@ -17,7 +18,7 @@ use super::{RoomCommand, RoomConfig};
 use crate::bots::search::TablePool;
 use crate::bots::{AlphaBeta, Bot, Level, Limits};
 use crate::chess::{ByColor, Color, Game, Move};
-use crate::protocol::Status;
+use crate::protocol::{GameId, Status};
 
 /// Transposition table size of the server's searching bots (levels 5–8): 2^17 entries (about 3 MiB), enough
 /// for a second's search.
@@ -110,6 +111,8 @@ fn search(
 /// side to move thinks), the numbers that tell its answer from a stale one, each seat's bot or
 /// engine process between moves, and the pause of a bot-vs-bot game nobody watches.
 pub(super) struct Bots {
+    /// The game, as the log names it.
+    game: GameId,
     /// The rooms' timing and search permits.
     config: RoomConfig,
     /// The room's own command queue, where answers go; weak so the room ends when its handles do.
@@ -129,11 +132,11 @@ pub(super) struct Bots {
 }
 
 impl Bots {
-    /// The bot seats of a room reached at `room`, nothing thinking yet.
-    pub(super) fn new(config: RoomConfig, room: mpsc::WeakSender<RoomCommand>) -> Bots {
+    /// The bot seats of `game`, whose room is reached at `room`, nothing thinking yet.
+    pub(super) fn new(game: GameId, config: RoomConfig, room: mpsc::WeakSender<RoomCommand>) -> Bots {
         let (job, next_job, paused) = (None, 0, false);
         let (bots, processes, crashes) = Default::default();
-        Bots { config, room, job, next_job, paused, bots, processes, crashes }
+        Bots { game, config, room, job, next_job, paused, bots, processes, crashes }
     }
 
     /// Drops the search under way: its answer will be stale.
@@ -150,19 +153,23 @@ impl Bots {
         self.paused = false;
     }
 
-    /// Pauses a bot-vs-bot game that nobody watches: its moves would cost CPU for no one. True
-    /// if it was not paused (the room then stops its clock).
-    pub(super) fn pause(&mut self, game: &Game, seats: &Seats) -> bool {
+    /// Pauses a bot-vs-bot game that nobody watches, clock and all: its moves would cost CPU
+    /// for no one.
+    pub(super) fn pause(&mut self, game: &Game, seats: &Seats, clock: &mut RoomClock) {
         if self.paused || game.is_over() || !seats.all_bots() {
-            return false;
+            return;
         }
+        tracing::info!(game = %self.game, "bot game paused: nobody watches it");
         self.paused = true;
         self.cancel();
-        true
+        clock.stop(Instant::now());
     }
 
     /// Someone watches: true if a paused bot game goes on (the room then starts its clock).
     pub(super) fn wake(&mut self) -> bool {
+        if self.paused {
+            tracing::info!(game = %self.game, "bot game resumed: someone watches it");
+        }
         std::mem::replace(&mut self.paused, false)
     }
 
@@ -212,7 +219,14 @@ impl Bots {
         if matches!(seats.seat(turn), Seat::Bot { .. }) && self.bots[turn].is_none() {
             self.bots[turn] = Some(returned);
         }
-        self.answered(job).then(|| mv.map_or(Verdict::NoMove, |mv| Verdict::Play(mv, "bot")))
+        if !self.answered(job) {
+            return None;
+        }
+        let step = mv.map_or(Step::Nothing, Step::Play);
+        if mv.is_none() {
+            tracing::warn!(game = %self.game, "bot found no move");
+        }
+        Some(Verdict { say: None, step, who: "bot" })
     }
 
     /// An engine seat's answer to `job`, with its process back: what the room is to do, or
@@ -220,11 +234,10 @@ impl Bots {
     pub(super) fn engine_answered(
         &mut self,
         (job, side): (u64, Color),
-        answer: EngineAnswer,
-        returned: Option<EngineProcess>,
+        (answer, returned): (EngineAnswer, Option<EngineProcess>),
         game: &Game,
         seats: &Seats,
-        timed: bool,
+        clock: &RoomClock,
     ) -> Option<Verdict> {
         let engine = matches!(seats.seat(side), Seat::Engine { .. });
         if engine && self.processes[side].is_none() && !game.is_over() {
@@ -242,7 +255,7 @@ impl Bots {
             *crashes += 1;
             *crashes
         };
-        Some(engine::verdict(answer, &label, side, game, timed, crashed))
+        Some(engine::verdict(answer, &label, side, game, clock.is_timed(), crashed))
     }
 
     /// True if `job` is the search under way, which is then done; else its answer is stale

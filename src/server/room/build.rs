@@ -27,6 +27,9 @@ pub(super) struct Setup {
     pub(super) v: u64,
 }
 
+/// The creator's seat in a new game, if they take one: their side and token.
+pub(super) type CreatorSeat = Option<(Color, String)>;
+
 pub(super) fn bad(message: impl Into<String>) -> Refusal {
     Refusal::bad_request(message)
 }
@@ -71,7 +74,7 @@ pub(super) fn new(
     spec: NewGame,
     player: &Player,
     engines: &Engines,
-) -> Result<(Setup, Option<(Color, String)>), Refusal> {
+) -> Result<(Setup, CreatorSeat), Refusal> {
     let (game, clock) = playable(&spec)?;
     let mut seats = Seats::from_spec(spec.white.clone(), spec.black.clone(), game.variant(), engines)?;
     let creator = seats.creator(spec.as_side)?;

@@ -6,9 +6,11 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use super::events::EventLog;
+use super::record::discarded;
 use super::Audience;
-use crate::protocol::{ChatLine, ChatRoom, ChatText, GameId, PlayerName, Refusal, SeatView, ServerMessage};
-use crate::server::store::{now_ms, StoredChat, CHAT_KEPT};
+use crate::chess::Game;
+use crate::protocol::{ChatLine, ChatRoom, ChatText, PlayerName, Refusal, SeatView, ServerMessage};
+use crate::server::store::{now_ms, StoreEvent, StoredChat, CHAT_KEPT};
 
 /// The room's chat: the last lines of both rooms, oldest first, each as its `chat` message's
 /// JSON text.
@@ -69,19 +71,17 @@ fn text_of(game: &str, line: ChatLine) -> Arc<str> {
 impl Chat {
     /// Once the end is published: the players are sent what the spectators wrote during the
     /// game, which they may read from now on (later lines reach them as they are written).
-    pub(super) fn open_spectators_room(&self, game: &GameId, events: &EventLog) {
+    pub(super) fn open_spectators_room(&self, events: &EventLog) {
         for text in self.spectators() {
-            events.tell(game, text, Audience::Players);
+            events.tell(text, Audience::Players);
         }
     }
 
     /// A line for `room`, from a seat holder (`seat`: what everyone sees of their seat) or from
     /// a spectator called `name`, in a game `over` or not; or why it may not be written there.
-    pub(super) fn line(
-        room: ChatRoom,
-        seat: Option<SeatView>,
-        name: Option<PlayerName>,
-        text: ChatText,
+    fn line(
+        (room, text): (ChatRoom, ChatText),
+        (seat, name): (Option<SeatView>, Option<PlayerName>),
         over: bool,
     ) -> Result<ChatLine, Refusal> {
         let from = match (room, seat) {
@@ -99,33 +99,38 @@ impl Chat {
         Ok(ChatLine { room, from, text: text.into(), at: now_ms(), system: false })
     }
 
-    /// Keeps a line (stored already, if the game is kept) and sends it to its room's members.
-    pub(super) fn post(&mut self, game: &GameId, line: ChatLine, over: bool, events: &EventLog) {
+    /// Writes a line in `game` for `room` from its writer (see [`Chat::line`]): checked, stored
+    /// with the game before anyone reads it, as moves are (a game the store has forgotten keeps
+    /// its chat in memory only, while the room lasts), kept and sent to its room's members.
+    pub(super) async fn write(
+        &mut self,
+        line: (ChatRoom, ChatText),
+        writer: (Option<SeatView>, Option<PlayerName>),
+        game: &Game,
+        events: &EventLog,
+    ) -> Result<(), Refusal> {
+        let over = game.is_over();
+        let line = Chat::line(line, writer, over)?;
+        if !discarded(game) {
+            let (players, from, text) = (line.room == ChatRoom::Players, line.from.clone(), line.text.clone());
+            events.durable(StoreEvent::Chat(StoredChat { players, from, text, at_ms: line.at })).await?;
+        }
         let room = line.room;
-        let text = text_of(game, line);
+        let text = text_of(events.game(), line);
         self.push(room, text.clone());
-        events.tell(game, text, audience(room, over));
+        events.tell(text, audience(room, over));
+        Ok(())
     }
 
     /// A line from the server itself, for everyone following the game (an engine seat that
     /// failed, and what became of it). Kept in the players' room of this room's log only: it
     /// says nothing a stored game needs, and the end event carries the outcome.
-    pub(super) fn system(&mut self, game: &GameId, text: String, events: &EventLog) {
-        tracing::warn!(game = %game, "{text}");
+    pub(super) fn system(&mut self, text: String, events: &EventLog) {
+        tracing::warn!(game = %events.game(), "{text}");
         let line = ChatLine { room: ChatRoom::Players, from: "gambit".into(), text, at: now_ms(), system: true };
-        let text = text_of(game, line);
+        let text = text_of(events.game(), line);
         self.push(ChatRoom::Players, text.clone());
-        events.tell(game, text, Audience::Everyone);
-    }
-}
-
-/// A line as the store keeps it.
-pub(super) fn stored(line: &ChatLine) -> StoredChat {
-    StoredChat {
-        players: line.room == ChatRoom::Players,
-        from: line.from.clone(),
-        text: line.text.clone(),
-        at_ms: line.at,
+        events.tell(text, Audience::Everyone);
     }
 }
 

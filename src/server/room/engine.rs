@@ -10,9 +10,10 @@ use std::time::Duration;
 
 use tokio::sync::{mpsc, Semaphore};
 
+use super::actions::Step;
 use super::bot::{wait_turn, PendingBot};
 use super::RoomCommand;
-use crate::chess::{timeout_outcome, Color, EndReason, Game, Move, Outcome};
+use crate::chess::{timeout_outcome, Color, EndReason, Game, Outcome};
 use crate::uci_client::{Engine, EngineConfig, Reply};
 
 /// How long past its budget an engine may take before it is told to `stop`.
@@ -120,16 +121,19 @@ fn ask(
     (answer, Some(process))
 }
 
-/// What the room is to do with a computer's answer.
-pub(super) enum Verdict {
-    /// Play this move, the answer of a `bot` or an `engine` (as the log says if it is refused).
-    Play(Move, &'static str),
-    /// A bot found no move (nothing to do but say so in the log).
-    NoMove,
-    /// Say this in the chat and ask the engine again.
-    Retry(String),
-    /// Say this in the chat and end the game so.
-    Lose(String, Outcome),
+/// What the room is to do with a computer's answer: say something in the chat first, maybe,
+/// then take a step; `who` answered ("bot" or "engine", as the log says of a move refused).
+pub(super) struct Verdict {
+    pub(super) say: Option<String>,
+    pub(super) step: Step,
+    pub(super) who: &'static str,
+}
+
+impl Verdict {
+    /// An engine's verdict: say `text`, then take `step`.
+    fn engine(text: String, step: Step) -> Verdict {
+        Verdict { say: Some(text), step, who: "engine" }
+    }
 }
 
 /// What the answer of the engine called `label` on `side`'s seat means in `game`: its move,
@@ -142,11 +146,11 @@ pub(super) fn verdict(
     timed: bool,
     crashed: impl FnOnce() -> u8,
 ) -> Verdict {
-    let resign = Outcome::win(!side, EndReason::Resignation);
+    let resign = Step::End(Outcome::win(!side, EndReason::Resignation));
     match answer {
         EngineAnswer::BestMove(text) => match game.position().parse_uci(&text) {
-            Ok(mv) => Verdict::Play(mv, "engine"),
-            Err(e) => Verdict::Lose(
+            Ok(mv) => Verdict { say: None, step: Step::Play(mv), who: "engine" },
+            Err(e) => Verdict::engine(
                 format!("{label} answered {text:?}, which is not a legal move here ({e}): it loses the game"),
                 resign,
             ),
@@ -154,18 +158,20 @@ pub(super) fn verdict(
         EngineAnswer::Crashed(why) => {
             let crashes = crashed();
             if crashes >= MAX_CRASHES {
-                Verdict::Lose(format!("{label} crashed ({why}) {crashes} times in this game: it resigns"), resign)
+                Verdict::engine(format!("{label} crashed ({why}) {crashes} times in this game: it resigns"), resign)
             } else {
-                Verdict::Retry(format!("{label} crashed ({why}); it is restarted and asked again"))
+                Verdict::engine(format!("{label} crashed ({why}); it is restarted and asked again"), Step::Ask)
             }
         }
-        EngineAnswer::TimedOut if timed => Verdict::Lose(
+        EngineAnswer::TimedOut if timed => Verdict::engine(
             format!("{label} did not answer within its time: it loses on time"),
-            timeout_outcome(game.position(), side),
+            Step::End(timeout_outcome(game.position(), side)),
         ),
-        EngineAnswer::TimedOut => Verdict::Lose(format!("{label} did not answer within its time: it resigns"), resign),
+        EngineAnswer::TimedOut => {
+            Verdict::engine(format!("{label} did not answer within its time: it resigns"), resign)
+        }
         EngineAnswer::Unavailable => {
-            Verdict::Lose(format!("{label} is no longer offered by this server: it resigns"), resign)
+            Verdict::engine(format!("{label} is no longer offered by this server: it resigns"), resign)
         }
     }
 }

@@ -2,6 +2,7 @@
 //! event history. Everyone else talks to it through a [`RoomHandle`] and follows it through a
 //! broadcast [`Subscription`]. No lock guards a game: the task is the only owner.
 
+mod actions;
 mod actor;
 mod answer;
 mod bot;

@@ -14,12 +14,18 @@
 
 use std::time::Duration;
 
+use tokio::sync::mpsc::UnboundedSender;
+use tokio::sync::oneshot;
 use tokio::time::Instant;
 
+use super::build;
 use super::build::bad;
 use super::events::Batch;
+use super::seats::Seat;
+use super::snapshot::View;
+use super::LobbyNote;
 use crate::chess::{ByColor, Color, EndReason, Game, Outcome};
-use crate::protocol::{GameId, MatchScore, OfferKind, OfferView, Refusal, ServerMessage};
+use crate::protocol::{GameId, OfferKind, OfferView, Refusal, ServerMessage};
 use crate::server::store::{now_ms, StoredGame};
 
 /// The offer standing between the players, each side's takeback courtesy, and the rematch.
@@ -121,14 +127,14 @@ impl Offers {
         }
     }
 
-    /// `side` offers a rematch of a game that is `over`, or accepts the opponent's offer (a bot
-    /// accepts at once). True if the rematch is agreed: the room then has it made.
+    /// `side` offers a rematch of a game that is `over`, or accepts the offer of the
+    /// `opponent` (a bot accepts at once). True if the rematch is agreed: the room then has it
+    /// made.
     pub(super) fn rematch(
         &mut self,
         side: Color,
+        opponent: &Seat,
         over: bool,
-        opponent_open: bool,
-        vs_bot: bool,
         out: &mut Batch,
     ) -> Result<bool, Refusal> {
         if !over {
@@ -137,11 +143,11 @@ impl Offers {
         if let Some(next) = &self.next {
             return Err(bad(format!("the rematch of this game has been made already: game {next}")));
         }
-        if opponent_open {
+        if opponent.is_open() {
             return Err(bad("nobody took the other seat: there is no one to play again"));
         }
         let offered = |by: Color| matches!(self.offer, Some(OfferView { kind: OfferKind::Rematch, by: b }) if b == by);
-        if vs_bot || offered(side.other()) {
+        if opponent.is_bot() || offered(side.other()) {
             return Ok(true);
         }
         if offered(side) {
@@ -152,17 +158,30 @@ impl Offers {
         Ok(false)
     }
 
-    /// The rematch agreed has been made: game `next`.
-    pub(super) fn rematched(&mut self, next: GameId, out: &mut Batch) {
+    /// Has the `lobby` make the rematch agreed, `next` as the store is to hold it (stored
+    /// before anyone hears of it): its id, which its event tells everyone.
+    pub(super) async fn make_rematch(
+        &mut self,
+        next: StoredGame,
+        lobby: &UnboundedSender<LobbyNote>,
+        out: &mut Batch,
+    ) -> Result<GameId, Refusal> {
+        let (reply, made) = oneshot::channel();
+        lobby.send(LobbyNote::Rematch { game: Box::new(next), reply }).map_err(|_| Refusal::shutting_down())?;
+        let next = made.await.map_err(|_| Refusal::shutting_down())??;
         self.offer = None;
         self.next = Some(next.clone());
+        let id = next.clone();
         out.push(move |game, v| ServerMessage::Rematch { game, v, next });
+        Ok(id)
     }
 }
 
-/// The rematch of `game` (as stored now) as the store is to hold it (its id is the lobby's to
-/// give): its setup with the colours swapped, nothing played, and the match's `score` so far.
-pub(super) fn next_game(game: StoredGame, score: MatchScore) -> StoredGame {
+/// The rematch of the game `view` shows (at version `v`) as the store is to hold it (its id is
+/// the lobby's to give): its setup with the colours swapped, nothing played, and the match's
+/// score so far.
+pub(super) fn next_game(view: &View, v: u64) -> StoredGame {
+    let (game, score) = (build::stored(view, v), view.record.score_now(view.game));
     StoredGame {
         id: String::new(),
         white: game.black,

@@ -2,17 +2,17 @@
 //! server's own observers, how long the game has been left alone — and claims against a
 //! player who went away while the opponent stayed.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::time::Instant;
 
 use super::build::bad;
+use super::events::EventLog;
 use super::idle::{self, IdleTracker};
 use super::seats::Seats;
 use super::{ClaimKind, RoomConfig};
 use crate::chess::{ByColor, Color, EndReason, Game, Outcome};
-use crate::protocol::{ClaimView, GameId, Refusal, ServerMessage, Status};
+use crate::protocol::{ClaimView, Refusal, ServerMessage, Status};
 
 /// A player away from an ongoing game while the opponent is connected: their side, and since
 /// when (see [`Seats::absent`]).
@@ -56,10 +56,12 @@ impl Presence {
     }
 
     /// `n` more counted spectators (a count from another node is never trusted not to
-    /// overflow); the count goes out within `batch`.
+    /// overflow); a changed count goes out within `batch`.
     pub(super) fn watch(&mut self, n: usize, batch: Duration) {
-        self.watchers = self.watchers.saturating_add(n);
-        self.schedule(batch);
+        if n > 0 {
+            self.watchers = self.watchers.saturating_add(n);
+            self.schedule(batch);
+        }
     }
 
     /// A counted spectator left.
@@ -84,15 +86,17 @@ impl Presence {
         self.flush_at
     }
 
-    /// Time to send the count of `game`'s watchers: its message, if it changed since it was
-    /// last sent.
-    pub(super) fn flush(&mut self, game: &GameId) -> Option<Arc<str>> {
+    /// Time to send the count of watchers to the followers of `events`: true if it changed
+    /// since it was last sent, and so was sent.
+    pub(super) fn flush(&mut self, events: &EventLog) -> bool {
         self.flush_at = None;
         if self.watchers == self.watchers_sent {
-            return None;
+            return false;
         }
         self.watchers_sent = self.watchers;
-        Some(ServerMessage::Watchers { game: game.clone(), count: self.watchers }.to_json().into())
+        let count = self.watchers;
+        events.announce(ServerMessage::Watchers { game: events.game().clone(), count }.to_json().into());
+        true
     }
 
     /// Someone is at the game: a seat holder online, a spectator, or another follower of the
@@ -101,27 +105,24 @@ impl Presence {
         seats.any_online() || self.watchers > 0 || subscribers > self.observers
     }
 
-    /// Notes who is at an unfinished `game` `now` (a finished game stays while finished games
-    /// do): what becomes of it, if it has been left alone for long by `config`'s limits.
-    pub(super) fn idle(
-        &mut self,
-        game: &Game,
-        seats: &Seats,
-        subscribers: usize,
-        now: Instant,
-        config: &RoomConfig,
-    ) -> Idle {
+    /// Notes who is at an unfinished `game` now, counting the subscribers of its `events` (a
+    /// finished game stays while finished games do): what becomes of it, if it has been left
+    /// alone for long by `config`'s limits.
+    pub(super) fn idle(&mut self, game: &Game, seats: &Seats, events: &EventLog, config: &RoomConfig) -> Idle {
         if game.is_over() {
             return Idle::No;
         }
-        let alone = self.idle.unattended(self.attended(seats, subscribers), now);
+        let alone = self.idle.unattended(self.attended(seats, events.subscribers()), Instant::now());
         if alone < config.idle_timeout {
             return if alone >= config.unwatched_bot_pause { Idle::Unwatched } else { Idle::No };
         }
         if seats.status(game) == Status::Waiting {
+            tracing::info!(game = %events.game(), "waiting game left alone; closed");
             return Idle::Close;
         }
-        Idle::Abandoned(idle::abandoned_outcome(seats.humans(), game.turn()))
+        let outcome = idle::abandoned_outcome(seats.humans(), game.turn());
+        tracing::info!(game = %events.game(), %outcome, "unattended game ended");
+        Idle::Abandoned(outcome)
     }
 
     /// `side`'s player came or went: their opponent is to be told anew when they may claim.

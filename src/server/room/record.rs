@@ -2,9 +2,10 @@
 //! whether it is rated (and, once it has ended, how the ratings changed), and its opening.
 
 use crate::chess::openings::{self, Opening};
-use crate::chess::Game;
-use crate::protocol::MatchScore;
-use crate::server::store::StoredRatings;
+use crate::chess::{ByColor, Color, Game, Outcome, Variant};
+use crate::protocol::{ClockSpec, MatchScore};
+use crate::server::accounts::category::Category;
+use crate::server::store::{now_ms, AccountKey, RatedResult, StoredRatings};
 
 /// The facts of a game a room keeps beside the game itself.
 pub(super) struct Record {
@@ -59,6 +60,29 @@ impl Record {
         self.ratings
     }
 
+    /// What a rated game's `outcome` changes, between the players of these `accounts`, on this
+    /// `clock`, in this `variant`: None for a casual game (or one between an account and itself).
+    pub(super) fn rated_result(
+        &self,
+        accounts: ByColor<Option<AccountKey>>,
+        clock: Option<ClockSpec>,
+        variant: Variant,
+        outcome: Outcome,
+    ) -> Option<RatedResult> {
+        let (Some(white), Some(black)) = (accounts.white, accounts.black) else { return None };
+        if !self.rated || white == black {
+            return None;
+        }
+        let clock = clock?;
+        let category = Category::of(variant == Variant::Minichess7, clock.initial_ms, clock.increment_ms);
+        let white_score = match outcome.winner {
+            Some(Color::White) => 1.0,
+            Some(Color::Black) => 0.0,
+            None => 0.5,
+        };
+        Some(RatedResult { white, black, category, white_score, at_ms: now_ms() })
+    }
+
     /// The players' ratings have changed by the result.
     pub(super) fn rated_by(&mut self, ratings: StoredRatings) {
         self.ratings = Some(ratings);
@@ -79,4 +103,10 @@ impl Record {
     pub(super) fn taken_back(&mut self, game: &Game) {
         self.opening = openings::of_game(game);
     }
+}
+
+/// True for a game that ended with nothing worth keeping (no move played, or aborted): the
+/// store forgets it.
+pub(super) fn discarded(game: &Game) -> bool {
+    game.outcome().is_some_and(|o| game.ply() == 0 || o.is_aborted())
 }

@@ -7,12 +7,13 @@ use std::collections::BTreeMap;
 use tokio::time::Instant;
 
 use super::build::bad;
+use super::events::EventLog;
 use crate::bots::Level;
 use crate::chess::{ByColor, Color, Game, Variant};
 use crate::protocol::{PlayerName, Refusal, SeatSpec, SeatView, Status};
 use crate::server::accounts::Player;
 use crate::server::engines::Engines;
-use crate::server::store::{AccountKey, StoredSeat};
+use crate::server::store::{AccountKey, StoreEvent, StoredSeat};
 use crate::server::token::TokenHash;
 
 /// Who sits on one side of a room.
@@ -200,6 +201,11 @@ impl Seats {
         }
     }
 
+    /// The accounts holding the seats, where logged-in players do.
+    pub(super) fn accounts(&self) -> ByColor<Option<AccountKey>> {
+        self.by.as_ref().map(Seat::account)
+    }
+
     /// True when computers hold both seats.
     pub(super) fn all_bots(&self) -> bool {
         self.by.all(Seat::is_bot)
@@ -234,14 +240,26 @@ impl Seats {
         }
     }
 
-    /// The seat `player` may take in `game` (`color`, or the first open one), or why not.
-    pub(super) fn joinable(
-        &self,
+    /// Seats `player` in `game` (on `color`, or the first open seat): their side and token.
+    /// The seat is theirs once the store has it: a restart must know their token.
+    pub(super) async fn join(
+        &mut self,
+        events: &EventLog,
         game: &Game,
-        color: Option<Color>,
-        player: &Player,
+        (color, player): (Option<Color>, &Player),
         rated: bool,
-    ) -> Result<Color, Refusal> {
+    ) -> Result<(Color, String), Refusal> {
+        let side = self.joinable(game, color, player, rated)?;
+        let token = player.seat_token(events.game());
+        let name = player.name.as_ref().map(|n| n.as_str().to_string());
+        let account = player.account_id();
+        events.durable(StoreEvent::Seat { side, token: TokenHash::of(&token), name, account }).await?;
+        self.by[side] = Seat::taken(&token, player);
+        Ok((side, token))
+    }
+
+    /// The seat `player` may take in `game` (`color`, or the first open one), or why not.
+    fn joinable(&self, game: &Game, color: Option<Color>, player: &Player, rated: bool) -> Result<Color, Refusal> {
         if game.is_over() {
             // An open seat of a game called off: nothing to sit down to.
             return Err(Refusal::game_over("the game is over; you can watch it"));
@@ -268,7 +286,7 @@ impl Seats {
         Ok(side)
     }
 
-    /// `player` takes `side`'s seat with `token`, connected.
+    /// `player`, the creator of a new game, takes `side`'s seat with `token`, connected.
     pub(super) fn take(&mut self, side: Color, token: &str, player: &Player) {
         self.by[side] = Seat::taken(token, player);
     }

@@ -14,7 +14,7 @@ use super::offers::Offers;
 use super::record::Record;
 use super::seats::Seats;
 use super::Subscription;
-use crate::chess::{write_pgn, Color, Game, Move, PgnTags};
+use crate::chess::{write_pgn, Color, Game, Move, Outcome, PgnTags};
 use crate::protocol::{
     ClaimView, ClockView, GameId, GameRatings, GameResult, GameState, GameSummary, OpeningView, RatingChange, Refusal,
     ServerMessage,
@@ -118,6 +118,19 @@ pub(super) fn move_event(
     let (fen, turn, ply) = (game.position().fen(), game.turn(), game.ply());
     let (legal, check) = (legal(game), game.position().is_check());
     move |game, v| ServerMessage::Move { game, v, uci, san, fen, turn, ply, legal, check, clock, opening }
+}
+
+/// The `end` event of `game`, ended so, with the clock as it stopped, the match's score and
+/// any rating changes.
+pub(super) fn end_event(
+    outcome: Outcome,
+    clock: Option<ClockView>,
+    game: &Game,
+    record: &Record,
+) -> impl FnOnce(GameId, u64) -> ServerMessage + Send + 'static {
+    let (result, reason) = (GameResult::from(outcome), outcome.reason);
+    let (score, ratings) = (record.score_now(game), record.ratings().map(game_ratings));
+    move |game, v| ServerMessage::End { game, v, result, reason, clock, score, ratings }
 }
 
 /// A subscription to `events` brought up to date from version `since` (or from nothing). One
