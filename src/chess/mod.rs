@@ -4,6 +4,7 @@
 mod attacks;
 pub mod bitboard;
 pub mod fen;
+pub mod flag;
 pub mod game;
 mod movegen;
 pub mod moves;
@@ -21,6 +22,7 @@ mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use fen::{BoardError, ParseFenError, PositionError};
+pub use flag::{can_mate, timeout_outcome};
 pub use game::{EndReason, Game, MoveError, Outcome, PlayedMove};
 pub use movegen::PROMOTION_ROLES;
 pub use moves::{Move, MoveList};

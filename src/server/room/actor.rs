@@ -1,142 +1,93 @@
 //! The room task: applies commands to the game one at a time and turns each change into one
-//! versioned event, serialised once and broadcast.
+//! versioned event, serialised once and broadcast. The room holds the game, its parts, the
+//! event log and what it needs of the server; it dispatches each command to the parts and takes
+//! the steps they decide on: playing a move, taking moves back, ending the game.
 
-use std::ops::ControlFlow;
-
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc::{self, WeakSender};
 use tokio::time::Instant;
 
-use super::bot::PendingBot;
-use super::build::bad;
-use super::chat::ChatLog;
-use super::clock::Clock;
+use super::actions::{self, Limits, Step};
+use super::answer::{Answer, Response};
+use super::bot::Bots;
+use super::build::{self, CreatorSeat, Setup};
+use super::chat::Chat;
+use super::clock::RoomClock;
+use super::engine::Verdict;
 use super::events::{Batch, EventLog};
-use super::idle::IdleTracker;
-use super::offers::Takebacks;
-use super::seat::Seat;
-use super::snapshot::game_ratings;
-use super::{Action, Command, Reply, RoomCommand, RoomContext, Seated};
-use crate::chess::openings::{self, Opening};
-use crate::chess::{ByColor, Color, EndReason, Game, Move, MoveError, Outcome, UciMove, Variant};
-use crate::protocol::{GameId, GameResult, MatchScore, OfferView, OpeningView, Refusal, ServerMessage, Status};
-use crate::server::ratings::{self, Category};
-use crate::server::store::{now_ms, RatedResult, StoreEvent, StoredRatings, StoredTimes};
+use super::offers::{self, Offers};
+use super::presence::{Idle, Presence};
+use super::record::{self, Record};
+use super::seats::Seats;
+use super::snapshot::{self, View};
+use super::{Action, Command, LobbyNote, Reply, RoomCommand, RoomContext, Subscription};
+use crate::chess::{Color, Game, Move, MoveError, Outcome};
+use crate::protocol::{GameId, GameSummary, Refusal, Status};
+use crate::server::accounts::Player;
+use crate::server::ratings;
+use crate::server::store::{AccountKey, StoreEvent, StoredGame};
 use crate::timer::sleep_until;
 
-/// The state of one game, owned by its task.
+/// One game, owned by its task.
 pub(super) struct Room {
-    pub(super) id: GameId,
-    pub(super) game: Game,
-    pub(super) seats: ByColor<Seat>,
-    pub(super) offer: Option<OfferView>,
-    /// Numbers, keeps and publishes the game's events.
-    pub(super) events: EventLog,
-    /// The room's own command queue, for bot answers; weak so the room ends when its handles do.
-    pub(super) me: mpsc::WeakSender<RoomCommand>,
-    pub(super) watchers: usize,
-    pub(super) watchers_sent: usize,
-    pub(super) flush_at: Option<Instant>,
-    pub(super) job: Option<PendingBot>,
-    pub(super) next_job: u64,
-    /// The chess clock of a timed game.
-    pub(super) clock: Option<Clock>,
-    /// Subscribers that are the server's own (text logs): they do not attend the game.
-    pub(super) observers: usize,
-    /// How long the game has been left alone.
-    pub(super) idle: IdleTracker,
-    /// Whether the opponent of an absent player has been told they may now claim, by side of
-    /// the absent player.
-    pub(super) claim_told: ByColor<bool>,
-    /// How soon each side may ask to take back again after being declined.
-    pub(super) takebacks: Takebacks,
-    /// When the game was created (Unix milliseconds), for the PGN's date.
-    pub(super) created_ms: i64,
-    /// A bot-vs-bot game nobody watches is paused: no bot thinks and the clock stands still
-    /// until someone watches again.
-    pub(super) paused: bool,
-    /// The last lines of the two chat rooms.
-    pub(super) chat: ChatLog,
-    /// The score of the match before this game, as this game's colours see it.
-    pub(super) score: MatchScore,
-    /// The rematch of this game, once agreed.
-    pub(super) next: Option<GameId>,
-    /// The game's end has been published (the players may read the spectators' room).
-    pub(super) ended_published: bool,
-    /// The longest named opening the moves have reached.
-    pub(super) opening: Option<Opening>,
-    /// Whether the result changes the players' ratings ...
-    pub(super) rated: bool,
-    /// ... and, once it has, by how much.
-    pub(super) ratings: Option<StoredRatings>,
-    pub(super) ctx: RoomContext,
-}
-
-/// What a command's sender is answered, once the events the command caused are published:
-/// a subscription then starts after them, so a joiner's first state shows their own seat.
-pub(super) enum Answer {
-    Nothing,
-    /// The room is to close (a waiting game left alone, or the server stops).
-    Close,
-    To {
-        reply: Option<oneshot::Sender<Result<Reply, Refusal>>>,
-        outcome: Response,
-    },
-}
-
-/// What a command came to, to be turned into its reply after the publish step.
-pub(super) enum Response {
-    Ready(Result<Reply, Refusal>),
-    /// A seat (side and token), whose subscription starts after version `since` (or afresh).
-    Seated {
-        seat: Result<(Color, String), Refusal>,
-        since: Option<u64>,
-    },
-    Subscribed {
-        since: Option<u64>,
-        /// Whose chat lines go with a fresh subscription (see [`Room::subscribe`]).
-        reader: Option<bool>,
-    },
-}
-
-impl Answer {
-    /// Sends the answer; `Break` if the room is to close.
-    fn send(self, room: &mut Room) -> ControlFlow<()> {
-        match self {
-            Answer::Nothing | Answer::To { reply: None, .. } => {}
-            Answer::Close => return ControlFlow::Break(()),
-            Answer::To { reply: Some(reply), outcome } => {
-                let reply_with = match outcome {
-                    Response::Ready(result) => result,
-                    Response::Seated { seat, since } => seat.map(|(color, token)| {
-                        Reply::Seated(Seated { color, token, sub: room.subscribe(since, Some(true)) })
-                    }),
-                    Response::Subscribed { since, reader } => Ok(Reply::Subscribed(room.subscribe(since, reader))),
-                };
-                let _ = reply.send(reply_with);
-            }
-        }
-        ControlFlow::Continue(())
-    }
+    id: GameId,
+    game: Game,
+    seats: Seats,
+    presence: Presence,
+    bots: Bots,
+    offers: Offers,
+    clock: RoomClock,
+    chat: Chat,
+    record: Record,
+    /// Numbers, keeps, stores and publishes the game's events.
+    events: EventLog,
+    ctx: RoomContext,
 }
 
 impl Room {
+    /// Builds a room from a create request: the room, the creator's seat (side and token) if
+    /// any, and the game as it is to be stored.
+    pub(super) fn new(
+        id: GameId,
+        spec: crate::protocol::NewGame,
+        player: Player,
+        ctx: RoomContext,
+        me: WeakSender<RoomCommand>,
+    ) -> Result<(Room, CreatorSeat, StoredGame), Refusal> {
+        let (setup, seat) = build::new(id, spec, &player, &ctx.config.engines)?;
+        let room = Room::assemble(setup, ctx, me);
+        let stored = build::stored(&room.view(), room.events.version());
+        Ok((room, seat, stored))
+    }
+
+    /// Rebuilds the room of a stored game after a restart (see [`build::restore`]).
+    pub(super) fn restore(stored: StoredGame, ctx: RoomContext, me: WeakSender<RoomCommand>) -> Result<Room, Refusal> {
+        Ok(Room::assemble(build::restore(stored)?, ctx, me))
+    }
+
+    fn assemble(setup: Setup, ctx: RoomContext, me: WeakSender<RoomCommand>) -> Room {
+        let Setup { id, game, seats, clock, record, chat, v } = setup;
+        let events = EventLog::new(id.clone(), (v, game.is_over()), ctx.relay.clone(), ctx.store.clone());
+        let (presence, offers) = (Presence::default(), Offers::default());
+        let bots = Bots::new(id.clone(), ctx.config.clone(), me);
+        Room { id, game, seats, presence, bots, offers, clock, chat, record, events, ctx }
+    }
+
     /// The task: commands and the room's own timers one at a time, each followed by the one
     /// publish step for the events it caused, then by its answer.
     pub(super) async fn run(mut self, mut rx: mpsc::Receiver<RoomCommand>) {
         if self.events.version() > 0 {
-            // A game rebuilt from the store (a restart, or in a cluster a game taken over from
-            // another node): its first event is the game as it is, at the new versions, so
-            // anyone following it elsewhere starts again from there.
+            // A game rebuilt from the store (after a restart, or taken over from another node):
+            // its first event is the game as it is now, so its followers start again from there.
             let mut out = self.events.batch();
-            out.push(self.state_event());
+            out.push(snapshot::state_event(&self.view()));
             self.publish(out);
         }
         self.maybe_start_bot();
         let mut closed = None;
         loop {
-            let flush_at = self.flush_at;
-            let flag_at = self.flag_at();
-            let claim_at = self.claim_at();
+            let flush_at = self.presence.flush_at();
+            let flag_at = self.clock.flag_at(&self.game);
+            let claim_at = self.presence.claim_at(self.seats.absent(&self.game), self.grace());
             let mut out = self.events.batch();
             let answer = tokio::select! {
                 command = rx.recv() => match command {
@@ -148,7 +99,9 @@ impl Room {
                     Some(command) => self.handle(command, &mut out).await,
                 },
                 () = sleep_until(flush_at), if flush_at.is_some() => {
-                    self.flush_watchers();
+                    if self.presence.flush(&self.events) {
+                        self.report();
+                    }
                     Answer::Nothing
                 }
                 // The room's own timers: a flag falls, or an absent player's grace runs out,
@@ -158,23 +111,21 @@ impl Room {
                     Answer::Nothing
                 }
                 () = sleep_until(claim_at), if claim_at.is_some() => {
-                    self.open_claims(&mut out);
+                    if self.presence.open_claim(self.seats.absent(&self.game)) {
+                        out.push(snapshot::seats_event(&self.view()));
+                    }
                     Answer::Nothing
                 }
             };
             self.publish(out);
-            if answer.send(&mut self).is_break() {
+            if answer.send(|since, reader| self.subscribe(since, reader)).is_break() {
                 break;
             }
         }
-        if let Some(job) = self.job.take() {
-            job.cancel();
-        }
-        if !self.game.is_over() {
-            // The server stops: keep the clock's times as of now for the restart.
-            if let Some(times) = self.times(Instant::now()) {
-                let _ = self.store(StoreEvent::Times(times)).await;
-            }
+        self.bots.cancel();
+        // The server stops: keep the clock's times as of now for the restart.
+        if let Some(times) = self.clock.times(Instant::now()).filter(|_| !self.game.is_over()) {
+            let _ = self.events.durable(StoreEvent::Times(times)).await;
         }
         if let Some(done) = closed {
             let _ = done.send(());
@@ -186,22 +137,19 @@ impl Room {
     /// is returned, to be sent once they are published.
     pub(super) async fn handle(&mut self, input: RoomCommand, out: &mut Batch) -> Answer {
         match input {
-            RoomCommand::Call { command, reply } => Answer::To { reply, outcome: self.apply(command, out).await },
+            RoomCommand::Call { command, reply } => Answer::To { reply, response: self.apply(command, out).await },
             RoomCommand::BotMove { job, mv, bot } => {
-                self.bot_answer(job, mv, bot, out).await;
+                let verdict = self.bots.bot_answered((job, mv), bot, &self.game, &self.seats);
+                self.follow(verdict, out).await;
                 Answer::Nothing
             }
             RoomCommand::EngineMove { job, side, answer, process } => {
-                self.engine_answer(job, side, answer, process, out).await;
+                let verdict =
+                    self.bots.engine_answered((job, side), (answer, process), &self.game, &self.seats, &self.clock);
+                self.follow(verdict, out).await;
                 Answer::Nothing
             }
-            RoomCommand::IdleCheck => {
-                if self.idle_check(out).await {
-                    Answer::Close
-                } else {
-                    Answer::Nothing
-                }
-            }
+            RoomCommand::IdleCheck => self.idle_check(out).await,
             RoomCommand::Shutdown { .. } => Answer::Close,
         }
     }
@@ -212,28 +160,32 @@ impl Room {
         let done = |result: Result<(), Refusal>| Response::Ready(result.map(|()| Reply::Done));
         match command {
             Command::Join { color, player } => {
-                Response::Seated { seat: self.join(color, player, out).await, since: None }
+                let seat = self.seats.join(&self.events, &self.game, (color, &player), self.record.rated()).await;
+                if seat.is_ok() {
+                    out.push(snapshot::seats_event(&self.view()));
+                    self.started(out);
+                }
+                Response::Seated { seat, since: None }
             }
             Command::Resume { token, account, v } => {
                 let seat = self.resume(&token, account, out).map(|side| (side, token));
                 Response::Seated { seat, since: v }
             }
             Command::Watch { v, counted } => {
-                if counted {
-                    self.watchers += 1;
-                    self.schedule_flush();
-                }
+                self.presence.watch(usize::from(counted), self.ctx.config.watcher_batch);
                 self.wake(out);
                 Response::Subscribed { since: v, reader: Some(false) }
             }
             Command::Observe { v } => {
-                self.observers += 1;
+                self.presence.observe();
                 Response::Subscribed { since: v, reader: None }
             }
-            Command::Chat { token, name, room, text } => done(self.chat(token.as_deref(), name, room, text).await),
+            Command::Chat { token, name, room, text } => {
+                let seat = token.and_then(|t| self.seats.side_of(&t)).map(|side| self.seats.seat(side).view());
+                done(self.chat.write((room, text), (seat, name), &self.game, &self.events).await)
+            }
             Command::Unwatch => {
-                self.watchers = self.watchers.saturating_sub(1);
-                self.schedule_flush();
+                self.presence.unwatch(self.ctx.config.watcher_batch);
                 done(Ok(()))
             }
             Command::Attend { tokens, watchers } => {
@@ -242,86 +194,57 @@ impl Room {
                     let _ = self.resume(&token, None, out);
                 }
                 if watchers > 0 {
-                    // A count from another node, over the bus: never trusted not to overflow.
-                    self.watchers = self.watchers.saturating_add(watchers);
-                    self.schedule_flush();
+                    self.presence.watch(watchers, self.ctx.config.watcher_batch);
                     self.wake(out);
                 }
                 done(Ok(()))
             }
             Command::Leave { token } => {
-                self.leave(&token, out);
+                if let Some(side) = self.seats.leave(&token) {
+                    self.presence.came_or_went(side);
+                    out.push(snapshot::seats_event(&self.view()));
+                }
                 done(Ok(()))
             }
             Command::Act { token, action } => done(self.act(&token, action, out).await),
             Command::Snapshot => {
-                Response::Ready(Ok(Reply::Snapshot { v: self.events.version(), text: self.state_text() }))
+                let v = self.events.version();
+                Response::Ready(Ok(Reply::Snapshot { v, text: snapshot::state_text(&self.view(), v) }))
             }
-            Command::State => Response::Ready(Ok(Reply::State { state: Box::new(self.state()) })),
-            Command::Pgn => Response::Ready(Ok(Reply::Pgn { pgn: self.pgn() })),
+            Command::State => {
+                let state = snapshot::state(&self.view(), self.events.version());
+                Response::Ready(Ok(Reply::State { state: Box::new(state) }))
+            }
+            Command::Pgn => Response::Ready(Ok(Reply::Pgn { pgn: snapshot::pgn(&self.view()) })),
         }
     }
 
-    // ---- actions ---------------------------------------------------------------------------
-
-    pub(super) async fn act(&mut self, token: &str, action: Action, out: &mut Batch) -> Result<(), Refusal> {
-        let side = self.side_of(token).ok_or_else(|| Refusal::not_a_player("you hold no seat in this game"))?;
-        if self.game.is_over() {
-            // What is left to do after the end: play again, or say no to it.
-            return match action {
-                Action::Rematch => self.rematch(side, out).await,
-                Action::Decline if self.offer.is_some() => self.decline(side, out),
-                _ => Err(Refusal::game_over("the game is over")),
-            };
-        }
-        // Waiting for an opponent, the creator may still call the game off.
-        if self.status() == Status::Waiting && !matches!(action, Action::Move { .. } | Action::Abort) {
-            return Err(Refusal::not_your_turn("the game has not started: a seat is still open"));
-        }
-        match action {
-            Action::Move { uci } => self.human_move(side, &uci, out).await,
-            Action::Undo => self.undo(side, out).await,
-            Action::Draw => self.draw(side, out).await,
-            Action::Decline => self.decline(side, out),
-            Action::Resign => {
-                self.finish(Outcome::win(side.other(), EndReason::Resignation), out).await;
-                Ok(())
-            }
-            Action::Claim { result } => self.claim(side, result, out).await,
-            Action::Abort => self.abort(out).await,
-            Action::Rematch => Err(bad("a rematch can be offered once the game is over")),
-        }
+    /// Acts as the seat holding `token`: what the parts concerned decide, carried out.
+    async fn act(&mut self, token: &str, action: Action, out: &mut Batch) -> Result<(), Refusal> {
+        let side = self.seats.side_of(token).ok_or_else(|| Refusal::not_a_player("you hold no seat in this game"))?;
+        let limits = Limits { grace: self.grace(), takeback_cooldown: self.ctx.config.takeback_cooldown };
+        let step = actions::decide((action, side), &self.game, &self.seats, &mut self.offers, &limits, out)?;
+        self.take(step, out).await
     }
 
-    /// Calls the game off with no result, as lichess allows until both sides have moved: a
-    /// game started by mistake need not be resigned (and, later, count against anyone).
-    pub(super) async fn abort(&mut self, out: &mut Batch) -> Result<(), Refusal> {
-        if self.game.ply() >= 2 {
-            return Err(Refusal::bad_request(
-                "a game can be aborted only before both sides have moved; you can offer a draw or resign",
-            ));
+    /// Takes the step the parts decided on.
+    async fn take(&mut self, step: Step, out: &mut Batch) -> Result<(), Refusal> {
+        match step {
+            Step::Nothing => {}
+            Step::Play(mv) => return self.play(mv, out).await,
+            Step::TakeBack(plies) => return self.take_back(plies, out).await,
+            Step::End(outcome) => self.finish(outcome, out).await,
+            Step::Rematch(side) => return self.rematch(side, out).await,
+            Step::Ask => self.maybe_start_bot(),
         }
-        self.finish(Outcome::ABORTED, out).await;
         Ok(())
     }
 
-    pub(super) async fn human_move(&mut self, side: Color, uci: &str, out: &mut Batch) -> Result<(), Refusal> {
-        if self.status() == Status::Waiting {
-            return Err(Refusal::not_your_turn("the game has not started: a seat is still open"));
-        }
-        if self.game.turn() != side {
-            return Err(Refusal::not_your_turn(format!("it is {}'s turn", self.game.turn())));
-        }
-        let parsed: UciMove = uci.parse().map_err(|e| Refusal::illegal_move(format!("{e}")))?;
-        let mv = parsed.to_move(self.game.position()).map_err(|e| Refusal::illegal_move(e.to_string()))?;
-        self.play(mv, out).await
-    }
-
     /// Plays a legal move: stores it, then adds its event (and the end's, if it ends the game).
-    pub(super) async fn play(&mut self, mv: Move, out: &mut Batch) -> Result<(), Refusal> {
+    async fn play(&mut self, mv: Move, out: &mut Batch) -> Result<(), Refusal> {
         // The move counts as made when it arrives, before the store is written.
         let now = Instant::now();
-        if self.clock.as_ref().and_then(|c| c.flagged(now)).is_some() {
+        if self.clock.flagged(now) {
             // The timer has not fired yet, but the time is up: the flag falls first.
             self.check_flag(out).await;
             return Err(Refusal::game_over("your time ran out"));
@@ -333,45 +256,19 @@ impl Room {
         };
         let ply = self.game.ply();
         // The clock as it will be after the move, stored with it.
-        let mut pressed = self.clock.clone();
-        if let Some(clock) = &mut pressed {
-            clock.press(now);
-            if self.game.is_over() {
-                clock.stop(now);
-            }
-        }
-        let times =
-            pressed.as_ref().map(|c| c.view(now)).map(|v| StoredTimes { white_ms: v.white_ms, black_ms: v.black_ms });
-        let v = out.next_version();
-        if let Err(e) = self.store(StoreEvent::Move { ply, uci: uci.clone(), times, v }).await {
+        let pressed = self.clock.pressed(now, self.game.is_over());
+        let (times, v) = (pressed.times(now), out.next_version());
+        if let Err(e) = self.events.durable(StoreEvent::Move { ply, uci: uci.clone(), times, v }).await {
             // Not durable, so not visible: take it back as if it never happened.
             self.game.undo();
             return Err(e);
         }
         self.ctx.metrics.moves.inc();
-        self.offer = None;
+        self.offers.clear();
         self.clock = pressed;
         // As of the move's arrival, so the side now to move shows its full time.
-        let clock = self.clock.as_ref().map(|c| c.view(now));
-        let fen = self.game.position().fen();
-        let turn = self.game.turn();
-        let legal = self.legal();
-        let check = self.game.position().is_check();
-        self.opening = openings::after(self.opening, &self.game);
-        let opening = self.opening.map(OpeningView::from);
-        out.push_stored(move |game, v| ServerMessage::Move {
-            game,
-            v,
-            uci,
-            san,
-            fen,
-            turn,
-            ply,
-            legal,
-            check,
-            clock,
-            opening,
-        });
+        let (clock, opening) = (self.clock.view(now), self.record.moved(&self.game).map(Into::into));
+        out.push_stored(snapshot::move_event(&self.game, (uci, san), clock, opening));
         if let Some(outcome) = self.game.outcome() {
             self.announce_end(outcome, out).await;
         }
@@ -379,25 +276,38 @@ impl Room {
         Ok(())
     }
 
+    async fn take_back(&mut self, plies: usize, out: &mut Batch) -> Result<(), Refusal> {
+        // Durable first: if the store refuses, the moves stay and the game goes on unchanged.
+        let times = self.clock.times(Instant::now());
+        let ply = self.game.ply().saturating_sub(plies);
+        self.events.durable(StoreEvent::Undo { ply, times, v: out.next_version() }).await?;
+        self.bots.cancel();
+        for _ in 0..plies {
+            self.game.undo();
+        }
+        self.record.taken_back(&self.game);
+        self.offers.clear();
+        // Clocks are not rolled back (docs/protocol.md): the side to move now has its time running.
+        self.sync_clock();
+        out.push_stored(snapshot::state_event(&self.view()));
+        self.maybe_start_bot();
+        Ok(())
+    }
+
     /// Ends the game for a reason off the board.
-    pub(super) async fn finish(&mut self, outcome: Outcome, out: &mut Batch) {
+    async fn finish(&mut self, outcome: Outcome, out: &mut Batch) {
         self.game.end(outcome);
         self.announce_end(outcome, out).await;
     }
 
-    /// Stops what runs (bot, clock), stores the end and adds its event.
-    pub(super) async fn announce_end(&mut self, outcome: Outcome, out: &mut Batch) {
-        self.cancel_bot();
-        self.end_engines();
-        self.paused = false;
-        self.offer = None;
-        if let Some(clock) = &mut self.clock {
-            clock.stop(Instant::now());
-        }
-        let clock = self.clock_view();
-        let (result, reason) = (GameResult::from(outcome), outcome.reason);
-        let times = self.times(Instant::now());
-        let event = if self.is_discarded() {
+    /// Stops what runs (bots, clock), stores the end and adds its event.
+    async fn announce_end(&mut self, outcome: Outcome, out: &mut Batch) {
+        self.bots.end();
+        self.offers.clear();
+        let now = Instant::now();
+        self.clock.stop(now);
+        let (clock, times) = (self.clock.view(now), self.clock.times(now));
+        let event = if record::discarded(&self.game) {
             // Ended before a move was made (resigned, abandoned), or called off: nothing worth
             // keeping in the archive. The room still shows the end while it is held.
             StoreEvent::Discarded
@@ -406,52 +316,145 @@ impl Room {
             StoreEvent::Ended { outcome, times, v: out.next_version() }
         };
         // The end follows from what is already stored, so a store failure here only gets logged.
-        let _ = self.store(event).await;
+        let _ = self.events.durable(event).await;
         // Its version is stored with it (or, if that write failed, it is not worth another).
-        let score = self.score_now();
-        let ratings = self.ratings.map(game_ratings);
-        out.push_stored(move |game, v| ServerMessage::End { game, v, result, reason, clock, score, ratings });
+        out.push_stored(snapshot::end_event(outcome, clock, &self.game, &self.record));
     }
 
     /// Changes both players' ratings by the result of a rated game, before its end is shown,
     /// so the end can carry the change. A store failure leaves the ratings as they were: the
     /// game still ends, unrated, and the failure is logged.
     async fn rate(&mut self, outcome: Outcome) {
-        let (Some(white), Some(black)) = (self.seat(Color::White).account(), self.seat(Color::Black).account()) else {
-            return;
-        };
-        if !self.rated || white == black {
-            return;
-        }
-        let Some(clock) = self.clock.as_ref().map(|c| c.spec()) else { return };
-        let category = Category::of(self.game.variant() == Variant::Minichess7, clock.initial_ms, clock.increment_ms);
-        let white_score = match outcome.winner {
-            Some(Color::White) => 1.0,
-            Some(Color::Black) => 0.0,
-            None => 0.5,
-        };
-        let result = RatedResult { white, black, category, white_score, at_ms: now_ms() };
+        let (accounts, clock, variant) = (self.seats.accounts(), self.clock.spec(), self.game.variant());
+        let Some(result) = self.record.rated_result(accounts, clock, variant, outcome) else { return };
         match self.ctx.ratings.rate(&self.id, result, ratings::rate).await {
-            Ok(ratings) => self.ratings = Some(ratings),
+            Ok(ratings) => self.record.rated_by(ratings),
             Err(e) => tracing::error!(game = %self.id, error = %e, "could not change the ratings"),
         }
     }
 
-    /// True for a game that ended with nothing worth keeping (no move played, or aborted): the
-    /// store forgets it.
-    pub(super) fn is_discarded(&self) -> bool {
-        self.game.outcome().is_some_and(|o| self.game.ply() == 0 || o.is_aborted())
-    }
-
-    /// The match's score now: this game counts once it has ended with a result.
-    pub(super) fn score_now(&self) -> MatchScore {
-        match self.game.outcome() {
-            Some(outcome) if !outcome.is_aborted() => self.score.plus(outcome.winner),
-            _ => self.score,
+    /// Ends the game if the running side's time is up.
+    async fn check_flag(&mut self, out: &mut Batch) {
+        if let Some(outcome) = self.clock.flag(&self.game, Instant::now()) {
+            self.finish(outcome, out).await;
         }
     }
 
-    pub(super) fn opponent_is_bot(&self, side: Color) -> bool {
-        self.seat(side.other()).is_bot()
+    /// Runs the clock of the side to move while the game is on, stops it otherwise: true if it
+    /// started a clock that stood still.
+    fn sync_clock(&mut self) -> bool {
+        self.clock.sync(self.seats.status(&self.game) == Status::Ongoing, self.game.turn(), Instant::now())
+    }
+
+    /// A seat holder comes back (or opens another connection): their side.
+    fn resume(&mut self, token: &str, account: Option<AccountKey>, out: &mut Batch) -> Result<Color, Refusal> {
+        let (side, came_online) = self.seats.resume(token, account)?;
+        if came_online {
+            self.presence.came_or_went(side);
+            out.push(snapshot::seats_event(&self.view()));
+        }
+        Ok(side)
+    }
+
+    /// How long a player may be away before the opponent may claim the game.
+    fn grace(&self) -> std::time::Duration {
+        self.ctx.config.claim_grace.for_clock(self.clock.spec())
+    }
+
+    /// Ends an unfinished game left alone for the idle timeout, or closes the room of a game
+    /// still waiting for a player; pauses a bot game nobody watches.
+    async fn idle_check(&mut self, out: &mut Batch) -> Answer {
+        match self.presence.idle(&self.game, &self.seats, &self.events, &self.ctx.config) {
+            Idle::No => {}
+            Idle::Unwatched => {
+                // A flag that fell meanwhile ends the game rather than freezing at zero.
+                self.check_flag(out).await;
+                self.bots.pause(&self.game, &self.seats, &mut self.clock);
+            }
+            Idle::Close => {
+                // Nobody played it: it need not be kept, nor come back after a restart.
+                let _ = self.events.durable(StoreEvent::Discarded).await;
+                return Answer::Close;
+            }
+            Idle::Abandoned(outcome) => self.finish(outcome, out).await,
+        }
+        Answer::Nothing
+    }
+
+    /// Starts the computer to move, if it is one's turn.
+    fn maybe_start_bot(&mut self) {
+        self.bots.start(&self.game, &self.seats, &self.clock);
+    }
+
+    /// Someone watches: a paused bot game goes on, clock and all.
+    fn wake(&mut self, out: &mut Batch) {
+        if self.bots.wake() {
+            self.started(out);
+        }
+    }
+
+    /// The game runs (again): its clock starts if it stood still, and a fresh state tells
+    /// everyone (a seats event carries no clock); the computer to move thinks.
+    fn started(&mut self, out: &mut Batch) {
+        if self.sync_clock() {
+            out.push(snapshot::state_event(&self.view()));
+        }
+        self.maybe_start_bot();
+    }
+
+    /// Does what a computer's answer calls for (None: a stale answer, dropped).
+    async fn follow(&mut self, verdict: Option<Verdict>, out: &mut Batch) {
+        let Some(Verdict { say, step, who }) = verdict else { return };
+        if let Some(text) = say {
+            self.chat.system(text, &self.events);
+        }
+        if let Err(e) = self.take(step, out).await {
+            tracing::error!(game = %self.id, error = %e, "{who} move refused");
+        }
+    }
+
+    /// `side` offers a rematch, or accepts the opponent's: the lobby then makes it.
+    async fn rematch(&mut self, side: Color, out: &mut Batch) -> Result<(), Refusal> {
+        if self.offers.rematch(side, self.seats.seat(side.other()), self.game.is_over(), out)? {
+            let next = offers::next_game(&self.view(), self.events.version());
+            let next = self.offers.make_rematch(next, &self.ctx.lobby, out).await?;
+            tracing::info!(game = %self.id, %next, "rematch");
+        }
+        Ok(())
+    }
+
+    /// The parts the game's views are made from.
+    fn view(&self) -> View<'_> {
+        let claim = Presence::claim_view(self.seats.absent(&self.game), self.grace(), Instant::now());
+        let (id, game, seats, clock, offers, record) =
+            (&self.id, &self.game, &self.seats, &self.clock, &self.offers, &self.record);
+        View { id, game, seats, clock, offers, record, watchers: self.presence.watchers(), claim }
+    }
+
+    pub(super) fn summary(&self) -> GameSummary {
+        snapshot::summary(&self.view())
+    }
+
+    /// A subscription brought up to date from version `since` (see [`snapshot::subscribe`]).
+    pub(super) fn subscribe(&mut self, since: Option<u64>, reader: Option<bool>) -> Subscription {
+        snapshot::subscribe(&self.events, &self.view(), &self.chat, since, reader)
+    }
+
+    /// The one publish step, run when a command or timer is done: the log numbers, keeps and
+    /// broadcasts the events it caused (see [`EventLog::publish`]); once the end is out, the
+    /// players may read the spectators' room; and the lobby hears of the game's new line.
+    fn publish(&mut self, batch: Batch) {
+        if batch.is_empty() {
+            return;
+        }
+        if self.events.publish(batch, self.game.is_over()) {
+            self.chat.open_spectators_room(&self.events);
+        }
+        self.report();
+    }
+
+    /// Tells the lobby the games list may have changed.
+    fn report(&self) {
+        let _ = self.ctx.lobby.send(LobbyNote::Summary(self.summary()));
     }
 }

@@ -5,21 +5,24 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use super::actor::Room;
+use super::events::EventLog;
+use super::record::discarded;
 use super::Audience;
-use crate::protocol::{ChatLine, ChatRoom, ChatText, PlayerName, Refusal, ServerMessage};
+use crate::chess::Game;
+use crate::protocol::{ChatLine, ChatRoom, ChatText, PlayerName, Refusal, SeatView, ServerMessage};
 use crate::server::store::{now_ms, StoreEvent, StoredChat, CHAT_KEPT};
 
-/// The last lines of both rooms, oldest first, each as its `chat` message's JSON text.
+/// The room's chat: the last lines of both rooms, oldest first, each as its `chat` message's
+/// JSON text.
 #[derive(Default)]
-pub(super) struct ChatLog {
+pub(super) struct Chat {
     lines: VecDeque<(ChatRoom, Arc<str>)>,
 }
 
-impl ChatLog {
+impl Chat {
     /// The log of a stored game.
-    pub(super) fn restore(game: &str, stored: &[StoredChat]) -> ChatLog {
-        let mut log = ChatLog::default();
+    pub(super) fn restore(game: &str, stored: &[StoredChat]) -> Chat {
+        let mut log = Chat::default();
         for line in stored {
             let room = if line.players { ChatRoom::Players } else { ChatRoom::Spectators };
             let line =
@@ -40,7 +43,7 @@ impl ChatLog {
     }
 
     /// The spectators' lines, which the players may read once the game is over.
-    pub(super) fn spectators(&self) -> impl Iterator<Item = Arc<str>> + '_ {
+    fn spectators(&self) -> impl Iterator<Item = Arc<str>> + '_ {
         self.lines.iter().filter(|(room, _)| *room == ChatRoom::Spectators).map(|(_, t)| t.clone())
     }
 
@@ -65,27 +68,23 @@ fn text_of(game: &str, line: ChatLine) -> Arc<str> {
     ServerMessage::Chat { game: game.to_string(), line }.to_json().into()
 }
 
-impl Room {
+impl Chat {
     /// Once the end is published: the players are sent what the spectators wrote during the
     /// game, which they may read from now on (later lines reach them as they are written).
-    pub(super) fn open_spectators_room(&self) {
-        for text in self.chat.spectators() {
-            self.events.tell(&self.id, text, Audience::Players);
+    pub(super) fn open_spectators_room(&self, events: &EventLog) {
+        for text in self.spectators() {
+            events.tell(text, Audience::Players);
         }
     }
 
-    /// A chat line from the seat holding `token`, or from a spectator called `name`: checked,
-    /// stored, kept and sent to the room's members.
-    pub(super) async fn chat(
-        &mut self,
-        token: Option<&str>,
-        name: Option<PlayerName>,
-        room: ChatRoom,
-        text: ChatText,
-    ) -> Result<(), Refusal> {
-        let side = token.and_then(|t| self.side_of(t));
-        let over = self.game.is_over();
-        let from = match (room, side) {
+    /// A line for `room`, from a seat holder (`seat`: what everyone sees of their seat) or from
+    /// a spectator called `name`, in a game `over` or not; or why it may not be written there.
+    fn line(
+        (room, text): (ChatRoom, ChatText),
+        (seat, name): (Option<SeatView>, Option<PlayerName>),
+        over: bool,
+    ) -> Result<ChatLine, Refusal> {
+        let from = match (room, seat) {
             (ChatRoom::Players, None) => {
                 return Err(Refusal::not_a_player("only the two players write in the players' room"));
             }
@@ -94,38 +93,44 @@ impl Room {
                     "players write in the spectators' room once the game is over; use the players' room",
                 ));
             }
-            (_, Some(side)) => self.seat(side).view().name().unwrap_or(PlayerName::ANONYMOUS).to_string(),
+            (_, Some(seat)) => seat.name().unwrap_or(PlayerName::ANONYMOUS).to_string(),
             (ChatRoom::Spectators, None) => PlayerName::shown(name.as_ref()),
         };
-        let line = ChatLine { room, from, text: text.into(), at: now_ms(), system: false };
-        let stored = StoredChat {
-            players: room == ChatRoom::Players,
-            from: line.from.clone(),
-            text: line.text.clone(),
-            at_ms: line.at,
-        };
-        // Kept with the game before anyone reads it, as moves are (a game the store has
-        // forgotten keeps its chat in memory only, while the room lasts).
-        if !self.is_discarded() {
-            self.store(StoreEvent::Chat(stored)).await?;
+        Ok(ChatLine { room, from, text: text.into(), at: now_ms(), system: false })
+    }
+
+    /// Writes a line in `game` for `room` from its writer (see [`Chat::line`]): checked, stored
+    /// with the game before anyone reads it, as moves are (a game the store has forgotten keeps
+    /// its chat in memory only, while the room lasts), kept and sent to its room's members.
+    pub(super) async fn write(
+        &mut self,
+        line: (ChatRoom, ChatText),
+        writer: (Option<SeatView>, Option<PlayerName>),
+        game: &Game,
+        events: &EventLog,
+    ) -> Result<(), Refusal> {
+        let over = game.is_over();
+        let line = Chat::line(line, writer, over)?;
+        if !discarded(game) {
+            let (players, from, text) = (line.room == ChatRoom::Players, line.from.clone(), line.text.clone());
+            events.durable(StoreEvent::Chat(StoredChat { players, from, text, at_ms: line.at })).await?;
         }
-        let text = text_of(&self.id, line);
-        self.chat.push(room, text.clone());
-        self.events.tell(&self.id, text, audience(room, over));
+        let room = line.room;
+        let text = text_of(events.game(), line);
+        self.push(room, text.clone());
+        events.tell(text, audience(room, over));
         Ok(())
     }
-}
 
-impl Room {
     /// A line from the server itself, for everyone following the game (an engine seat that
     /// failed, and what became of it). Kept in the players' room of this room's log only: it
     /// says nothing a stored game needs, and the end event carries the outcome.
-    pub(super) fn system_chat(&mut self, text: String) {
-        tracing::warn!(game = %self.id, "{text}");
+    pub(super) fn system(&mut self, text: String, events: &EventLog) {
+        tracing::warn!(game = %events.game(), "{text}");
         let line = ChatLine { room: ChatRoom::Players, from: "gambit".into(), text, at: now_ms(), system: true };
-        let text = text_of(&self.id, line);
-        self.chat.push(ChatRoom::Players, text.clone());
-        self.events.tell(&self.id, text, Audience::Everyone);
+        let text = text_of(events.game(), line);
+        self.push(ChatRoom::Players, text.clone());
+        events.tell(text, Audience::Everyone);
     }
 }
 
@@ -135,7 +140,7 @@ mod tests {
 
     #[test]
     fn each_room_keeps_its_last_lines_and_is_read_by_its_members() {
-        let mut log = ChatLog::default();
+        let mut log = Chat::default();
         for i in 0..CHAT_KEPT + 5 {
             log.push(ChatRoom::Players, Arc::from(format!("p{i}")));
         }

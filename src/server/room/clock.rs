@@ -1,5 +1,6 @@
 //! A game's chess clock: Fischer time control (an initial time per side plus an increment
-//! added after each of that side's moves), kept by the room task, which alone owns it.
+//! added after each of that side's moves), and the room's part that keeps it ([`RoomClock`]):
+//! started and stopped with the game, pressed by moves, and its flag.
 //!
 //! Time is read from `tokio::time::Instant` and passed in by the caller, so tests can run the
 //! clock under `tokio::time::pause()` and the room can sleep until [`Clock::flag_at`].
@@ -9,8 +10,9 @@ use std::time::Duration;
 use thiserror::Error;
 use tokio::time::Instant;
 
-use crate::chess::{Color, EndReason, Outcome, Position, Role, Variant};
+use crate::chess::{timeout_outcome, Color, Game, Outcome};
 use crate::protocol::{ClockSpec, ClockView};
+use crate::server::store::{StoredClock, StoredTimes};
 
 /// The shortest initial time a game may have.
 pub const MIN_INITIAL: Duration = Duration::from_secs(1);
@@ -138,41 +140,126 @@ const BOT_MARGIN: Duration = Duration::from_millis(50);
 
 /// How long a bot may think with `remaining` on its clock: its configured time, but no more than
 /// a twentieth of what is left plus half the increment, and always short of the flag.
-pub fn think_budget(configured: Duration, remaining: Duration, increment: Duration) -> Duration {
+fn think_budget(configured: Duration, remaining: Duration, increment: Duration) -> Duration {
     configured.min(remaining / 20 + increment / 2).min(remaining.saturating_sub(BOT_MARGIN))
 }
 
-/// The result when `flagged` runs out of time in `pos`: the opponent wins, unless the opponent
-/// could not mate by any series of legal moves, and then it is a draw.
-pub fn timeout_outcome(pos: &Position, flagged: Color) -> Outcome {
-    let opponent = !flagged;
-    if can_mate(pos, opponent) {
-        Outcome::win(opponent, EndReason::Timeout)
-    } else {
-        Outcome::draw(EndReason::Timeout)
-    }
+/// The room's clock: the chess clock of a timed game, none for an untimed one.
+#[derive(Clone, Debug, Default)]
+pub(super) struct RoomClock {
+    clock: Option<Clock>,
 }
 
-/// Whether `side` still has the material to mate. Standard chess: a bare king, or a king with a
-/// single knight or bishop, cannot (the usual server rule; docs/rules.md "Time controls").
-/// Minichess7's fairy pieces make such counting unsafe, so there only a bare king cannot.
-pub fn can_mate(pos: &Position, side: Color) -> bool {
-    let own = pos.by_color(side);
-    let others = own & !pos.pieces(side, Role::King);
-    if others.is_empty() {
-        return false;
+impl RoomClock {
+    pub(super) fn new(clock: Option<Clock>) -> RoomClock {
+        RoomClock { clock }
     }
-    if pos.variant() == Variant::Minichess7 {
-        return true;
+
+    /// The clock of a stored game, stopped, with the times stored (if any).
+    pub(super) fn restore(spec: Option<StoredClock>, times: Option<StoredTimes>) -> Result<RoomClock, ClockError> {
+        let Some(spec) = spec else { return Ok(RoomClock::default()) };
+        let mut clock = Clock::new(spec.into())?;
+        if let Some(t) = times {
+            clock.set_remaining(Duration::from_millis(t.white_ms), Duration::from_millis(t.black_ms));
+        }
+        Ok(RoomClock::new(Some(clock)))
     }
-    let minors = pos.pieces(side, Role::Knight) | pos.pieces(side, Role::Bishop);
-    !(others.count() == 1 && minors.count() == 1)
+
+    /// True for a timed game.
+    pub(super) fn is_timed(&self) -> bool {
+        self.clock.is_some()
+    }
+
+    /// The time control, if the game is timed.
+    pub(super) fn spec(&self) -> Option<ClockSpec> {
+        self.clock.as_ref().map(Clock::spec)
+    }
+
+    /// The clock as sent in events, as of `now`.
+    pub(super) fn view(&self, now: Instant) -> Option<ClockView> {
+        self.clock.as_ref().map(|c| c.view(now))
+    }
+
+    /// Both sides' times at `now`, as stored.
+    pub(super) fn times(&self, now: Instant) -> Option<StoredTimes> {
+        self.view(now).map(|view| StoredTimes { white_ms: view.white_ms, black_ms: view.black_ms })
+    }
+
+    /// When the running side's flag falls, while `game` goes on.
+    pub(super) fn flag_at(&self, game: &Game) -> Option<Instant> {
+        self.clock.as_ref().filter(|_| !game.is_over()).and_then(Clock::flag_at)
+    }
+
+    /// The end of `game` if the running side's time is up at `now`: a loss, or a draw when the
+    /// opponent cannot mate (docs/rules.md, "Time controls").
+    pub(super) fn flag(&self, game: &Game, now: Instant) -> Option<Outcome> {
+        if game.is_over() {
+            return None;
+        }
+        let flagged = self.clock.as_ref()?.flagged(now)?;
+        Some(timeout_outcome(game.position(), flagged))
+    }
+
+    /// True if the running side's time is up at `now`.
+    pub(super) fn flagged(&self, now: Instant) -> bool {
+        self.clock.as_ref().and_then(|c| c.flagged(now)).is_some()
+    }
+
+    /// Runs the clock of `turn` while the game is `ongoing`, stops it otherwise. True if this
+    /// started a clock that was not running.
+    pub(super) fn sync(&mut self, ongoing: bool, turn: Color, now: Instant) -> bool {
+        let Some(clock) = &mut self.clock else { return false };
+        let was_running = clock.running().is_some();
+        if ongoing {
+            clock.start(turn, now);
+        } else {
+            clock.stop(now);
+        }
+        ongoing && !was_running
+    }
+
+    /// Stops the clock at `now` (the game ended, or paused).
+    pub(super) fn stop(&mut self, now: Instant) {
+        if let Some(clock) = &mut self.clock {
+            clock.stop(now);
+        }
+    }
+
+    /// The clock as it will be after a move that arrived at `now` (stopped if the move `ends`
+    /// the game), for the room to store with the move before it keeps it.
+    pub(super) fn pressed(&self, now: Instant, ends: bool) -> RoomClock {
+        let mut pressed = self.clone();
+        if let Some(clock) = &mut pressed.clock {
+            clock.press(now);
+            if ends {
+                clock.stop(now);
+            }
+        }
+        pressed
+    }
+
+    /// How long `side`'s bot may think at `now` given its configured `movetime`, and how long
+    /// the pause before it (`delay`) may be: on a clock, both shrink with the time left.
+    pub(super) fn budget(
+        &self,
+        side: Color,
+        now: Instant,
+        movetime: Duration,
+        delay: Duration,
+    ) -> (Duration, Duration) {
+        match &self.clock {
+            Some(c) => {
+                let remaining = c.remaining(side, now);
+                (think_budget(movetime, remaining, c.increment()), delay.min(remaining / 20))
+            }
+            None => (movetime, delay),
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::{Game, Rules};
 
     fn spec(initial_ms: u64, increment_ms: u64) -> ClockSpec {
         ClockSpec { initial_ms, increment_ms }
@@ -234,25 +321,6 @@ mod tests {
         assert_eq!(clock.flagged(Instant::now()), Some(Color::Black));
     }
 
-    fn position(variant: Variant, fen: &str) -> Position {
-        *Game::from_fen(variant, fen, Rules::default()).unwrap().position()
-    }
-
-    #[test]
-    fn timeout_loses_unless_the_opponent_cannot_mate() {
-        let bare = position(Variant::Standard, "4k3/8/8/8/8/8/8/QQ2K3 b - - 0 1");
-        assert_eq!(timeout_outcome(&bare, Color::White), Outcome::draw(EndReason::Timeout));
-        assert_eq!(timeout_outcome(&bare, Color::Black), Outcome::win(Color::White, EndReason::Timeout));
-        let knight = position(Variant::Standard, "4k1n1/8/8/8/8/8/8/R3K3 w - - 0 1");
-        assert!(!can_mate(&knight, Color::Black));
-        let bishop = position(Variant::Standard, "4kb2/8/8/8/8/8/8/R3K3 w - - 0 1");
-        assert!(!can_mate(&bishop, Color::Black));
-        let two = position(Variant::Standard, "4kbn1/8/8/8/8/8/8/R3K3 w - - 0 1");
-        assert!(can_mate(&two, Color::Black));
-        let pawn = position(Variant::Standard, "4k3/p7/8/8/8/8/8/R3K3 w - - 0 1");
-        assert!(can_mate(&pawn, Color::Black));
-    }
-
     #[test]
     fn bot_budget_stays_inside_the_clock() {
         let s = Duration::from_secs;
@@ -264,13 +332,5 @@ mod tests {
         for left in [0, 1, 49, 50, 51, 1000, 20_000] {
             assert!(think_budget(s(5), ms(left), s(60)) < ms(left).max(ms(1)));
         }
-    }
-
-    #[test]
-    fn minichess7_only_a_bare_king_cannot_mate() {
-        let game = Game::new(Variant::Minichess7);
-        let start = game.position();
-        assert!(can_mate(start, Color::White));
-        assert!(can_mate(start, Color::Black));
     }
 }

@@ -2,25 +2,24 @@
 //! event history. Everyone else talks to it through a [`RoomHandle`] and follows it through a
 //! broadcast [`Subscription`]. No lock guards a game: the task is the only owner.
 
+mod actions;
 mod actor;
+mod answer;
 mod bot;
-mod bots;
 mod build;
 mod chat;
 mod clock;
 mod command;
 mod config;
-mod engine_seat;
+mod engine;
 mod events;
 mod history;
 mod idle;
 mod offers;
 mod presence;
-mod publish;
-mod rematch;
-mod seat;
+mod record;
+mod seats;
 mod snapshot;
-mod timing;
 
 use std::sync::Arc;
 
@@ -135,8 +134,8 @@ pub enum RoomCommand {
     EngineMove {
         job: u64,
         side: Color,
-        answer: engine_seat::EngineAnswer,
-        process: Option<engine_seat::EngineProcess>,
+        answer: engine::EngineAnswer,
+        process: Option<engine::EngineProcess>,
     },
     /// Time to see whether the game has been left alone too long (sent by the room's ticker).
     IdleCheck,
@@ -217,11 +216,8 @@ pub fn restore(stored: StoredGame, ctx: RoomContext) -> Result<(RoomHandle, Game
 }
 
 /// The state and PGN of a stored game that no room holds (an archived, finished game).
-pub fn archived(stored: StoredGame, ctx: RoomContext) -> Result<(GameState, String), Refusal> {
-    // A room that never runs: its command queue is closed from the start.
-    let me = mpsc::channel(1).0.downgrade();
-    let room = actor::Room::restore(stored, ctx, me)?;
-    Ok((room.state(), room.pgn()))
+pub fn archived(stored: StoredGame, _ctx: RoomContext) -> Result<(GameState, String), Refusal> {
+    snapshot::archived(&stored)
 }
 
 /// A stored game replayed on the rules core: its moves from its initial position, ended as it
