@@ -26,7 +26,7 @@ use super::listener::{self, ListenOptions, PeerSlot};
 use super::lobby::{Lobby, LobbyLimits};
 use super::metrics::Metrics;
 use super::room::{self, RoomContext};
-use super::store::{self, AccountStore, GameStore, NoStore, PostgresStore, StoreError, StoredGame, StoredSeat};
+use super::store::{self, AccountStore, GameStore, PostgresStore, StoreError, StoredGame, StoredSeat};
 use super::web;
 use crate::bots::Level;
 use crate::chess::EndReason;
@@ -469,23 +469,12 @@ async fn archived(shared: &Shared, id: &str) -> Result<Option<(crate::protocol::
         Err(StoreError::Damaged { message, .. }) => return Err(damaged(id, message)),
         Err(e) => return Err(store_failed(e)),
     };
-    room::archived(stored, archive_context(shared)).map(Some).map_err(|e| damaged(id, e.to_string()))
-}
-
-/// What a stored game is replayed with to be shown: a room that never runs.
-fn archive_context(shared: &Shared) -> RoomContext {
-    RoomContext {
-        config: shared.config.room.clone(),
-        metrics: shared.metrics.clone(),
-        store: Arc::new(NoStore),
-        lobby: mpsc::unbounded_channel().0,
-        relay: None,
-    }
+    room::archived(&stored).map(Some).map_err(|e| damaged(id, e.to_string()))
 }
 
 /// The PGN of a stored game.
-pub fn stored_pgn(shared: &Shared, stored: StoredGame) -> Result<String, crate::protocol::Refusal> {
-    room::archived(stored, archive_context(shared)).map(|(_, pgn)| pgn)
+pub fn stored_pgn(_shared: &Shared, stored: StoredGame) -> Result<String, crate::protocol::Refusal> {
+    room::archived(&stored).map(|(_, pgn)| pgn)
 }
 
 /// One game's bad record is that game's problem, not the server's: a 422 that says what it is.
