@@ -9,7 +9,6 @@ use axum::extract::{Path, Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use tokio::sync::mpsc;
 
 use super::{error, store_failed};
 use crate::bots::Level;
@@ -17,9 +16,9 @@ use crate::chess::EndReason;
 use crate::protocol::{
     ClockSpec, ErrorCode, GameId, GameResult, GameState, PlayerName, Refusal, SeatView, VariantName,
 };
-use crate::server::room::{self, Command, Reply, RoomContext};
+use crate::server::room::{self, Command, Reply};
 use crate::server::state::Shared;
-use crate::server::store::{NoStore, StoreError, StoredGame, StoredSeat};
+use crate::server::store::{StoreError, StoredGame, StoredSeat};
 
 fn not_found(game: &str) -> Response {
     error(StatusCode::NOT_FOUND, ErrorCode::NoSuchGame, format!("there is no game {game:?} on this server"))
@@ -102,24 +101,12 @@ async fn archived(shared: &Shared, id: &str) -> Result<Option<(GameState, String
         Err(StoreError::Damaged { message, .. }) => return Err(damaged(id, message)),
         Err(e) => return Err(store_failed(e)),
     };
-    room::archived(stored, archive_context(shared)).map(Some).map_err(|e| damaged(id, e.to_string()))
+    room::archived(&stored).map(Some).map_err(|e| damaged(id, e.to_string()))
 }
 
-/// What a stored game is replayed with to be shown: a room that never runs.
-fn archive_context(shared: &Shared) -> RoomContext {
-    RoomContext {
-        config: shared.config.room.clone(),
-        metrics: shared.metrics.clone(),
-        store: Arc::new(NoStore),
-        ratings: shared.ratings.clone(),
-        lobby: mpsc::unbounded_channel().0,
-        relay: None,
-    }
-}
-
-/// The PGN of a stored game.
-pub(super) fn stored_pgn(shared: &Shared, stored: StoredGame) -> Result<String, Refusal> {
-    room::archived(stored, archive_context(shared)).map(|(_, pgn)| pgn)
+/// The PGN of a stored game: a projection of its record, with no room made.
+pub(super) fn stored_pgn(stored: &StoredGame) -> Result<String, Refusal> {
+    room::archived(stored).map(|(_, pgn)| pgn)
 }
 
 /// One game's bad record is that game's problem, not the server's: a 422 that says what it is.

@@ -250,7 +250,7 @@ pub(super) async fn export(State(shared): State<Arc<Shared>>, Path(name): Path<S
             Err(e) => return failed(e),
         };
         for game in games {
-            match stored_pgn(&shared, game) {
+            match stored_pgn(&game) {
                 Ok(pgn) => {
                     text.push_str(pgn.trim_end());
                     text.push_str("\n\n");

@@ -215,9 +215,10 @@ pub fn restore(stored: StoredGame, ctx: RoomContext) -> Result<(RoomHandle, Game
     Ok((RoomHandle { tx }, summary))
 }
 
-/// The state and PGN of a stored game that no room holds (an archived, finished game).
-pub fn archived(stored: StoredGame, _ctx: RoomContext) -> Result<(GameState, String), Refusal> {
-    snapshot::archived(&stored)
+/// The state and PGN of a stored game that no room holds (an archived, finished game): what a
+/// room restored from it would show, with nobody at it, built by the same code; no room is made.
+pub fn archived(stored: &StoredGame) -> Result<(GameState, String), Refusal> {
+    snapshot::archived(stored)
 }
 
 /// A stored game replayed on the rules core: its moves from its initial position, ended as it

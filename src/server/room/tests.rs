@@ -5,7 +5,8 @@
 use std::time::Duration;
 
 use super::*;
-use crate::protocol::{ClockSpec, SeatSpec};
+use crate::chess::EndReason;
+use crate::protocol::{ClockSpec, SeatSpec, Status};
 use crate::server::metrics::Metrics;
 use crate::server::store::{GameStore, NoStore, SqliteStore};
 use tokio::sync::broadcast;
@@ -260,4 +261,41 @@ async fn a_move_the_store_refuses_is_not_played() {
     assert!(e.message.contains("disk full"), "{e:?}");
     assert_eq!(state(&created.handle).await.expect("state"), before);
     assert!(rx.try_recv().is_err(), "nothing was broadcast");
+}
+
+/// An archived game is shown as the room restored from it shows it: the same state (at the
+/// version the restored room starts from) and the same PGN, with no room made.
+#[tokio::test]
+async fn an_archived_game_shows_as_its_restored_room() {
+    let stored = StoredGame {
+        id: "archive1".into(),
+        variant: crate::chess::Variant::Standard,
+        initial_fen: crate::chess::Variant::Standard.initial_fen().into(),
+        rules: crate::chess::Rules::default(),
+        white: crate::server::store::StoredSeat::Human {
+            token: Some(crate::server::token::TokenHash::of("a seat token")),
+            name: Some("Ann".into()),
+            account: None,
+        },
+        black: crate::server::store::StoredSeat::Bot { level: 1 },
+        clock: Some(crate::server::store::StoredClock { initial_ms: 60_000, increment_ms: 1_000 }),
+        times: Some(crate::server::store::StoredTimes { white_ms: 41_000, black_ms: 57_500 }),
+        moves: ["f2f3", "e7e5", "g2g4", "d8h4"].map(String::from).to_vec(),
+        v: 9,
+        outcome: None,
+        created_ms: 1_700_000_000_000,
+        ended_ms: Some(1_700_000_060_000),
+        score: Default::default(),
+        chat: Vec::new(),
+        rated: false,
+        ratings: None,
+    };
+    let (shown, pgn) = archived(&stored).expect("archived");
+    assert_eq!((shown.v, shown.status, shown.reason), (9 + RESTART_GAP, Status::Ended, Some(EndReason::Checkmate)));
+    let (handle, _) = restore(stored, context()).expect("restored");
+    // The restored room's first event is its state, one version on.
+    let live = state(&handle).await.expect("state");
+    assert_eq!(GameState { v: shown.v + 1, ..shown }, live);
+    assert_eq!(pgn, handle.call(Command::Pgn).await.and_then(Reply::into_pgn).expect("pgn"));
+    assert!(pgn.contains("[White \"Ann\"]") && pgn.contains("0-1"), "{pgn}");
 }
