@@ -23,7 +23,6 @@ use super::{Action, Command, LobbyNote, Reply, RoomCommand, RoomContext, Subscri
 use crate::chess::{Color, Game, Move, MoveError, Outcome};
 use crate::protocol::{GameId, GameSummary, Refusal, Status};
 use crate::server::accounts::Player;
-use crate::server::ratings;
 use crate::server::store::{AccountKey, StoreEvent, StoredGame};
 use crate::timer::sleep_until;
 
@@ -312,25 +311,14 @@ impl Room {
             // keeping in the archive. The room still shows the end while it is held.
             StoreEvent::Discarded
         } else {
-            self.rate(outcome).await;
+            let players = (self.seats.accounts(), self.clock.spec(), self.game.variant());
+            self.record.rate((&self.id, self.ctx.ratings.as_ref()), players, outcome).await;
             StoreEvent::Ended { outcome, times, v: out.next_version() }
         };
         // The end follows from what is already stored, so a store failure here only gets logged.
         let _ = self.events.durable(event).await;
         // Its version is stored with it (or, if that write failed, it is not worth another).
         out.push_stored(snapshot::end_event(outcome, clock, &self.game, &self.record));
-    }
-
-    /// Changes both players' ratings by the result of a rated game, before its end is shown,
-    /// so the end can carry the change. A store failure leaves the ratings as they were: the
-    /// game still ends, unrated, and the failure is logged.
-    async fn rate(&mut self, outcome: Outcome) {
-        let (accounts, clock, variant) = (self.seats.accounts(), self.clock.spec(), self.game.variant());
-        let Some(result) = self.record.rated_result(accounts, clock, variant, outcome) else { return };
-        match self.ctx.ratings.rate(&self.id, result, ratings::rate).await {
-            Ok(ratings) => self.record.rated_by(ratings),
-            Err(e) => tracing::error!(game = %self.id, error = %e, "could not change the ratings"),
-        }
     }
 
     /// Ends the game if the running side's time is up.

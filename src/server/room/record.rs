@@ -4,8 +4,8 @@
 use crate::chess::openings::{self, Opening};
 use crate::chess::{ByColor, Color, Game, Outcome, Variant};
 use crate::protocol::{ClockSpec, MatchScore};
-use crate::server::ratings::Category;
-use crate::server::store::{now_ms, AccountKey, RatedResult, StoredRatings};
+use crate::server::ratings::{self, Category};
+use crate::server::store::{now_ms, AccountKey, RatedResult, RatingStore, StoredRatings};
 
 /// The facts of a game a room keeps beside the game itself.
 pub(super) struct Record {
@@ -62,7 +62,7 @@ impl Record {
 
     /// What a rated game's `outcome` changes, between the players of these `accounts`, on this
     /// `clock`, in this `variant`: None for a casual game (or one between an account and itself).
-    pub(super) fn rated_result(
+    fn rated_result(
         &self,
         accounts: ByColor<Option<AccountKey>>,
         clock: Option<ClockSpec>,
@@ -83,9 +83,21 @@ impl Record {
         Some(RatedResult { white, black, category, white_score, at_ms: now_ms() })
     }
 
-    /// The players' ratings have changed by the result.
-    pub(super) fn rated_by(&mut self, ratings: StoredRatings) {
-        self.ratings = Some(ratings);
+    /// Changes both players' ratings by the result of a rated game `id` (see
+    /// [`Record::rated_result`]), before its end is shown, so the end can carry the change. A
+    /// store failure leaves the ratings as they were: the game still ends, unrated, and the
+    /// failure is logged.
+    pub(super) async fn rate(
+        &mut self,
+        (id, store): (&str, &dyn RatingStore),
+        (accounts, clock, variant): (ByColor<Option<AccountKey>>, Option<ClockSpec>, Variant),
+        outcome: Outcome,
+    ) {
+        let Some(result) = self.rated_result(accounts, clock, variant, outcome) else { return };
+        match store.rate(id, result, ratings::rate).await {
+            Ok(ratings) => self.ratings = Some(ratings),
+            Err(e) => tracing::error!(game = %id, error = %e, "could not change the ratings"),
+        }
     }
 
     /// The opening reached.
