@@ -50,6 +50,23 @@ async fn a_rematch_swaps_colours_carries_spectators_and_keeps_the_score() {
     }
     alice.send(json!({"type":"rematch","game":game})).await;
     assert!(alice.expect_error("bad_request").await["message"].as_str().expect("why").contains("already offered"));
+    // Only the offerer may withdraw; withdrawn, the offer is gone for everyone (a fresh state),
+    // and it may be made again.
+    bob.send(json!({"type":"withdraw","game":game})).await;
+    assert!(bob.expect_error("bad_request").await["message"].as_str().expect("why").contains("no offer standing"));
+    cy.send(json!({"type":"withdraw","game":game})).await;
+    cy.expect_error("not_a_player").await;
+    alice.send(json!({"type":"withdraw","game":game})).await;
+    for reader in [&mut alice, &mut bob, &mut cy] {
+        let state = reader.recv_news().await;
+        assert_eq!((&state["type"], &state["offer"]), (&json!("state"), &Value::Null), "{state}");
+    }
+    alice.send(json!({"type":"withdraw","game":game})).await;
+    alice.expect_error("bad_request").await;
+    alice.send(json!({"type":"rematch","game":game})).await;
+    for reader in [&mut alice, &mut bob, &mut cy] {
+        assert_eq!(reader.recv_news().await["kind"], "rematch");
+    }
     bob.send(json!({"type":"rematch","game":game})).await;
     let mut next_game = String::new();
     for reader in [&mut alice, &mut bob, &mut cy] {

@@ -125,6 +125,8 @@ pub enum Action {
     /// After the end: offers a rematch, or accepts the opponent's offer (against a bot, starts
     /// it at once).
     Rematch,
+    /// Takes back one's own pending offer: a draw, a takeback or, after the end, a rematch.
+    Withdraw,
 }
 
 /// The game a `create` asks for; every field may be left out (`{"type":"create"}` is a

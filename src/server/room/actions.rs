@@ -28,6 +28,9 @@ pub(super) enum Step {
     Rematch(Color),
     /// Ask the computer to move (again).
     Ask,
+    /// Show everyone the game as it is now (a fresh `state`): a change no event of its own
+    /// describes.
+    Refresh,
 }
 
 /// What the room's limits allow: the grace of an absent player, the courtesy of takebacks.
@@ -50,6 +53,7 @@ pub(super) fn decide(
         // What is left to do after the end: play again, or say no to it.
         return match action {
             Action::Rematch => Ok(Step::Rematch(side)),
+            Action::Withdraw => offers.withdraw(side).map(|()| Step::Refresh),
             Action::Decline if offers.offer().is_some() => {
                 offers.decline(side, limits.takeback_cooldown, out).map(|()| Step::Nothing)
             }
@@ -68,6 +72,7 @@ pub(super) fn decide(
         Action::Undo => offers.undo(side, game, vs_bot, out).map(|plies| plies.map_or(Step::Nothing, Step::TakeBack)),
         Action::Draw => offers.draw(side, vs_bot, out).map(|agreed| agreed.map_or(Step::Nothing, Step::End)),
         Action::Decline => offers.decline(side, limits.takeback_cooldown, out).map(|()| Step::Nothing),
+        Action::Withdraw => offers.withdraw(side).map(|()| Step::Refresh),
         Action::Resign => Ok(Step::End(Outcome::win(side.other(), EndReason::Resignation))),
         Action::Claim { result } => Presence::claim(side, result, seats, limits.grace).map(Step::End),
         // Called off with no result, as lichess allows until both sides have moved: a game

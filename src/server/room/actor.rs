@@ -235,6 +235,7 @@ impl Room {
             Step::End(outcome) => self.finish(outcome, out).await,
             Step::Rematch(side) => return self.rematch(side, out).await,
             Step::Ask => self.maybe_start_bot(),
+            Step::Refresh => out.push(snapshot::state_event(&self.view())),
         }
         Ok(())
     }

@@ -127,6 +127,18 @@ impl Offers {
         }
     }
 
+    /// `side` takes back its own pending offer; the room then shows the game as it is, with no
+    /// offer standing (there is no event of its own for that).
+    pub(super) fn withdraw(&mut self, side: Color) -> Result<(), Refusal> {
+        match self.offer {
+            Some(OfferView { by, .. }) if by == side => {
+                self.offer = None;
+                Ok(())
+            }
+            _ => Err(bad("you have no offer standing to withdraw")),
+        }
+    }
+
     /// `side` offers a rematch of a game that is `over`, or accepts the offer of the
     /// `opponent` (a bot accepts at once). True if the rematch is agreed: the room then has it
     /// made.
