@@ -8,7 +8,7 @@ import { installTopBar, me } from './account.js';
 import { installNameBox } from './namebox.js';
 import { installPieces } from './pieces.js';
 import { startLobby } from './lobby.js';
-import { startGame } from './game.js';
+import { startGame } from './game/main.js';
 import { startSignIn } from './signin.js';
 import { startPlayer } from './player.js';
 import { startLeaderboard } from './leaderboard.js';

@@ -1,13 +1,13 @@
 // The game page, /g/{id}: follows one game over the connection and shows it — board, players,
 // clocks, status line, move list with review, offers, and the actions of a seated player.
 //
-// Split as lichess splits its round page: the controller (game/ctrl.js) holds the state and
+// Split as lichess splits its round page: the controller (ctrl.js) holds the state and
 // handles messages, applying the server's events through the follower (follow.js); the socket
-// is connection.js; the views (game/view.js and the ones it lays out, board.js) draw from the
+// is connection.js; the views (view.js and the ones it lays out, board.js) draw from the
 // controller.
 
-import { GameCtrl } from './game/ctrl.js';
-import { GameView } from './game/view.js';
+import { GameCtrl } from './ctrl.js';
+import { GameView } from './view.js';
 
 /**
  * Starts the game page for `id` inside `root`; returns its controller. `account` is the promise
