@@ -1,7 +1,7 @@
 //! What the browser tests share: chromedriver and headless Chromium sessions (each a fresh
 //! profile, so its own cookies and localStorage), waiting on the page, clicking and dragging on
 //! the board, and the steps every scenario takes (open the lobby, choose a name). Used by
-//! tests/browser.rs and tests/browser_accounts.rs, which declare `mod server_support;` too.
+//! the modules of tests/browser/, whose main.rs declares `mod server_support;` too.
 
 #![allow(dead_code)] // each test crate uses a different part
 

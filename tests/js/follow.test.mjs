@@ -1,7 +1,7 @@
 // The web client's game follower (client/js/follow.js) against the shared cases of
 // tests/data/protocol/follow.json, which the Rust follower (protocol::GameState::apply) is
 // checked against too: both must give the same outcome for every event and end in the same model.
-// Run with `node --test tests/js/` (cargo test runs it through tests/js_follow.rs).
+// Run with `node --test tests/js/` (cargo test runs it through tests/chess/js_follow.rs).
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 // The web client's wording of every ending against the shared table (the Rust side checks
-// chess::Outcome::headline against the same file in tests/protocol_follow.rs).
+// chess::Outcome::headline against the same file in tests/chess/protocol_follow.rs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -35,7 +35,7 @@ impl Drop for Server {
 }
 
 /// Fast timings for tests: short bot thinking and bot-vs-bot pauses; per-address limits out
-/// of the way, since every test client comes from 127.0.0.1 (tests/server_abuse.rs tests them).
+/// of the way, since every test client comes from 127.0.0.1 (tests/server/abuse.rs tests them).
 pub fn test_config() -> ServerConfig {
     let mut config = ServerConfig::default();
     config.room.engine_movetime = Duration::from_millis(150);

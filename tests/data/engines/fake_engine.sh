@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A deliberately broken UCI engine for tests/server_engines.rs (the other scripts here run it
+# A deliberately broken UCI engine for tests/server/engines.rs (the other scripts here run it
 # in one mode each). It shuffles a knight, b1-c3-b1 as white and g8-f6-g8 as black, while the
 # tests shuffle the other, and misbehaves as $1 says:
 #   good        answers every go

@@ -1,4 +1,4 @@
-//! The SQLite store's own cases; the contract every store keeps is tests/store.rs.
+//! The SQLite store's own cases; the contract every store keeps is tests/server/store.rs.
 
 use super::*;
 

@@ -1,0 +1,16 @@
+//! The web client in a real headless Chromium driven over WebDriver (helpers in
+//! tests/browser_support/): one scenario at a time, each against its own real server.
+
+#[path = "../browser_support/mod.rs"]
+mod browser_support;
+#[path = "../common/mod.rs"]
+mod common;
+#[path = "../server_support/mod.rs"]
+mod server_support;
+
+mod accounts;
+mod analysis;
+mod editor;
+mod engines;
+mod play;
+mod study;
