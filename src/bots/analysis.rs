@@ -100,33 +100,69 @@ pub struct PositionEval {
 /// each position.
 pub fn analyse(game: &Game, limits: &Limits, progress: &mut dyn FnMut(usize, usize)) -> Vec<PositionEval> {
     let mut engine = AlphaBeta::new(Some(0));
-    let positions = positions(game);
-    let total = positions.len();
+    let mut replay = Replay::of(game);
+    let total = replay.len();
     let mut out = Vec::with_capacity(total);
-    for (i, position) in positions.iter().enumerate() {
-        out.push(evaluate(&mut engine, position, limits));
-        progress(i + 1, total);
+    loop {
+        out.push(evaluate(&mut engine, replay.game(), limits));
+        progress(out.len(), total);
+        if !replay.advance() {
+            return out;
+        }
     }
-    out
 }
 
-/// Every position of `game`, the initial one first, each a game of its own (with the moves
-/// that led there, so repetitions count in its search).
-pub fn positions(game: &Game) -> Vec<Game> {
-    // The initial position carries the game's rules.
-    let mut replay = Game::from_position(*game.initial_position());
-    let mut out = Vec::with_capacity(game.history().len() + 1);
-    out.push(replay.clone());
-    for record in game.history() {
-        // The moves come from a game that played them: they are legal here.
-        if replay.play(record.mv).is_err() {
-            break;
+/// Every position of a game in turn, the initial one first, as a game of its own (with the
+/// moves that led there, so repetitions count in its search). One game is replayed move by
+/// move, so the memory is linear in the game's length: a copy per position would hold every
+/// history prefix at once, quadratic (a 2,400-ply game: hundreds of megabytes).
+#[derive(Clone, Debug)]
+pub struct Replay {
+    game: Game,
+    moves: Vec<Move>,
+    /// How many of `moves` `game` has played.
+    played: usize,
+}
+
+impl Replay {
+    /// The replay of `game` from its initial position (which carries the game's rules).
+    pub fn of(game: &Game) -> Replay {
+        Replay {
+            game: Game::from_position(*game.initial_position()),
+            moves: game.history().iter().map(|record| record.mv).collect(),
+            played: 0,
         }
-        out.push(replay.clone());
     }
-    // Replayed, a game that ended off the board (resignation, time) is not over: its last
-    // position is searched like the others, and only a result on the board scores as one.
-    out
+
+    /// How many positions there are: one more than moves.
+    pub fn len(&self) -> usize {
+        self.moves.len() + 1
+    }
+
+    /// Never: a game has at least its initial position.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The position reached. Replayed, a game that ended off the board (resignation, time) is
+    /// not over: its last position is searched like the others, and only a result on the
+    /// board scores as one.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// On to the next position: false when there is none.
+    pub fn advance(&mut self) -> bool {
+        let Some(&mv) = self.moves.get(self.played) else { return false };
+        // The moves come from a game that played them: they are legal here. Should one not
+        // be, the replay stops there rather than analyse a position the game never had.
+        if self.game.play(mv).is_err() {
+            self.moves.truncate(self.played);
+            return false;
+        }
+        self.played += 1;
+        true
+    }
 }
 
 /// How many centipawns `mover`'s move gave away (never negative), each side of it capped at
@@ -205,5 +241,22 @@ mod tests {
         assert_eq!(evals[4], PositionEval { eval: Eval::Cp(-10_000), best: None });
         assert_eq!(judge(evals[3].eval, evals[4].eval, Color::Black), None, "mating is not a mistake");
         assert!(matches!(evals[3].eval, Eval::Mate(n) if n < 0), "Black mates in one: {:?}", evals[3]);
+    }
+
+    #[test]
+    fn a_replay_walks_every_position_with_its_history() {
+        let mut game = Game::new(Variant::Standard);
+        for san in ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3"] {
+            game.play_san(san).expect("legal");
+        }
+        let mut replay = Replay::of(&game);
+        assert_eq!(replay.len(), 6);
+        let mut seen = vec![(replay.game().position().fen(), replay.game().ply())];
+        while replay.advance() {
+            seen.push((replay.game().position().fen(), replay.game().ply()));
+        }
+        let expected: Vec<_> = game.positions().iter().map(|p| p.fen()).zip(0..).collect();
+        assert_eq!(seen, expected);
+        assert!(!replay.advance(), "the end stays the end");
     }
 }

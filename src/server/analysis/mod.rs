@@ -222,27 +222,32 @@ impl Analyses {
 
     /// Every position of `game`, searched in turn.
     async fn evaluate(&self, id: &str, game: &Game) -> Result<StoredAnalysis, String> {
-        let positions = analysis::positions(game);
-        let total = positions.len();
+        // One replayed game walks the positions (memory linear in the game's length); it goes
+        // to the blocking pool and back with the engine for each search.
+        let mut replay = analysis::Replay::of(game);
+        let total = replay.len();
         let mut engine = AlphaBeta::with_pool(Some(0), self.tables.clone());
         let mut out = Vec::with_capacity(total);
         let mut written = Instant::now();
-        for (i, position) in positions.into_iter().enumerate() {
-            let progress = i as f64 / total as f64;
+        loop {
+            let progress = out.len() as f64 / total as f64;
             let permit = self.permit(id, progress).await?;
             let limits = Limits { movetime: Some(self.config.movetime), early_stop: true, ..Limits::default() };
             let searched = tokio::task::spawn_blocking(move || {
-                let eval = analysis::evaluate(&mut engine, &position, &limits);
-                (engine, eval)
+                let eval = analysis::evaluate(&mut engine, replay.game(), &limits);
+                (engine, replay, eval)
             })
             .await;
             drop(permit);
-            let (back, eval) = searched.map_err(|e| format!("the search failed: {e}"))?;
-            engine = back;
+            let (back, replayed, eval) = searched.map_err(|e| format!("the search failed: {e}"))?;
+            (engine, replay) = (back, replayed);
             out.push(report::stored(eval.eval, eval.best.map(|m| m.to_string())));
             if written.elapsed() >= PROGRESS_EVERY {
-                self.touch(id, (i + 1) as f64 / total as f64).await;
+                self.touch(id, out.len() as f64 / total as f64).await;
                 written = Instant::now();
+            }
+            if !replay.advance() {
+                break;
             }
         }
         let movetime_ms = u64::try_from(self.config.movetime.as_millis()).unwrap_or(u64::MAX);
