@@ -33,19 +33,26 @@ export function passwordProblem(text) {
 
 /**
  * Where to go after logging in: `next` when it is a path on this site (`origin`), else "/".
- * Never another site (`//evil.example`, `https://…`, `/\evil`), never back to the forms.
+ * Never another site (`//evil.example`, `https://…`, `/\\evil`, `/..//evil`), never back to the
+ * forms. The path is judged as it comes out of normalisation, since that is what the browser
+ * is sent to: `/..//evil.example` passes every test on the raw string and becomes `//evil.example`.
  */
 export function safeNext(next, origin) {
-  if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/';
+  if (typeof next !== 'string' || !next.startsWith('/')) return '/';
   let url;
   try {
     url = new URL(next, origin);
   } catch {
     return '/';
   }
-  if (url.origin !== new URL(origin).origin) return '/';
+  const home = new URL(origin).origin;
+  if (url.origin !== home) return '/';
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  if (!path.startsWith('/') || path.startsWith('//') || path.startsWith('/\\')) return '/';
+  // Read back as the browser will: still a path here.
+  if (new URL(path, origin).origin !== home) return '/';
   if (url.pathname === '/login' || url.pathname === '/signup') return '/';
-  return `${url.pathname}${url.search}${url.hash}`;
+  return path;
 }
 
 /** `Me` from the server's answer, checked: `{username, playing}` or null. */
@@ -79,6 +86,18 @@ export async function logout() {
   const { status } = await postJson('/api/logout');
   if (status === 204 || status === 200) current = Promise.resolve(null);
   return status === 204 || status === 200;
+}
+
+/** `POST /api/logout/everywhere`: every session of the account ends, this one too. */
+export async function logoutEverywhere() {
+  const answer = await postJson('/api/logout/everywhere');
+  if (answer.status === 204) current = Promise.resolve(null);
+  return answer;
+}
+
+/** `POST /api/password`: a new password, given the current one; other sessions end. */
+export async function changePassword(currentPassword, newPassword) {
+  return postJson('/api/password', { current: currentPassword, new: newPassword });
 }
 
 /** The player page of `username`. */

@@ -5,7 +5,7 @@
 // is set as text.
 
 import { getJson, errorText } from './api.js';
-import { playerPath } from './account.js';
+import { changePassword, logoutEverywhere, me, passwordProblem, playerPath } from './account.js';
 import { timeControlName } from './clock.js';
 import { headline } from './outcome.js';
 import { drawGraph } from './ratingGraph.js';
@@ -127,7 +127,49 @@ class PlayerPage {
     if (svg) d.graph.replaceChildren(svg);
     else d.graph.replaceChildren(Object.assign(document.createElement('p'), { className: 'hint', textContent: 'No rated games yet.' }));
     d.body.hidden = false;
+    const who = await me();
+    if (who && who.username.toLowerCase() === this.name.toLowerCase()) this.showSecurity();
     await this.loadGames(this.page);
+  }
+
+  /** On one's own page: a new password, and logging out on every device. */
+  showSecurity() {
+    const card = document.createElement('section');
+    card.className = 'card security-card';
+    card.setAttribute('aria-labelledby', 'security-title');
+    card.innerHTML = `
+      <h2 id="security-title">Security</h2>
+      <form id="password-form" class="stack">
+        <label>Current password <input type="password" id="password-current" autocomplete="current-password" required></label>
+        <label>New password <input type="password" id="password-new" autocomplete="new-password" required></label>
+        <button type="submit" id="password-change">Change password</button>
+        <p class="hint">Changing it logs you out on every other device.</p>
+      </form>
+      <p><button type="button" id="logout-everywhere">Log out everywhere</button></p>
+      <p id="security-status" role="status"></p>`;
+    this.dom.body.append(card);
+    const d = pick(card, { form: '#password-form', current: '#password-current', next: '#password-new', everywhere: '#logout-everywhere', status: '#security-status' });
+    d.form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const problem = passwordProblem(d.next.value);
+      if (problem) {
+        d.status.textContent = problem;
+        return;
+      }
+      const answer = await changePassword(d.current.value, d.next.value);
+      d.status.textContent = answer.status === 204 ? 'Password changed; every other device is logged out.' : errorText(answer);
+      if (answer.status === 204) d.form.reset();
+    });
+    d.everywhere.addEventListener('click', async () => {
+      d.everywhere.disabled = true;
+      const answer = await logoutEverywhere();
+      if (answer.status === 204) {
+        location.assign('/');
+        return;
+      }
+      d.everywhere.disabled = false;
+      d.status.textContent = errorText(answer);
+    });
   }
 
   renderRatings(ratings) {

@@ -20,9 +20,9 @@ pub use follow::{Applied, Follower, Sequence};
 pub use server::{ErrorCode, Refusal, ServerMessage};
 pub use social::{ChatError, ChatLine, ChatRoom, ChatText, MatchScore, NewSeek, Points, SeekId, SeekView, CHAT_MAX};
 pub use values::{
-    engine_label, ClaimKind, ClaimView, ClockSpec, ClockView, EngineSeatView, GameId, GameRatings, GameResult,
-    GameState, GameSummary, NameError, OfferKind, OfferView, OpeningView, PlayerName, RatingChange, RepetitionName,
-    RulesSpec, SeatSpec, SeatView, Seats, Status, VariantName, NAME_MAX,
+    engine_label, name_key, ClaimKind, ClaimView, ClockSpec, ClockView, EngineSeatView, GameId, GameRatings,
+    GameResult, GameState, GameSummary, NameError, OfferKind, OfferView, OpeningView, PlayerName, RatingChange,
+    RepetitionName, RulesSpec, SeatSpec, SeatView, Seats, Status, VariantName, NAME_MAX,
 };
 
 #[cfg(test)]
@@ -68,7 +68,7 @@ mod tests {
 
     #[test]
     fn server_messages_round_trip() {
-        let seats = Seats { white: SeatView::human(true, None), black: SeatView::bot(3) };
+        let seats = Seats { white: SeatView::human(true, None, false), black: SeatView::bot(3) };
         let end = ServerMessage::End {
             game: "g".into(),
             v: 9,
@@ -168,6 +168,28 @@ mod tests {
         assert_eq!(name("नमस्ते"), Ok("नमस्ते".into()));
         assert_eq!(name("\u{301}x"), Err(NameError::BadCharacter('\u{301}')));
         assert_eq!(name("x\u{300}\u{301}\u{302}\u{303}"), Err(NameError::BadCharacter('\u{303}')));
+        // Invisible characters and ones NFKC would change (UTS 39) are refused.
+        for (text, bad) in [
+            ("Alice\u{34f}", '\u{34f}'),
+            ("Alice\u{fe0f}", '\u{fe0f}'),
+            ("Al\u{200b}ice", '\u{200b}'),
+            ("\u{3164}Alice", '\u{3164}'),
+            ("\u{ff21}lice", '\u{ff21}'),
+        ] {
+            assert_eq!(name(text), Err(NameError::BadCharacter(bad)), "{text:?}");
+        }
+        // Look-alikes of a name share its key; other names do not.
+        let alice = name_key("Alice");
+        for like in ["alice", "ALICE", "Alic\u{435}", "\u{410}lice", "Alice\u{301}"] {
+            let key = name_key(like);
+            if like.ends_with('\u{301}') {
+                assert_ne!(key, alice, "{like:?}: an accent makes another name");
+            } else {
+                assert_eq!(key, alice, "{like:?}");
+            }
+        }
+        assert_ne!(name_key("Alicia"), alice);
+        assert_eq!(name_key("rnary"), name_key("mary"), "rn looks like m");
         // On the wire: a bad name refuses the whole message, saying why.
         for (text, says) in [
             (r#"{"type":"create","name":"<script>","id":3}"#, "'<' cannot be in a name"),

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use unicode_normalization::UnicodeNormalization;
 use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+use unicode_security::GeneralSecurityProfile;
 
 use crate::bots::Level;
 use crate::chess::{ByColor, Color, EndReason, Outcome, Repetition, Rules, Variant};
@@ -136,8 +137,12 @@ pub fn engine_label(name: &str, options: &BTreeMap<String, i64>) -> String {
 }
 
 /// A player's display name: 1 to 24 characters once trimmed, each a letter or digit (of any
-/// script, with its combining marks), a space, `_`, `-` or `.`. Made only by [`PlayerName::parse`], so every name the
-/// server holds is valid; on the wire a bad one is refused while the message is read.
+/// script, with its combining marks), a space, `_`, `-` or `.`. Made only by
+/// [`PlayerName::parse`], so every name the server holds is valid; on the wire a bad one is
+/// refused while the message is read. Letters, digits and marks must be allowed in identifiers
+/// by Unicode's General Security Profile (UTS 39): no invisible characters (the combining
+/// grapheme joiner, variation selectors, Hangul fillers, …), none that NFKC would change
+/// (fullwidth letters, ligatures), no obsolete scripts.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub struct PlayerName(String);
@@ -171,6 +176,10 @@ impl PlayerName {
         let mut marks = 0;
         let mut after_letter = false;
         for c in name.chars() {
+            let punctuation = matches!(c, ' ' | '_' | '-' | '.');
+            if !punctuation && !c.identifier_allowed() {
+                return Err(NameError::BadCharacter(c));
+            }
             let mark = matches!(c.general_category(), GeneralCategory::NonspacingMark | GeneralCategory::SpacingMark);
             let ok = if mark {
                 marks += 1;
@@ -178,7 +187,7 @@ impl PlayerName {
             } else {
                 marks = 0;
                 after_letter = c.is_alphanumeric();
-                after_letter || matches!(c, ' ' | '_' | '-' | '.')
+                after_letter || punctuation
             };
             if !ok {
                 return Err(NameError::BadCharacter(c));
@@ -212,6 +221,15 @@ impl PlayerName {
     }
 }
 
+/// The key two names share when people could take one for the other (UTS 39's confusable
+/// skeleton of the name in NFKC, ignoring case): "Alicе" with a Cyrillic "е", "ALICE" and
+/// "Alice" all have the key of "alice". Registered usernames are kept with theirs, so a chosen
+/// name that looks like one is found (docs/accounts.md).
+pub fn name_key(text: &str) -> String {
+    let folded: String = text.nfkc().flat_map(char::to_lowercase).collect();
+    unicode_security::skeleton(&folded).flat_map(char::to_lowercase).collect()
+}
+
 impl TryFrom<String> for PlayerName {
     type Error = NameError;
     fn try_from(text: String) -> Result<PlayerName, NameError> {
@@ -227,8 +245,9 @@ impl From<PlayerName> for String {
 
 /// SEATVIEW: who sits on a side, as everyone may see it. Tokens are never shown.
 ///
-/// `{"kind":"human","online":true,"name":"Alice"}` — a person holds the seat (online: at least
-/// one of their connections is open; `"Anonymous"` if they gave no name);
+/// `{"kind":"human","online":true,"name":"Alice","account":true}` — a person holds the seat
+/// (online: at least one of their connections is open; `"Anonymous"` if they gave no name;
+/// `account` only when they are logged in: the name is then their username, not one chosen);
 /// `{"kind":"bot","level":6,"name":"Level 6","rating":1500,"label":"Level 6 · ~1500"}` (the
 /// level's calibrated rating, docs/bots.md); `{"kind":"engine","name":"Stockfish",
 /// "options":{"Skill Level":3},"label":"Stockfish · Skill Level 3"}` — a UCI engine;
@@ -239,6 +258,10 @@ pub enum SeatView {
     Human {
         online: bool,
         name: String,
+        /// A logged-in player's seat: the name is their account's. Left out when false, so an
+        /// anonymous seat reads as it always has.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        account: bool,
     },
     Bot {
         level: u8,
@@ -255,9 +278,9 @@ pub enum SeatView {
 }
 
 impl SeatView {
-    /// A person's seat.
-    pub fn human(online: bool, name: Option<&PlayerName>) -> SeatView {
-        SeatView::Human { online, name: PlayerName::shown(name) }
+    /// A person's seat; `account`: they are logged in.
+    pub fn human(online: bool, name: Option<&PlayerName>, account: bool) -> SeatView {
+        SeatView::Human { online, name: PlayerName::shown(name), account }
     }
 
     /// A bot's seat.

@@ -285,6 +285,7 @@ impl From<&ServeArgs> for ServerConfig {
                 max_unfinished: args.max_games_per_ip as usize,
                 creates_per_minute: args.creates_per_minute as u32,
                 resumes_per_minute: args.resumes_per_minute as u32,
+                ..AddressConfig::default()
             },
             header_timeout: Duration::from_secs(args.header_timeout),
             trusted_proxies: args.trusted_proxy.clone(),

@@ -9,6 +9,7 @@ pub mod cluster;
 pub mod config;
 pub mod connection;
 pub mod engines;
+pub mod faults;
 pub mod game_ref;
 pub mod hosts;
 pub mod http;

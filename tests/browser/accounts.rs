@@ -441,3 +441,67 @@ async fn archived_game_link_shows_the_finished_board() {
         let _ = p.close().await;
     }
 }
+
+/// After logging in, the browser goes only to a path on this site, whatever `next` says — the
+/// classic bypasses that become another host once normalised included (`/..//evil.example`
+/// landed on evil.example before) — and the player's own page changes the password and logs
+/// out everywhere.
+#[tokio::test]
+async fn after_logging_in_the_browser_stays_on_this_site() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver().await else { return };
+    let server = start().await;
+    let a = driver.browser(1200, 900).await;
+    let name = unique_name("nx");
+    sign_up(&a, &server, &name).await;
+    let host = server.addr.to_string();
+    for next in ["/..//evil.example/x", "//evil.example", "/%2e%2e//evil.example", "/\\evil.example"] {
+        click_css(&a, "#logout").await;
+        wait_logged_out(&a).await;
+        let path = format!("/login?next={}", urlencode(next));
+        open(&a, &server, &path).await;
+        type_into(&a, "username", &name).await;
+        type_into(&a, "password", PASSWORD).await;
+        click_css(&a, "#account-submit").await;
+        wait_logged_in(&a, &name).await;
+        let at = a.execute("return [location.host, location.pathname]", vec![]).await.expect("location");
+        assert_eq!(at, json!([host, "/"]), "next={next}");
+    }
+    // A path on this site is followed.
+    click_css(&a, "#logout").await;
+    wait_logged_out(&a).await;
+    open(&a, &server, "/login?next=%2Fleaderboard").await;
+    type_into(&a, "username", &name).await;
+    type_into(&a, "password", PASSWORD).await;
+    click_css(&a, "#account-submit").await;
+    wait_js(&a, "the leaderboard", "return location.pathname === '/leaderboard'").await;
+
+    // The own page: a new password (other sessions end), then log out everywhere.
+    open(&a, &server, &format!("/@/{name}")).await;
+    type_into(&a, "password-current", PASSWORD).await;
+    type_into(&a, "password-new", "a brand new secret").await;
+    click_css(&a, "#password-change").await;
+    wait_js(
+        &a,
+        "the password changed",
+        "return /Password changed/.test(document.getElementById('security-status').textContent)",
+    )
+    .await;
+    let relogin = server.post("/api/login", &[], json!({"username": name, "password": "a brand new secret"})).await;
+    assert_eq!(relogin.status, 200, "the new password works: {}", relogin.body);
+    click_css(&a, "#logout-everywhere").await;
+    wait_js(&a, "the lobby", "return location.pathname === '/'").await;
+    wait_logged_out(&a).await;
+    let other = relogin.cookie();
+    assert_eq!(server.http("GET", "/api/me", &[("Cookie", &other)], "").await.status, 401, "every session ended");
+}
+
+/// `text` percent-encoded for a query value.
+fn urlencode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}

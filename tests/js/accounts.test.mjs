@@ -33,7 +33,13 @@ test('after logging in: a path on this site only', () => {
   assert.equal(safeNext('/g/abc123', origin), '/g/abc123');
   assert.equal(safeNext('/@/Alice?page=2#x', origin), '/@/Alice?page=2#x');
   assert.equal(safeNext('/leaderboard?category=rapid', origin), '/leaderboard?category=rapid');
-  for (const bad of [null, undefined, '', 'g/abc', '//evil.example/x', '/\\evil.example', 'https://evil.example/', 'javascript:alert(1)', '/login', '/signup?next=/x']) {
+  // Percent-encoded slashes stay a path on this site: the browser does not decode them into a host.
+  assert.equal(safeNext('/%2f%2fevil.example', origin), '/%2f%2fevil.example');
+  assert.equal(safeNext('/a/../g/abc', origin), '/g/abc');
+  for (const bad of [null, undefined, '', 'g/abc', '//evil.example/x', '/\\evil.example', 'https://evil.example/', 'javascript:alert(1)', '/login', '/signup?next=/x',
+    // Bypasses that pass a check of the raw string and become another host once normalised.
+    '/..//evil.example', '/.//evil.example', '/a/../..//evil.example', '/\t/evil.example', '/%2e%2e//evil.example',
+    '\\\\evil.example', '\\/evil.example', ' //evil.example', 'JavaScript:alert(1)', '/\\/evil.example']) {
     assert.equal(safeNext(bad, origin), '/', String(bad));
   }
 });

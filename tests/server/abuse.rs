@@ -737,3 +737,187 @@ async fn protocol_violations_close_with_1002_and_1007() {
     reserved.stream.write_all(&bad).await.expect("write");
     assert_eq!(reserved.frames_until_close().await.1, Some(1002));
 }
+
+// ---- memory under a crowd of log-ins, and a long game's analysis ------------------------------
+
+/// Samples `pid`'s resident memory every 10 ms until `stop` is set: the highest seen, in KiB.
+fn rss_peak(pid: u32, stop: std::sync::Arc<std::sync::atomic::AtomicBool>) -> std::thread::JoinHandle<u64> {
+    std::thread::spawn(move || {
+        let mut peak = 0;
+        while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+            if let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) {
+                let kib = status
+                    .lines()
+                    .find(|l| l.starts_with("VmRSS:"))
+                    .and_then(|l| l.split_whitespace().nth(1))
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(0);
+                peak = peak.max(kib);
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        peak
+    })
+}
+
+/// 250 log-ins at once from 25 addresses (each within its own allowance) hash at most a few
+/// passwords at a time: memory stays bounded, is given back after the burst, and an honest
+/// game's moves are answered promptly meanwhile. (Before, every log-in hashed at once: 100 of
+/// them took the server from 10 MB to 1.9 GB, and moves waited up to seconds.)
+#[tokio::test]
+async fn a_crowd_of_log_ins_keeps_memory_bounded_and_games_moving() {
+    let dir = scratch("abuse-logins");
+    let server = Served::start(&dir, &["--trusted-proxy", "127.0.0.1"], None).await;
+    let addr = server.addr();
+    // An honest game from its own address.
+    let mut white = Client::connect_from(addr, HONEST).await;
+    let (game, _) = white.create(human(), human(), Some("white")).await;
+    white.recv_type("state").await;
+    let mut black = Client::connect_from(addr, HONEST).await;
+    black.join(&game, "black").await;
+    black.recv_type("state").await;
+    let before = server.rss_kib();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let sampler = rss_peak(server.pid(), stop.clone());
+
+    // Unknown names are hashed too (against a decoy), so each counts like a real guess.
+    let crowd: Vec<_> = (0..250)
+        .map(|i| {
+            tokio::spawn(async move {
+                let proxy = Server::external(addr);
+                let client = format!("10.9.{}.1", i % 25);
+                let body = json!({"username": format!("ghost{i}"), "password": "no such password"});
+                proxy.post("/api/login", &[("X-Forwarded-For", &client)], body).await.status
+            })
+        })
+        .collect();
+    let line = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5", "c2c3", "d7d6", "b1d2", "a7a6"];
+    let mut slowest = Duration::ZERO;
+    for (i, uci) in line.iter().enumerate() {
+        let (mover, other) = if i % 2 == 0 { (&mut white, &mut black) } else { (&mut black, &mut white) };
+        let started = Instant::now();
+        mover.play(&game, uci).await;
+        slowest = slowest.max(started.elapsed());
+        other.recv_event().await;
+    }
+    let mut statuses = std::collections::BTreeMap::new();
+    for login in crowd {
+        *statuses.entry(login.await.expect("login task")).or_insert(0) += 1;
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let peak = sampler.join().expect("sampler").max(before);
+    // The burst over, the hashing memory goes back to the system.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let after = server.rss_kib();
+    println!(
+        "250 log-ins from 25 addresses: answers {statuses:?}; RSS {before} KiB -> peak {peak} KiB, \
+         {after} KiB after; slowest move ack {slowest:?}"
+    );
+    assert!(statuses.keys().all(|s| matches!(s, 401 | 503)), "wrong password, or busy: {statuses:?}");
+    assert!(statuses.get(&401).copied().unwrap_or(0) >= 50, "most were checked: {statuses:?}");
+    assert!(peak < 512 * MIB, "RSS peaked at {peak} KiB");
+    assert!(after < before + 64 * MIB, "RSS {after} KiB after the burst, {before} KiB before");
+    assert!(slowest < Duration::from_secs(1), "a move waited {slowest:?} for its answer");
+}
+
+/// A long game, as a random walk that ends nothing: no mate, no stalemate, no repetition, a
+/// pawn move or capture before the fifty-move rule (seeded: the same game every run).
+fn long_game(plies: usize) -> gambit::chess::Game {
+    use gambit::chess::{Game, Role, Variant};
+    use rand::{seq::SliceRandom, SeedableRng};
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(2428);
+    let mut game = Game::new(Variant::Standard);
+    while game.ply() < plies {
+        let mut moves: Vec<_> = game.legal_moves().into_iter().collect();
+        moves.shuffle(&mut rng);
+        let due = game.position().halfmoves() >= 90;
+        // Quiet moves while the fifty-move count allows, then a pawn move (captures last:
+        // material is what keeps the game going).
+        let rank = |role: Role, captured: bool| {
+            let push = role == Role::Pawn && !captured;
+            match (due, push, captured) {
+                (false, false, false) => 0,
+                (false, true, _) | (true, false, true) => 1,
+                (true, true, _) => 0,
+                _ => 2,
+            }
+        };
+        let mut best: Option<(u8, gambit::chess::Move)> = None;
+        for mv in moves {
+            let Ok(played) = game.play(mv) else { continue };
+            let score = rank(played.role, played.captured.is_some());
+            let ends = game.outcome().is_some();
+            game.undo();
+            if !ends && best.is_none_or(|(s, _)| score < s) {
+                best = Some((score, mv));
+            }
+        }
+        let (_, mv) = best.expect("a move that ends nothing");
+        game.play(mv).expect("legal");
+    }
+    game
+}
+
+/// The analysis of a 2,400-ply game walks one replayed game: memory linear in the game's
+/// length. (Before, every position was a copy of the game with its whole history: quadratic,
+/// +307 MB for one 2,428-ply analysis.)
+#[tokio::test]
+async fn analysing_a_long_game_takes_memory_linear_in_its_length() {
+    use gambit::server::store::{GameStore, SqliteStore, StoreEvent, StoredSeat};
+    let game = long_game(2400);
+    assert_eq!(game.ply(), 2400);
+    // The finished game goes into the database through the store, as a server would write it.
+    let dir = scratch("abuse-analysis");
+    let db = dir.join("gambit.db");
+    let store = SqliteStore::open(db.to_str().expect("utf-8")).expect("open");
+    let seat = |name: &str| StoredSeat::Human {
+        token: Some(gambit::server::token::TokenHash::of(name)),
+        name: Some(name.into()),
+        account: None,
+    };
+    let mut created = crate::store::new_game("longgame");
+    (created.white, created.black, created.clock) = (seat("Wanda"), seat("Boris"), None);
+    store.record("longgame", StoreEvent::Created(Box::new(created))).await.expect("created");
+    let writes: Vec<_> = game
+        .history()
+        .iter()
+        .enumerate()
+        .map(|(i, played)| {
+            let event = StoreEvent::Move { ply: i + 1, uci: played.mv.to_string(), times: None, v: i as u64 + 2 };
+            store.record("longgame", event)
+        })
+        .collect();
+    for write in futures::future::join_all(writes).await {
+        write.expect("move");
+    }
+    let resigned = gambit::chess::Outcome::win(gambit::chess::Color::Black, gambit::chess::EndReason::Resignation);
+    let ended = StoreEvent::Ended { outcome: resigned, times: None, v: 2402, rated: None };
+    store.record("longgame", ended).await.expect("ended");
+    store.close().await;
+    drop(store);
+
+    let server = Served::start(&dir, &["--analysis-movetime", "10"], None).await;
+    let before = server.rss_kib();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let sampler = rss_peak(server.pid(), stop.clone());
+    let asked = server.server.http("POST", "/api/games/longgame/analysis", &[], "").await;
+    assert!(matches!(asked.status, 200 | 202), "{} {}", asked.status, asked.body);
+    // Every position of the old way was copied when the analysis began; a few seconds of it
+    // show the memory it holds.
+    let mut progress = 0.0;
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(4) {
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        let (status, body) = server.server.get("/api/games/longgame/analysis").await;
+        assert_eq!(status, 200, "{body}");
+        progress = serde_json::from_str::<Value>(&body).expect("json")["progress"].as_f64().unwrap_or(1.0);
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let peak = sampler.join().expect("sampler").max(before);
+    let growth = peak - before;
+    println!(
+        "analysis of a 2,400-ply game: RSS {before} KiB -> peak {peak} KiB (+{growth} KiB) at progress {progress:.2}"
+    );
+    assert!(progress > 0.0, "the analysis ran");
+    assert!(growth < 64 * MIB, "the analysis took {growth} KiB");
+}

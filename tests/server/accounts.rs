@@ -435,3 +435,181 @@ async fn a_rematch_is_rated_too_and_its_seats_follow_the_accounts() {
     let (_, page) = server.get("/api/players/Pia").await;
     assert!(page.contains("\"games\":2"), "{page}");
 }
+
+/// The `gambit_device=…` pair from an answer's `Set-Cookie` headers.
+fn device_cookie(answer: &server_support::HttpAnswer) -> String {
+    answer
+        .head
+        .lines()
+        .filter_map(|l| l.strip_prefix("set-cookie: "))
+        .find(|c| c.starts_with("gambit_device="))
+        .and_then(|c| c.split(';').next())
+        .expect("a device cookie")
+        .to_string()
+}
+
+/// Strangers guessing from ever new addresses cannot lock the owner out: a browser that logged
+/// in before (its device cookie) and an address the owner logged in from are not held by the
+/// account's limit on strangers. (Before, one bucket per account was shared by attackers and
+/// owner alike: one wrong guess a second kept the owner's right password at 429.)
+#[tokio::test]
+async fn strangers_guessing_cannot_lock_the_owner_out() {
+    let mut config = test_config();
+    // Clients are told apart by X-Forwarded-For, as behind the server's own proxy.
+    config.trusted_proxies = vec!["127.0.0.1".parse().expect("ip")];
+    let server = start_with(config).await;
+    let post = |ip: String, password: &'static str, cookie: Option<String>| {
+        let server = &server;
+        async move {
+            let mut headers = vec![("X-Forwarded-For", ip)];
+            if let Some(cookie) = cookie {
+                headers.push(("Cookie", cookie));
+            }
+            let headers: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            server.post("/api/login", &headers, credentials("Olga", password)).await
+        }
+    };
+    let home = "198.51.100.7".to_string();
+    let signed = server.post("/api/signup", &[("X-Forwarded-For", home.as_str())], credentials("Olga", PASSWORD)).await;
+    assert_eq!(signed.status, 200, "{}", signed.body);
+    // The owner logs in once from home; the browser keeps its device cookie (sent to /api/login only).
+    let first = post(home.clone(), PASSWORD, None).await;
+    assert_eq!(first.status, 200, "{}", first.body);
+    let device = device_cookie(&first);
+    let set = first.head.lines().find(|l| l.contains("gambit_device=")).expect("set").to_string();
+    for part in ["HttpOnly", "SameSite=Strict", "Path=/api/login"] {
+        assert!(set.contains(part), "{part} in {set}");
+    }
+
+    // Strangers guess from a new address each time until the account holds them off.
+    let mut held = false;
+    for n in 1..=30 {
+        let answer = post(format!("203.0.113.{n}"), "wrong guess", None).await;
+        assert!(matches!(answer.status, 401 | 429), "{}", answer.body);
+        if answer.status == 429 {
+            held = true;
+            assert!(answer.header("retry-after").is_some(), "{}", answer.head);
+            break;
+        }
+    }
+    assert!(held, "guesses at one account from many addresses are limited");
+    assert_eq!(
+        post("203.0.113.99".into(), PASSWORD, None).await.status,
+        429,
+        "a stranger waits, right password or not"
+    );
+
+    // The owner is not: with the device cookie from anywhere, and from home without it.
+    let answer = post("192.0.2.44".into(), PASSWORD, Some(device.clone())).await;
+    assert_eq!(answer.status, 200, "the owner's browser on another network: {}", answer.body);
+    assert_eq!(post(home.clone(), PASSWORD, None).await.status, 200, "the owner's address");
+    // A device cookie is the account's own: made up, or another account's, it counts for nothing.
+    let forged = device.rsplit_once('.').map(|(head, _)| format!("{head}.{}", "0".repeat(32))).expect("mac");
+    assert_eq!(post("192.0.2.45".into(), PASSWORD, Some(forged)).await.status, 429);
+    // And the device's own guesses are limited too: a stolen cookie is no key.
+    let mut limited = false;
+    for _ in 0..10 {
+        if post("192.0.2.46".into(), "wrong guess", Some(device.clone())).await.status == 429 {
+            limited = true;
+            break;
+        }
+    }
+    assert!(limited, "wrong guesses with a device cookie are limited by that cookie");
+}
+
+/// Logging out takes the account from sockets opened before: one cannot create a rated game
+/// or take a seat as the account any more, on this connection or any other of that session.
+/// Log out everywhere ends every session; a password change ends every other one.
+#[tokio::test]
+async fn logging_out_reaches_open_sockets_everywhere() {
+    let server = start().await;
+    let cookie = server.sign_up("Pavel", PASSWORD).await;
+    let mut socket = logged_in(&server, &cookie).await;
+    let rated = json!({"type":"create","white":{"kind":"human"},"black":{"kind":"human"},"as":"white",
+        "clock":{"initial_ms":300000,"increment_ms":3000},"rated":true});
+    socket.send(rated.clone()).await;
+    assert_eq!(socket.recv_type("created").await["type"], "created", "logged in: rated is fine");
+    socket.recv_type("state").await;
+
+    assert_eq!(server.post("/api/logout", &[("Cookie", &cookie)], json!({})).await.status, 204);
+    socket.send(rated.clone()).await;
+    let refused = socket.expect_error("login_required").await;
+    assert!(refused["message"].as_str().unwrap_or_default().contains("log in"), "{refused}");
+    // Nor may the socket go on under the account's name.
+    socket.send(json!({"type":"create","white":{"kind":"human"},"black":{"kind":"human"},"as":"white"})).await;
+    socket.recv_type("created").await;
+    let state = socket.recv_type("state").await;
+    assert_eq!(state["seats"]["white"], json!({"kind":"human","online":true,"name":"Anonymous"}), "{state}");
+
+    // Log out everywhere: every session of the account ends, sockets included.
+    let phone = server.post("/api/login", &[], credentials("Pavel", PASSWORD)).await.cookie();
+    let laptop = server.post("/api/login", &[], credentials("Pavel", PASSWORD)).await.cookie();
+    let mut on_phone = logged_in(&server, &phone).await;
+    assert_eq!(server.post("/api/logout/everywhere", &[("Cookie", &laptop)], json!({})).await.status, 204);
+    for c in [&phone, &laptop] {
+        assert_eq!(server.http("GET", "/api/me", &[("Cookie", c)], "").await.status, 401);
+    }
+    on_phone.send(rated.clone()).await;
+    on_phone.expect_error("login_required").await;
+    assert_eq!(server.post("/api/logout/everywhere", &[], json!({})).await.status, 401, "not logged in");
+
+    // A new password, given the current one: every other session ends, this one stays.
+    let a = server.post("/api/login", &[], credentials("Pavel", PASSWORD)).await.cookie();
+    let b = server.post("/api/login", &[], credentials("Pavel", PASSWORD)).await.cookie();
+    let change = |cookie: String, current: &'static str, new: &'static str| {
+        let server = &server;
+        async move { server.post("/api/password", &[("Cookie", &cookie)], json!({"current": current, "new": new})).await }
+    };
+    assert_eq!(change(a.clone(), "not it at all", "battery staple").await.status, 401, "the current one is checked");
+    assert_eq!(change(a.clone(), PASSWORD, "short").await.status, 400, "the new one is checked");
+    assert_eq!(server.http("GET", "/api/me", &[("Cookie", &b)], "").await.status, 200, "refusals change nothing");
+    assert_eq!(change(a.clone(), PASSWORD, "battery staple").await.status, 204);
+    assert_eq!(server.http("GET", "/api/me", &[("Cookie", &a)], "").await.status, 200, "this session stays");
+    assert_eq!(server.http("GET", "/api/me", &[("Cookie", &b)], "").await.status, 401, "the other ends");
+    assert_eq!(server.post("/api/login", &[], credentials("Pavel", PASSWORD)).await.status, 401);
+    assert_eq!(server.post("/api/login", &[], credentials("Pavel", "battery staple")).await.status, 200);
+    let bad = server.http("POST", "/api/password", &[("Cookie", &a)], "{\"current\":1}").await;
+    assert_eq!(bad.status, 400, "{}", bad.body);
+}
+
+/// A chosen name may not pass for a registered one: case, look-alike letters of other scripts
+/// (Unicode TR39 skeletons) and invisible characters are all caught; seats say which names
+/// are accounts.
+#[tokio::test]
+async fn look_alikes_of_registered_names_are_refused_and_accounts_are_marked() {
+    let server = start().await;
+    let cookie = server.sign_up("Alice", PASSWORD).await;
+    let mut anon = server.client().await;
+    for (name, says) in [
+        ("ALICE", "belongs to a registered player"),
+        ("Alic\u{435}", "looks like Alice"),
+        ("\u{410}lice", "looks like Alice"),
+        ("Alice\u{34f}", "cannot be in a name"),
+        ("Alice\u{fe0f}", "cannot be in a name"),
+        ("\u{ff21}lice", "cannot be in a name"),
+    ] {
+        anon.send(json!({"type":"create","white":{"kind":"human"},"black":{"kind":"human"},"as":"white","name":name}))
+            .await;
+        let error = anon.expect_error("bad_request").await;
+        assert!(error["message"].as_str().unwrap_or_default().contains(says), "{name:?}: {error}");
+    }
+    // Signing up a look-alike of a username is refused too.
+    let answer = server.post("/api/signup", &[], credentials("ALlCE", PASSWORD)).await;
+    assert_eq!(answer.status, 200, "capital I and l are told apart ignoring case: {}", answer.body);
+    let answer = server.post("/api/signup", &[], credentials("rnary", PASSWORD)).await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    let answer = server.post("/api/signup", &[], credentials("mary", PASSWORD)).await;
+    assert_eq!(answer.status, 409, "m looks like rn: {}", answer.body);
+    assert!(answer.json()["error"].as_str().unwrap_or_default().contains("rnary"), "{}", answer.body);
+
+    // Seats: an account's is marked, a chosen name's is not.
+    anon.send(json!({"type":"create","white":{"kind":"human"},"black":{"kind":"human"},"as":"white","name":"Alicia"}))
+        .await;
+    let game = anon.recv_type("created").await["game"].as_str().expect("game").to_string();
+    anon.recv_type("state").await;
+    let mut alice = logged_in(&server, &cookie).await;
+    alice.join(&game, "black").await;
+    let state = alice.recv_type("state").await;
+    assert_eq!(state["seats"]["white"], json!({"kind":"human","online":true,"name":"Alicia"}), "{state}");
+    assert_eq!(state["seats"]["black"], json!({"kind":"human","online":true,"name":"Alice","account":true}), "{state}");
+}

@@ -140,3 +140,56 @@ async fn a_chat_flood_is_refused_and_the_connection_goes_on() {
     // Still connected and playing.
     alice.play(&game, "d2d4").await;
 }
+
+/// More connections do not mean more lines: one address's connections share its chat
+/// allowance. (Before, each connection had only its own: 200 connections of one address
+/// delivered 140 lines a second to a spectator.)
+#[tokio::test]
+async fn one_address_with_many_connections_is_limited_as_a_whole() {
+    let mut config = server_support::test_config();
+    config.per_address.chats_per_minute = 60;
+    let server = server_support::start_with(config).await;
+    let Table { mut cy, game, .. } = table(&server).await;
+    let crowd_address: std::net::IpAddr = "127.0.0.2".parse().expect("ip");
+    let mut crowd = Vec::new();
+    for _ in 0..20 {
+        let mut c = Client::connect_from(server.addr, crowd_address).await;
+        c.send(json!({"type":"watch","game":game})).await;
+        c.recv_type("state").await;
+        crowd.push(c);
+    }
+    // Each connection writes three lines: well within its own limit (five at once).
+    let (mut said, mut refused) = (0, 0);
+    for (n, c) in crowd.iter_mut().enumerate() {
+        for i in 0..3 {
+            c.send(json!({"type":"chat","game":game,"room":"spectators","text":format!("line {n}.{i}"),"id":i})).await;
+        }
+        let mut answered = 0;
+        while answered < 3 {
+            let m = c.recv().await;
+            match (m["type"].as_str(), m["code"].as_str()) {
+                (Some("ack"), _) => (said, answered) = (said + 1, answered + 1),
+                (Some("error"), Some("rate_limited")) => {
+                    assert!(m["message"].as_str().unwrap_or_default().contains("your address"), "{m}");
+                    (refused, answered) = (refused + 1, answered + 1);
+                }
+                _ => {}
+            }
+        }
+    }
+    // The address's burst is 15 lines (a quarter of a minute's 60), and a second or two
+    // adds one or two more.
+    assert!((15..=20).contains(&said), "{said} lines of 60 let through");
+    assert_eq!(said + refused, 60);
+    let mut heard = 0;
+    while let Some(m) = cy.try_recv(Duration::from_millis(300)).await {
+        heard += usize::from(m["type"] == "chat");
+    }
+    assert_eq!(heard, said, "the spectator reads only the lines let through");
+    // Another address is not held back by this one.
+    let mut other = Client::connect_from(server.addr, "127.0.0.3".parse().expect("ip")).await;
+    other.send(json!({"type":"watch","game":game})).await;
+    other.recv_type("state").await;
+    other.send(json!({"type":"chat","game":game,"room":"spectators","text":"hello","id":1})).await;
+    assert_eq!(other.recv_type("ack").await["id"], 1);
+}

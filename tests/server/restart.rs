@@ -176,3 +176,89 @@ async fn a_database_of_the_previous_schema_opens() {
     assert_eq!(version, gambit::server::store::schema::LATEST as i64);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Signs up (or, on a later server, logs in) `name` on `server`: the session cookie.
+async fn session(server: &Server, name: &str) -> String {
+    let body = json!({"username": name, "password": "correct horse"});
+    let answer = server.post("/api/signup", &[], body.clone()).await;
+    let answer = if answer.status == 409 { server.post("/api/login", &[], body).await } else { answer };
+    assert_eq!(answer.status, 200, "{name}: {}", answer.body);
+    answer.cookie()
+}
+
+/// `name`'s blitz rating and games, as their page shows them.
+async fn blitz(server: &Server, name: &str) -> (i64, i64) {
+    let (status, page) = server.get(&format!("/api/players/{name}")).await;
+    assert_eq!(status, 200, "{page}");
+    let page: Value = serde_json::from_str(&page).expect("json");
+    let blitz = &page["ratings"]["blitz"];
+    (blitz["rating"].as_i64().expect("rating"), blitz["games"].as_i64().expect("games"))
+}
+
+/// A logged-in player's connection, back in `game` by their account.
+async fn back_in(server: &Server, cookie: &str, game: &str) -> Client {
+    let mut client = server.client_with(&[("Cookie", cookie)]).await.expect("connects");
+    client.send(json!({"type":"resume","game":game})).await;
+    assert_eq!(client.recv().await["type"], "joined");
+    client.recv_type("state").await;
+    client
+}
+
+/// A rated game's result and its rating change are stored in one transaction. The real binary
+/// is stopped dead (`GAMBIT_FAULT`) just before the end is stored, then just after: before,
+/// the restarted game goes on and no rating has moved; after, both the result and the change
+/// are there. (The old order rated first and stored the end after: a crash between the two
+/// left the game "playing" with both ratings changed, and a different ending kept the change.)
+#[tokio::test]
+async fn a_rated_result_and_its_ratings_survive_a_crash_together() {
+    let dir = scratch("rated-crash");
+    let db = dir.join("gambit.db");
+    let db = db.to_str().expect("utf-8 path");
+
+    let first = Process::start_env(db, &[], &[("GAMBIT_FAULT", "end.before_store")]).await;
+    let s = &first.server;
+    let (ann, ben) = (session(s, "Ann").await, session(s, "Ben").await);
+    let mut white = s.client_with(&[("Cookie", &ann)]).await.expect("connects");
+    white
+        .send(json!({"type":"create","white":human(),"black":human(),"as":"white",
+            "clock":{"initial_ms":300000,"increment_ms":3000},"rated":true}))
+        .await;
+    let game = white.recv_type("created").await["game"].as_str().expect("game").to_string();
+    let mut black = s.client_with(&[("Cookie", &ben)]).await.expect("connects");
+    black.join(&game, "black").await;
+    white.play(&game, "e2e4").await;
+    black.play(&game, "e7e5").await;
+    // White resigns: the server stops dead before the end reaches the store.
+    white.send(json!({"type":"resign","game":game})).await;
+    assert!(first.stopped_dead().await, "stopped at end.before_store");
+
+    let second = Process::start(db, &[]).await;
+    let s = &second.server;
+    let (status, state) = s.get(&format!("/api/games/{game}")).await;
+    assert_eq!(status, 200, "{state}");
+    let state: Value = serde_json::from_str(&state).expect("json");
+    assert_eq!((state["status"].as_str(), state.get("ratings")), (Some("ongoing"), None), "{state}");
+    assert_eq!((blitz(s, "Ann").await, blitz(s, "Ben").await), ((1500, 0), (1500, 0)), "no rating moved");
+    second.kill();
+
+    // This time Black resigns, and the server stops dead just after the end is stored.
+    let third = Process::start_env(db, &[], &[("GAMBIT_FAULT", "end.after_store")]).await;
+    let s = &third.server;
+    let (ann, ben) = (session(s, "Ann").await, session(s, "Ben").await);
+    let _white = back_in(s, &ann, &game).await;
+    let mut black = back_in(s, &ben, &game).await;
+    black.send(json!({"type":"resign","game":game})).await;
+    assert!(third.stopped_dead().await, "stopped at end.after_store");
+
+    let fourth = Process::start(db, &[]).await;
+    let s = &fourth.server;
+    let (_, state) = s.get(&format!("/api/games/{game}")).await;
+    let state: Value = serde_json::from_str(&state).expect("json");
+    assert_eq!((state["status"].as_str(), state["result"].as_str()), (Some("ended"), Some("1-0")), "{state}");
+    let (ann_now, ben_now) = (blitz(s, "Ann").await, blitz(s, "Ben").await);
+    assert_eq!((ann_now.1, ben_now.1), (1, 1), "one rated game each");
+    assert!(ann_now.0 > 1500 && ben_now.0 < 1500, "the change follows the stored result: {ann_now:?} {ben_now:?}");
+    assert_eq!(state["ratings"]["white"]["rating"].as_i64(), Some(ann_now.0), "{state}");
+    drop(fourth);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -7,11 +7,12 @@ use crate::services;
 use std::sync::Arc;
 
 use gambit::chess::{Color, Outcome, Rules, Variant};
+use gambit::protocol::name_key;
 use gambit::server::ratings::{self, Category};
 use gambit::server::store::{
-    self, AnalysisRecord, AnalysisWrite, GameStore, PostgresStore, RatedResult, SqliteStore, StoreError, StoreEvent,
-    StoredAnalysis, StoredChat, StoredClock, StoredEval, StoredGame, StoredScore, StoredSeat, StoredTimes, Stores,
-    CHAT_KEPT,
+    self, AnalysisRecord, AnalysisWrite, GameStore, PostgresStore, RatedEnd, RatedResult, SqliteStore, StoreError,
+    StoreEvent, StoredAnalysis, StoredChat, StoredClock, StoredEval, StoredGame, StoredScore, StoredSeat, StoredTimes,
+    Stores, CHAT_KEPT,
 };
 use gambit::server::token::TokenHash;
 
@@ -25,7 +26,8 @@ async fn stores() -> Vec<(&'static str, Arc<dyn GameStore>)> {
     stores
 }
 
-fn new_game(id: &str) -> StoredGame {
+/// A new game (White a person, Black level 3, 1+1) as the store records it; other tests start from it.
+pub(crate) fn new_game(id: &str) -> StoredGame {
     StoredGame {
         id: id.into(),
         variant: Variant::Standard,
@@ -78,7 +80,7 @@ async fn a_game_and_its_changes_read_back() {
         assert!(store.finished(10).await.expect("finished").is_empty());
 
         let outcome = Outcome::win(gambit::chess::Color::Black, gambit::chess::EndReason::Resignation);
-        let ended = StoreEvent::Ended { outcome, times: None, v: 9 };
+        let ended = StoreEvent::Ended { outcome, times: None, v: 9, rated: None };
         store.record("g1", ended).await.expect("ended");
         assert!(store.unfinished().await.expect("unfinished").is_empty());
         let finished = store.finished(10).await.expect("finished");
@@ -242,7 +244,7 @@ async fn the_archive_is_newest_first_and_limited() {
             let move1 = StoreEvent::Move { ply: 1, uci: "e2e4".into(), times: None, v: 1 };
             store.record(id, move1).await.expect("move");
             let outcome = Outcome::draw(gambit::chess::EndReason::Agreement);
-            store.record(id, StoreEvent::Ended { outcome, times: None, v: 2 }).await.expect("ended");
+            store.record(id, StoreEvent::Ended { outcome, times: None, v: 2, rated: None }).await.expect("ended");
             // Ends a few milliseconds apart, so the order is by end time.
             tokio::time::sleep(std::time::Duration::from_millis(5)).await;
         }
@@ -357,6 +359,33 @@ async fn accounts_sessions_and_ratings_read_back() {
         accounts.end_session(s1).await.expect("end");
         assert_eq!(accounts.session(s1, 46_000, 30_000).await.expect("read"), None);
 
+        // Log out everywhere else; a new password ends every other session, in one change.
+        let [s3, s4, s5] = ["session-3", "session-4", "session-5"].map(TokenHash::of);
+        for s in [s3, s4] {
+            accounts.create_session(s, alice.id, 100_000).await.expect("session");
+        }
+        accounts.create_session(TokenHash::of("bob-session"), bob.id, 100_000).await.expect("session");
+        accounts.end_sessions(alice.id, Some(s3)).await.expect("end others");
+        let alive = |s: TokenHash| {
+            let accounts = accounts.clone();
+            async move { accounts.session(s, 100_001, 30_000).await.expect("read").map(|a| a.id) }
+        };
+        assert_eq!((alive(s3).await, alive(s4).await), (Some(alice.id), None));
+        assert_eq!(alive(TokenHash::of("bob-session")).await, Some(bob.id), "another account's stay");
+        accounts.create_session(s5, alice.id, 100_000).await.expect("session");
+        accounts.set_password(alice.id, "hash-new".into(), Some(s5)).await.expect("new password");
+        assert_eq!((alive(s3).await, alive(s5).await), (None, Some(alice.id)));
+        assert_eq!(accounts.account("alice").await.expect("read").expect("found").password_hash, "hash-new");
+        accounts.end_sessions(alice.id, None).await.expect("end all");
+        assert_eq!(alive(s5).await, None);
+
+        // Names that look like a username find it (TR39 skeletons, ignoring case).
+        for like in ["alice", "ALICE", "Alic\u{435}"] {
+            let found = accounts.username_like(&name_key(like)).await.expect("read");
+            assert_eq!(found.as_deref(), Some("Alice"), "{like:?}");
+        }
+        assert_eq!(accounts.username_like(&name_key("Alicia")).await.expect("read"), None);
+
         // A rated game: the seats' accounts, the flag, the rating change, once only.
         let mut game = new_game("rated1");
         (game.white, game.black, game.rated) = (seat_of(alice.id, "Alice"), seat_of(bob.id, "Bob"), true);
@@ -364,13 +393,20 @@ async fn accounts_sessions_and_ratings_read_back() {
         assert_eq!(accounts.playing(alice.id).await.expect("read"), ["rated1"]);
         let result =
             RatedResult { white: alice.id, black: bob.id, category: Category::Blitz, white_score: 1.0, at_ms: 5000 };
-        let change = rating_store.rate("rated1", result, ratings::rate).await.expect("rate");
-        assert!(change.white.change > 0 && change.black.change < 0, "{change:?}");
-        let again = RatedResult { white_score: 0.0, ..result };
-        let again = rating_store.rate("rated1", again, ratings::rate).await.expect("rate again");
-        assert_eq!(again, change, "a game is rated once");
+        let rated = Some(RatedEnd { result, update: ratings::rate });
+        assert_eq!(rating_store.rating_change("rated1").await.expect("read"), None, "not before the end");
         let outcome = Outcome::from_result("1-0", "resignation").expect("outcome");
-        games.record("rated1", StoreEvent::Ended { outcome, times: None, v: 3 }).await.expect("ended");
+        games.record("rated1", StoreEvent::Ended { outcome, times: None, v: 3, rated }).await.expect("ended");
+        let change = rating_store.rating_change("rated1").await.expect("read").expect("rated with the end");
+        assert!(change.white.change > 0 && change.black.change < 0, "{change:?}");
+        // Replayed (a restart may replay an ending), the end rates nothing twice.
+        let again = Some(RatedEnd { result: RatedResult { white_score: 0.0, ..result }, update: ratings::rate });
+        games.record("rated1", StoreEvent::Ended { outcome, times: None, v: 3, rated: again }).await.expect("again");
+        assert_eq!(rating_store.rating_change("rated1").await.expect("read"), Some(change), "a game is rated once");
+        // An end that cannot be stored (no such game) changes no rating either.
+        let lost = StoreEvent::Ended { outcome, times: None, v: 3, rated };
+        assert!(games.record("nosuch", lost).await.is_err());
+        assert_eq!(accounts.ratings(alice.id).await.expect("read")[0].games, 1, "only rated1 counted");
         let back = games.load("rated1").await.expect("load").expect("found");
         assert_eq!((back.rated, back.ratings), (true, Some(change)));
         assert_eq!(back.white, seat_of(alice.id, "Alice"));
@@ -387,7 +423,13 @@ async fn accounts_sessions_and_ratings_read_back() {
         for n in 0..30 {
             let score = if n % 3 == 0 { 0.0 } else { 1.0 };
             let result = RatedResult { white_score: score, at_ms: 10_000 + n, ..result };
-            rating_store.rate(&format!("more{n}"), result, ratings::rate).await.expect("rate");
+            let id = format!("more{n}");
+            let mut game = new_game(&id);
+            (game.white, game.black, game.rated) = (seat_of(alice.id, "Alice"), seat_of(bob.id, "Bob"), true);
+            games.record(&id, StoreEvent::Created(Box::new(game))).await.expect("created");
+            games.record(&id, StoreEvent::Move { ply: 1, uci: "e2e4".into(), times: None, v: 2 }).await.expect("move");
+            let rated = Some(RatedEnd { result, update: ratings::rate });
+            games.record(&id, StoreEvent::Ended { outcome, times: None, v: 3, rated }).await.expect("ended");
         }
         let ratings = accounts.ratings(alice.id).await.expect("read");
         assert_eq!(ratings.len(), 1);

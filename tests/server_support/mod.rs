@@ -46,6 +46,7 @@ pub fn test_config() -> ServerConfig {
         max_unfinished: 100_000,
         creates_per_minute: 100_000,
         resumes_per_minute: 100_000,
+        chats_per_minute: 100_000,
     };
     config
 }
@@ -459,12 +460,18 @@ pub struct Process {
 
 impl Process {
     pub async fn start(db: &str, args: &[&str]) -> Process {
+        Process::start_env(db, args, &[]).await
+    }
+
+    /// As `start`, with these environment variables set for the server (e.g. a fault point).
+    pub async fn start_env(db: &str, args: &[&str], env: &[(&str, &str)]) -> Process {
         // The port is free now; the moment until the child binds it is short.
         let addr: SocketAddr =
             std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("free port");
         let child = std::process::Command::new(env!("CARGO_BIN_EXE_gambit"))
             .args(["serve", "--listen", &addr.to_string(), "--db", db])
             .args(args)
+            .envs(env.iter().copied())
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .spawn()
@@ -478,6 +485,20 @@ impl Process {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         panic!("gambit serve did not start on {addr}");
+    }
+
+    /// Waits (up to `TIMEOUT`) for the server to stop by itself, as at a fault point: true if
+    /// it died of a signal (an abort), not by exiting.
+    pub async fn stopped_dead(mut self) -> bool {
+        use std::os::unix::process::ExitStatusExt;
+        let started = std::time::Instant::now();
+        while started.elapsed() < TIMEOUT {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status.signal().is_some();
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        panic!("the server did not stop at its fault point");
     }
 
     /// SIGKILL: no shutdown code runs.

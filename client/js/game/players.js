@@ -10,6 +10,18 @@ export function template(position) {
   return `<div class="player player-${position}" id="player-${position}"><span class="who"></span>${clock}</div>`;
 }
 
+/**
+ * A seat's name: a logged-in player's links to their page; a name chosen without an account
+ * is marked "guest", since anyone may choose any name no account holds.
+ */
+export function nameHtml(seat, suffix = '') {
+  const name = escapeHtml(seatName(seat)) + escapeHtml(suffix);
+  if (seat?.kind !== 'human') return `<span class="name">${name}</span>`;
+  if (seat.account) return `<a class="name account" href="/@/${encodeURIComponent(seat.name)}" title="a registered player">${name}</a>`;
+  if (seat.name === 'Anonymous') return `<span class="name">${name}</span>`;
+  return `<span class="name">${name}</span><span class="guest" title="a name chosen without an account">guest</span>`;
+}
+
 export class PlayersView {
   constructor(root, ctrl) {
     this.ctrl = ctrl;
@@ -26,7 +38,7 @@ export class PlayersView {
       const online = seat.kind === 'human' ? `<span class="dot ${seat.online ? 'on' : 'off'}" title="${seat.online ? 'online' : 'offline'}"></span>` : '';
       const toMove = g.status === 'ongoing' && g.turn === color ? ' to-move' : '';
       node.className = `player player-${position}${toMove}`;
-      setHtml(node.querySelector('.who'), `<span class="swatch ${color}" aria-hidden="true"></span>${online}<span class="name">${escapeHtml(seatName(seat))}${you}</span><span class="side">${SIDE_NAMES[color]}</span>`);
+      setHtml(node.querySelector('.who'), `<span class="swatch ${color}" aria-hidden="true"></span>${online}${nameHtml(seat, you)}<span class="side">${SIDE_NAMES[color]}</span>`);
     }
   }
 }

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use thiserror::Error;
 
-use super::limits::{AccountLimits, LoginLimits};
+use super::limits::{AccountLimits, LoginLimits, Trust};
 use super::store::{now_ms, AccountKey, AccountStore, StoreError, StoredAccount};
 use super::token::{new_token, TokenHash};
 use crate::protocol::PlayerName;
@@ -24,6 +24,10 @@ use crate::protocol::PlayerName;
 pub const SESSION_IDLE_MS: i64 = 30 * 24 * 3600 * 1000;
 /// The cookie that carries a session's token.
 pub const COOKIE: &str = "gambit_session";
+/// The cookie that marks a browser an account logged in from (see [`Account::device_cookie`]).
+pub const DEVICE_COOKIE: &str = "gambit_device";
+/// How long a device cookie lasts.
+pub const DEVICE_MAX_AGE_SECS: i64 = 365 * 24 * 3600;
 
 /// A username as typed at sign-up: 3 to 20 ASCII letters, digits, `_` and `-`. Names are
 /// unique ignoring case; the case given at sign-up is the one shown.
@@ -76,6 +80,32 @@ impl Account {
     pub fn seat_token(&self, game: &str) -> String {
         derived_token(&self.seat_key, game)
     }
+
+    /// A new device cookie's value for a browser this account just logged in from:
+    /// `ID.NONCE.MAC`, the MAC keyed by the account's secret, so the server keeps nothing and
+    /// a restart forgets nothing. A later log-in carrying it is trusted (docs/accounts.md).
+    pub fn device_cookie(&self) -> String {
+        let nonce = new_token();
+        format!("{}.{nonce}.{}", self.id, device_mac(&self.seat_key, &nonce))
+    }
+}
+
+/// The MAC of a device cookie's nonce under an account's secret.
+fn device_mac(seat_key: &[u8], nonce: &str) -> String {
+    derived_token(seat_key, &format!("device\0{nonce}"))
+}
+
+/// The nonce of `cookie` if it is a device cookie `account` issued.
+fn device_of(account: &StoredAccount, cookie: &str) -> Option<String> {
+    let mut parts = cookie.splitn(3, '.');
+    let (id, nonce, mac) = (parts.next()?, parts.next()?, parts.next()?);
+    if id.parse::<AccountKey>().ok()? != account.id || nonce.is_empty() || nonce.len() > 64 {
+        return None;
+    }
+    let expected = device_mac(&account.seat_key, nonce);
+    // Compared in constant time: the MAC is a secret until it matches.
+    let same = expected.len() == mac.len() && expected.bytes().zip(mac.bytes()).fold(0u8, |d, (a, b)| d | (a ^ b)) == 0;
+    same.then(|| nonce.to_string())
 }
 
 /// The seat token of `game` derived from an account's `seat_key`: 128 bits of SHA-256, so one
@@ -139,32 +169,43 @@ pub enum AccountError {
     BadPassword(String),
     #[error("that username is taken")]
     Taken,
+    #[error("that username looks too much like {0}'s; choose another")]
+    TooLike(String),
     /// Also the answer for an unknown username: nobody learns which names exist.
     #[error("wrong username or password")]
     WrongPassword,
     #[error("too many attempts; try again in {0} s")]
     RateLimited(u64),
+    /// Too many passwords are being checked at once, server-wide.
+    #[error("the server is busy checking passwords; try again in {0} s")]
+    Busy(u64),
     #[error("{0}")]
     Store(#[from] StoreError),
     #[error("could not hash the password: {0}")]
     Hash(String),
+    #[error("not logged in")]
+    NotLoggedIn,
 }
 
 /// Accounts and sessions, over the store.
 pub struct Accounts {
     store: Arc<dyn AccountStore>,
     limits: LoginLimits,
+    hasher: password::Hasher,
 }
 
-/// A new session: its token (for the cookie) and whose it is.
+/// A new session: its token (for the cookie), whose it is, and the device cookie for the
+/// browser that opened it.
 pub struct Session {
     pub token: String,
     pub account: Account,
+    pub device: String,
 }
 
 impl Accounts {
     pub fn new(store: Arc<dyn AccountStore>, limits: AccountLimits) -> Accounts {
-        Accounts { store, limits: LoginLimits::new(limits) }
+        let hasher = password::Hasher::new(limits.hashing_at_once, limits.hashing_wait);
+        Accounts { store, limits: LoginLimits::new(limits), hasher }
     }
 
     pub fn store(&self) -> &Arc<dyn AccountStore> {
@@ -176,7 +217,16 @@ impl Accounts {
         let username = Username::parse(username)?;
         check_password(password)?;
         self.limits.sign_up(ip).map_err(AccountError::RateLimited)?;
-        let hash = password::hash(password.to_string()).await?;
+        // A username that looks like another ("rnary" beside "mary", as TR39 sees them) would
+        // let one player pass for the other.
+        if let Some(like) = self.registered_like(username.as_str()).await? {
+            return Err(if like.eq_ignore_ascii_case(username.as_str()) {
+                AccountError::Taken
+            } else {
+                AccountError::TooLike(like)
+            });
+        }
+        let hash = self.hasher.hash(password.to_string()).await?;
         let mut seat_key = vec![0u8; 32];
         fill_random(&mut seat_key);
         let stored = self
@@ -188,25 +238,76 @@ impl Accounts {
     }
 
     /// Checks a password and opens a session. Unknown names and wrong passwords get the same
-    /// answer after the same work.
-    pub async fn log_in(&self, ip: std::net::IpAddr, username: &str, password: &str) -> Result<Session, AccountError> {
-        self.limits.log_in(ip, username).map_err(AccountError::RateLimited)?;
+    /// answer after the same work. `device` is the browser's device cookie, if it sent one: a
+    /// browser the account logged in from before is not held off by strangers' guesses.
+    pub async fn log_in(
+        &self,
+        ip: std::net::IpAddr,
+        username: &str,
+        password: &str,
+        device: Option<&str>,
+    ) -> Result<Session, AccountError> {
+        let stored = match Username::parse(username) {
+            Ok(name) => self.store.account(name.as_str()).await?,
+            Err(_) => None,
+        };
+        let device = stored.as_ref().zip(device).and_then(|(account, cookie)| device_of(account, cookie));
+        // A browser the account knows is limited by its own bucket, wherever it is; everyone
+        // else by their address first.
+        if device.is_none() {
+            self.limits.from_address(ip).map_err(AccountError::RateLimited)?;
+        }
+        let trust = self.limits.trust(ip, stored.as_ref().map(|a| a.id), device);
+        let attempt = self.limits.guess(ip, username, trust).map_err(AccountError::RateLimited)?;
         if password.len() > PASSWORD_MAX {
             return Err(AccountError::WrongPassword);
         }
-        let stored = self.store.account(username).await?;
         let hash = stored.as_ref().map(|a| a.password_hash.clone());
-        if !password::verify(password.to_string(), hash).await {
+        if !self.hasher.verify(password.to_string(), hash).await? {
             return Err(AccountError::WrongPassword);
         }
         let stored = stored.ok_or(AccountError::WrongPassword)?;
+        self.limits.succeeded(attempt, stored.id);
         self.open_session(Account::of(stored)).await
+    }
+
+    /// Changes the password of the session `token`'s account, given its current one, and
+    /// ends every other session of the account (a password change is how a stolen session is
+    /// taken back).
+    pub async fn change_password(
+        &self,
+        ip: std::net::IpAddr,
+        token: &str,
+        current: &str,
+        new: &str,
+    ) -> Result<(), AccountError> {
+        let account = self.session(token).await?.ok_or(AccountError::NotLoggedIn)?;
+        check_password(new)?;
+        // The current password is a guess like any log-in's, limited alike.
+        let attempt =
+            self.limits.guess(ip, &account.username, Trust::KnownAddress).map_err(AccountError::RateLimited)?;
+        let stored = self.store.account(&account.username).await?.ok_or(AccountError::NotLoggedIn)?;
+        if current.len() > PASSWORD_MAX || !self.hasher.verify(current.to_string(), Some(stored.password_hash)).await? {
+            return Err(AccountError::WrongPassword);
+        }
+        self.limits.succeeded(attempt, account.id);
+        let hash = self.hasher.hash(new.to_string()).await?;
+        self.store.set_password(account.id, hash, Some(TokenHash::of(token))).await?;
+        Ok(())
+    }
+
+    /// Ends every session of the session `token`'s account, this one included.
+    pub async fn log_out_everywhere(&self, token: &str) -> Result<(), AccountError> {
+        let account = self.session(token).await?.ok_or(AccountError::NotLoggedIn)?;
+        self.store.end_sessions(account.id, None).await?;
+        Ok(())
     }
 
     async fn open_session(&self, account: Account) -> Result<Session, AccountError> {
         let token = new_token();
         self.store.create_session(TokenHash::of(&token), account.id, now_ms()).await?;
-        Ok(Session { token, account })
+        let device = account.device_cookie();
+        Ok(Session { token, account, device })
     }
 
     /// The account a session token belongs to; None for an unknown or expired token.
@@ -218,12 +319,10 @@ impl Accounts {
         self.store.end_session(TokenHash::of(token)).await
     }
 
-    /// True if `name` is some account's username (ignoring case): no one else may use it.
-    pub async fn is_registered(&self, name: &str) -> Result<bool, StoreError> {
-        if Username::parse(name).is_err() {
-            return Ok(false);
-        }
-        Ok(self.store.account(name).await?.is_some())
+    /// The username `name` could be taken for, if an account has one: the same ignoring case,
+    /// or a look-alike (`protocol::name_key`): no one else may use such a name.
+    pub async fn registered_like(&self, name: &str) -> Result<Option<String>, StoreError> {
+        self.store.username_like(&crate::protocol::name_key(name)).await
     }
 }
 
@@ -248,15 +347,25 @@ fn fill_random(bytes: &mut [u8]) {
 
 /// The session token in a `Cookie` header, if there is one.
 pub fn session_cookie(headers: &axum::http::HeaderMap) -> Option<String> {
+    cookie_named(headers, COOKIE, 64)
+}
+
+/// The device cookie in a `Cookie` header, if there is one.
+pub fn device_cookie(headers: &axum::http::HeaderMap) -> Option<String> {
+    cookie_named(headers, DEVICE_COOKIE, 200)
+}
+
+/// The value of the cookie `name` in a `Cookie` header: none when empty or over `max` bytes.
+fn cookie_named(headers: &axum::http::HeaderMap, name: &str, max: usize) -> Option<String> {
     headers
         .get_all(axum::http::header::COOKIE)
         .iter()
         .filter_map(|value| value.to_str().ok())
         .flat_map(cookie::Cookie::split_parse)
         .filter_map(Result::ok)
-        .find(|c| c.name() == COOKIE)
+        .find(|c| c.name() == name)
         .map(|c| c.value().to_string())
-        .filter(|v| !v.is_empty() && v.len() <= 64)
+        .filter(|v| !v.is_empty() && v.len() <= max)
 }
 
 #[cfg(test)]
@@ -291,6 +400,33 @@ mod tests {
         assert_ne!(a.seat_token("g1"), b.seat_token("g1"));
         assert_eq!(a.seat_token("g1").len(), 32);
         assert_ne!(Player::anonymous(None).seat_token("g1"), Player::anonymous(None).seat_token("g1"));
+    }
+
+    #[test]
+    fn a_device_cookie_is_the_issuing_accounts_only() {
+        let key = vec![7; 32];
+        let stored = StoredAccount {
+            id: 3,
+            username: "a".into(),
+            password_hash: String::new(),
+            seat_key: key.clone(),
+            created_ms: 0,
+        };
+        let account = Account::of(stored.clone());
+        let cookie = account.device_cookie();
+        let nonce = device_of(&stored, &cookie).expect("its own cookie");
+        assert!(cookie.contains(&nonce));
+        assert_ne!(account.device_cookie(), cookie, "a fresh nonce each time");
+        let other = StoredAccount { id: 4, seat_key: vec![8; 32], ..stored.clone() };
+        assert_eq!(device_of(&other, &cookie), None, "another account's");
+        let rekeyed = StoredAccount { seat_key: vec![8; 32], ..stored.clone() };
+        assert_eq!(device_of(&rekeyed, &cookie), None, "a MAC under another key");
+        let (id_nonce, mac) = cookie.rsplit_once('.').expect("three parts");
+        let forged = format!("{id_nonce}.{}", "0".repeat(mac.len()));
+        assert_eq!(device_of(&stored, &forged), None, "a made-up MAC");
+        for bad in ["", "3", "3.", "3..", "x.y.z", "3.n"] {
+            assert_eq!(device_of(&stored, bad), None, "{bad:?}");
+        }
     }
 
     #[test]

@@ -14,17 +14,36 @@ impl Connection {
         if self.account.is_some() {
             return Ok(());
         }
-        let registered = self.shared.accounts.is_registered(name.as_str()).await.map_err(|e| {
+        let registered = self.shared.accounts.registered_like(name.as_str()).await.map_err(|e| {
             tracing::error!(error = %e, "could not look a name up");
             Refusal::server_error("could not check that name; try again")
         })?;
-        if registered {
-            return Err(Refusal::bad_request(format!(
-                "the name {} belongs to a registered player; log in to use it",
-                name.as_str()
-            )));
+        if let Some(username) = registered {
+            return Err(Refusal::bad_request(if username.eq_ignore_ascii_case(name.as_str()) {
+                format!("the name {} belongs to a registered player; log in to use it", name.as_str())
+            } else {
+                format!("the name {} looks like {username}, a registered player's; choose another", name.as_str())
+            }));
         }
         self.name = Some(name);
+        Ok(())
+    }
+
+    /// Checks that the session which logged this connection in is still open before its
+    /// account is used: a log-out (on this node or another, "everywhere", or by a password
+    /// change) takes the account's rights from sockets opened before it. A connection whose
+    /// session has ended goes on as an anonymous one, with no name.
+    pub(super) async fn recheck_session(&mut self) -> Result<(), Refusal> {
+        let (Some(account), Some(session)) = (&self.account, &self.session) else { return Ok(()) };
+        let now = self.shared.accounts.session(session).await.map_err(|e| {
+            tracing::error!(error = %e, "could not read a session");
+            Refusal::server_error("could not check your session; try again")
+        })?;
+        if now.is_none_or(|now| now.id != account.id) {
+            self.account = None;
+            self.session = None;
+            self.name = None;
+        }
         Ok(())
     }
 

@@ -68,8 +68,8 @@ pub struct Peer {
     /// Its place in that address's count of connections, held for as long as the socket
     /// lives; None when the address holds its limit already and the socket is to be refused.
     pub slot: Option<Arc<ConnectionSlot>>,
-    /// The player logged in by the session cookie, if any.
-    pub account: Option<Account>,
+    /// The player logged in by the session cookie, if any, with the session's token.
+    pub account: Option<(Account, String)>,
 }
 
 /// Serves one upgraded WebSocket until it closes or the server shuts down.
@@ -112,8 +112,9 @@ pub async fn serve(mut socket: WebSocket, shared: Arc<Shared>, peer: Peer) {
         id: shared.next_connection.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         ip: peer.ip,
         closing: false,
-        name: peer.account.as_ref().and_then(Account::name),
-        account: peer.account,
+        name: peer.account.as_ref().and_then(|(account, _)| account.name()),
+        session: peer.account.as_ref().map(|(_, session)| session.clone()),
+        account: peer.account.map(|(account, _)| account),
         chat_limiter,
         matched,
         seeking: false,
@@ -146,6 +147,9 @@ struct Connection {
     /// The logged-in player, if any: their username is their name, and their seats' tokens
     /// come from the account.
     account: Option<Account>,
+    /// The token of the session that logged the connection in, checked again before the
+    /// account is used (see `Connection::recheck_session`).
+    session: Option<String>,
     /// Chat lines have their own, slower rate.
     chat_limiter: RateLimiter,
     /// Where the lobby says this connection's seek was accepted.
@@ -338,6 +342,9 @@ impl Connection {
             Incoming::Action(GameAction { game, action }) => return self.act(game, action, id).await,
             Incoming::Message(message) => message,
         };
+        if !matches!(message, ClientMessage::List | ClientMessage::Unwatch { .. } | ClientMessage::CancelSeek) {
+            self.recheck_session().await?;
+        }
         match message {
             ClientMessage::List => self.list(id).await,
             ClientMessage::Create(game) => self.create(game, id).await,

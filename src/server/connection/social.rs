@@ -28,6 +28,10 @@ impl Connection {
         if self.chat_limiter.check() != Verdict::Allow {
             return Err(Refusal::rate_limited("you are writing too fast; wait a few seconds"));
         }
+        // Per address too: more connections must not mean more lines.
+        if !self.shared.limits.may_chat(self.ip) {
+            return Err(Refusal::rate_limited("your address is writing too fast; wait a few seconds"));
+        }
         handle.call(Command::Chat { token, name: self.name.clone(), room, text }).await?.into_done()?;
         self.ack(id).await;
         Ok(())

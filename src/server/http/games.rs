@@ -71,8 +71,8 @@ struct FinishedGame {
 impl From<StoredGame> for FinishedGame {
     fn from(g: StoredGame) -> FinishedGame {
         let view = |seat: StoredSeat| match seat {
-            StoredSeat::Human { token: Some(_), name, .. } => {
-                SeatView::human(false, PlayerName::from_stored(name).as_ref())
+            StoredSeat::Human { token: Some(_), name, account } => {
+                SeatView::human(false, PlayerName::from_stored(name).as_ref(), account.is_some())
             }
             StoredSeat::Human { token: None, .. } => SeatView::Open,
             StoredSeat::Bot { level } => SeatView::bot(level),

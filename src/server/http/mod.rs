@@ -52,6 +52,8 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/signup", post(accounts::sign_up))
         .route("/api/login", post(accounts::log_in))
         .route("/api/logout", post(accounts::log_out))
+        .route("/api/logout/everywhere", post(accounts::log_out_everywhere))
+        .route("/api/password", post(accounts::change_password))
         .route("/api/me", get(accounts::me))
         .route("/api/players/{name}", get(players::player))
         .route("/api/players/{name}/games", get(players::games))

@@ -11,6 +11,7 @@ use axum::Extension;
 use super::accounts::account_of;
 use super::error;
 use crate::protocol::ErrorCode;
+use crate::server::accounts::session_cookie;
 use crate::server::connection::{self, Peer};
 use crate::server::limits::client_ip;
 use crate::server::listener::PeerSlot;
@@ -55,7 +56,9 @@ pub(super) async fn upgrade(
             None
         }
     };
-    let peer = Peer { ip, slot, account };
+    // The session is kept with the account, to check again before the account is used.
+    let session = account.as_ref().and(session_cookie(&headers));
+    let peer = Peer { ip, slot, account: account.map(|a| (a, session.unwrap_or_default())) };
     // Accept somewhat more than the protocol allows so an oversized message can still be
     // answered with `too_large` instead of a dropped connection.
     let limit = shared.config.max_frame * 4;

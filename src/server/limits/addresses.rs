@@ -27,11 +27,22 @@ pub struct AddressConfig {
     pub creates_per_minute: u32,
     /// Seats resumed per minute; as many may come at once.
     pub resumes_per_minute: u32,
+    /// Chat lines written per minute, across all of the address's connections (each
+    /// connection has its own, lower limit too); a quarter of them may come at once.
+    pub chats_per_minute: u32,
 }
 
 impl Default for AddressConfig {
     fn default() -> AddressConfig {
-        AddressConfig { max_connections: 256, max_unfinished: 32, creates_per_minute: 30, resumes_per_minute: 30 }
+        AddressConfig {
+            max_connections: 256,
+            max_unfinished: 32,
+            creates_per_minute: 30,
+            resumes_per_minute: 30,
+            // Two connections' worth: someone with a second tab chats freely, a crowd of
+            // connections from one address does not multiply its lines.
+            chats_per_minute: 60,
+        }
     }
 }
 
@@ -48,6 +59,7 @@ struct Entry {
     connections: usize,
     creates: RateLimiter,
     resumes: RateLimiter,
+    chats: RateLimiter,
     last_seen: Instant,
 }
 
@@ -126,6 +138,10 @@ impl AddressLimits {
             connections: 0,
             creates: per_minute(self.config.creates_per_minute),
             resumes: per_minute(self.config.resumes_per_minute),
+            chats: RateLimiter::new(
+                (self.config.chats_per_minute / 4).max(1),
+                f64::from(self.config.chats_per_minute) / 60.0,
+            ),
             last_seen: now,
         });
         entry.last_seen = now;
@@ -153,6 +169,11 @@ impl AddressLimits {
     /// Takes one resume from the address's allowance; false when it has used it up.
     pub fn may_resume(&self, ip: IpAddr) -> bool {
         self.with(ip, |e| e.resumes.check() == Verdict::Allow)
+    }
+
+    /// Takes one chat line from the address's allowance; false when it has used it up.
+    pub fn may_chat(&self, ip: IpAddr) -> bool {
+        self.with(ip, |e| e.chats.check() == Verdict::Allow)
     }
 
     /// Connections `ip`'s network holds now.

@@ -93,8 +93,8 @@ impl Log {
 
 fn seat(view: &SeatView) -> String {
     match view {
-        SeatView::Human { online: true, name } => format!("human {name} (online)"),
-        SeatView::Human { online: false, name } => format!("human {name} (offline)"),
+        SeatView::Human { online: true, name, .. } => format!("human {name} (online)"),
+        SeatView::Human { online: false, name, .. } => format!("human {name} (offline)"),
         SeatView::Bot { level, .. } => format!("bot level {level}"),
         SeatView::Engine(engine) => format!("engine {}", engine.label),
         SeatView::Open => "open".into(),

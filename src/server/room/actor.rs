@@ -23,6 +23,7 @@ use super::{Action, Command, LobbyNote, Reply, RoomCommand, RoomContext, Subscri
 use crate::chess::{Color, Game, Move, MoveError, Outcome};
 use crate::protocol::{GameId, GameSummary, Refusal, Status};
 use crate::server::accounts::Player;
+use crate::server::faults;
 use crate::server::store::{AccountKey, StoreEvent, StoredGame};
 use crate::timer::sleep_until;
 
@@ -307,17 +308,24 @@ impl Room {
         let now = Instant::now();
         self.clock.stop(now);
         let (clock, times) = (self.clock.view(now), self.clock.times(now));
-        let event = if record::discarded(&self.game) {
+        if record::discarded(&self.game) {
             // Ended before a move was made (resigned, abandoned), or called off: nothing worth
-            // keeping in the archive. The room still shows the end while it is held.
-            StoreEvent::Discarded
+            // keeping in the archive. The room still shows the end while it is held. The end
+            // follows from what is already stored, so a store failure here only gets logged.
+            let _ = self.events.durable(StoreEvent::Discarded).await;
         } else {
+            // A rated game's ratings change in the transaction that stores its end: a crash
+            // leaves both or neither, never a result without its ratings or ratings without it.
             let players = (self.seats.accounts(), self.clock.spec(), self.game.variant());
-            self.record.rate((&self.id, self.ctx.ratings.as_ref()), players, outcome).await;
-            StoreEvent::Ended { outcome, times, v: out.next_version() }
-        };
-        // The end follows from what is already stored, so a store failure here only gets logged.
-        let _ = self.events.durable(event).await;
+            let rated = self.record.rated_end(players, outcome);
+            let event = StoreEvent::Ended { outcome, times, v: out.next_version(), rated };
+            faults::hit("end.before_store");
+            let stored = self.events.durable(event).await;
+            faults::hit("end.after_store");
+            if stored.is_ok() && rated.is_some() {
+                self.record.read_ratings((&self.id, self.ctx.ratings.as_ref())).await;
+            }
+        }
         // Its version is stored with it (or, if that write failed, it is not worth another).
         out.push_stored(snapshot::end_event(outcome, clock, &self.game, &self.record));
     }

@@ -5,7 +5,7 @@ use crate::chess::openings::{self, Opening};
 use crate::chess::{ByColor, Color, Game, Outcome, Variant};
 use crate::protocol::{ClockSpec, MatchScore};
 use crate::server::ratings::{self, Category};
-use crate::server::store::{now_ms, AccountKey, RatedResult, RatingStore, StoredRatings};
+use crate::server::store::{now_ms, AccountKey, RatedEnd, RatedResult, RatingStore, StoredRatings};
 
 /// The facts of a game a room keeps beside the game itself.
 pub(super) struct Record {
@@ -83,20 +83,23 @@ impl Record {
         Some(RatedResult { white, black, category, white_score, at_ms: now_ms() })
     }
 
-    /// Changes both players' ratings by the result of a rated game `id` (see
-    /// [`Record::rated_result`]), before its end is shown, so the end can carry the change. A
-    /// store failure leaves the ratings as they were: the game still ends, unrated, and the
-    /// failure is logged.
-    pub(super) async fn rate(
-        &mut self,
-        (id, store): (&str, &dyn RatingStore),
+    /// What the store must apply with the end of a rated game (see [`Record::rated_result`]):
+    /// the result and the rule the ratings follow; None for a casual game.
+    pub(super) fn rated_end(
+        &self,
         (accounts, clock, variant): (ByColor<Option<AccountKey>>, Option<ClockSpec>, Variant),
         outcome: Outcome,
-    ) {
-        let Some(result) = self.rated_result(accounts, clock, variant, outcome) else { return };
-        match store.rate(id, result, ratings::rate).await {
-            Ok(ratings) => self.ratings = Some(ratings),
-            Err(e) => tracing::error!(game = %id, error = %e, "could not change the ratings"),
+    ) -> Option<RatedEnd> {
+        let result = self.rated_result(accounts, clock, variant, outcome)?;
+        Some(RatedEnd { result, update: ratings::rate })
+    }
+
+    /// Reads back how the stored end of rated game `id` changed the ratings, so the end can
+    /// carry the change. A failed read only leaves the change off the event (it is logged).
+    pub(super) async fn read_ratings(&mut self, (id, store): (&str, &dyn RatingStore)) {
+        match store.rating_change(id).await {
+            Ok(ratings) => self.ratings = ratings,
+            Err(e) => tracing::error!(game = %id, error = %e, "could not read the rating change"),
         }
     }
 

@@ -69,7 +69,7 @@ impl Seat {
     pub(super) fn view(&self) -> SeatView {
         match self {
             Seat::Human { token: None, .. } => SeatView::Open,
-            Seat::Human { online, name, .. } => SeatView::human(*online > 0, name.as_ref()),
+            Seat::Human { online, name, account, .. } => SeatView::human(*online > 0, name.as_ref(), account.is_some()),
             Seat::Bot { level, .. } => SeatView::bot(level.get()),
             Seat::Engine { name, options, .. } => SeatView::engine(name, options),
         }
@@ -362,10 +362,10 @@ mod tests {
         assert!(seat.held_by(&TokenHash::of(&a)));
         assert!(!seat.held_by(&TokenHash::of(&new_token())));
         assert!(!seat.held_by(&TokenHash::of("")));
-        assert_eq!(seat.view(), SeatView::Human { online: true, name: "Ann".into() });
+        assert_eq!(seat.view(), SeatView::Human { online: true, name: "Ann".into(), account: false });
         assert_eq!(
             Seat::taken(&a, &Player::default()).view(),
-            SeatView::Human { online: true, name: "Anonymous".into() }
+            SeatView::Human { online: true, name: "Anonymous".into(), account: false }
         );
         assert_eq!(Seat::open().view(), SeatView::Open);
         assert!(!Seat::open().held_by(&TokenHash::of("")));

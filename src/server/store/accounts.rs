@@ -59,6 +59,23 @@ pub struct RatedResult {
     pub at_ms: i64,
 }
 
+/// A rated game's end as the store applies it, with the end itself, in one transaction: the
+/// result, and how the new ratings follow from the old (`ratings::rate`; the store does no
+/// arithmetic of its own).
+#[derive(Clone, Copy, Debug)]
+pub struct RatedEnd {
+    pub result: RatedResult,
+    pub update: RatingUpdate,
+}
+
+impl PartialEq for RatedEnd {
+    /// The same result; the update is the server's one rule either way (function pointers
+    /// do not compare reliably).
+    fn eq(&self, other: &RatedEnd) -> bool {
+        self.result == other.result
+    }
+}
+
 /// One player's rating after a rated game and how much it moved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RatingChange {

@@ -1,7 +1,7 @@
 //! A game as the store holds it, and the changes rooms record: the store's own types, never
 //! the wire's, so a change to the protocol cannot change what a stored game means.
 
-use super::{AccountKey, StoredRatings};
+use super::{AccountKey, RatedEnd, StoredRatings};
 use crate::chess::{Color, Outcome, Rules, Variant};
 use crate::protocol::{ClockSpec, GameId, MatchScore, Points};
 use crate::server::token::TokenHash;
@@ -126,7 +126,7 @@ impl StoredGame {
 }
 
 /// A change to a game, to be made durable.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum StoreEvent {
     /// A new game (with no moves; with a result if its start position is already over).
     Created(Box<StoredGame>),
@@ -138,8 +138,9 @@ pub enum StoreEvent {
     Move { ply: usize, uci: String, times: Option<StoredTimes>, v: u64 },
     /// Moves were taken back; `ply` moves remain; `v` as for `Move`.
     Undo { ply: usize, times: Option<StoredTimes>, v: u64 },
-    /// The game ended; `v` as for `Move`.
-    Ended { outcome: Outcome, times: Option<StoredTimes>, v: u64 },
+    /// The game ended; `v` as for `Move`. A rated game's rating change (`rated`) is made in the
+    /// same transaction: a result is never stored without its ratings, nor ratings without it.
+    Ended { outcome: Outcome, times: Option<StoredTimes>, v: u64, rated: Option<RatedEnd> },
     /// The clock's times now (when the server stops, so a restart goes on from them).
     Times(StoredTimes),
     /// The room has sent the event of version `v` (one whose change is not stored).

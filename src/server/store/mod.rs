@@ -19,7 +19,7 @@ use std::sync::Arc;
 use futures::future::BoxFuture;
 
 pub use accounts::{
-    AccountKey, RatedResult, RatingChange, RatingPoint, RatingUpdate, RatingsAfter, RatingsBefore, Results,
+    AccountKey, RatedEnd, RatedResult, RatingChange, RatingPoint, RatingUpdate, RatingsAfter, RatingsBefore, Results,
     StoredAccount, StoredRating, StoredRatings,
 };
 pub use analyses::{AnalysisRecord, AnalysisWrite, StoredAnalysis, StoredEval};

@@ -8,8 +8,8 @@ use futures::future::BoxFuture;
 use thiserror::Error;
 
 use super::{
-    AccountKey, AnalysisRecord, AnalysisWrite, RatedResult, RatingPoint, RatingUpdate, Results, StoreEvent,
-    StoredAccount, StoredGame, StoredRating, StoredRatings,
+    AccountKey, AnalysisRecord, AnalysisWrite, RatingPoint, Results, StoreEvent, StoredAccount, StoredGame,
+    StoredRating, StoredRatings,
 };
 use crate::server::ratings::Category;
 use crate::server::token::TokenHash;
@@ -67,6 +67,9 @@ pub trait AccountStore: Send + Sync + 'static {
     ) -> BoxFuture<'static, Result<Option<StoredAccount>, StoreError>>;
     /// The account called `username`, ignoring case.
     fn account(&self, username: &str) -> BoxFuture<'static, Result<Option<StoredAccount>, StoreError>>;
+    /// A username whose name key (`protocol::name_key`) is `name_key`: one a chosen name
+    /// could be taken for.
+    fn username_like(&self, name_key: &str) -> BoxFuture<'static, Result<Option<String>, StoreError>>;
     /// Opens a session for `account`, known by the hash of its token.
     fn create_session(
         &self,
@@ -84,6 +87,15 @@ pub trait AccountStore: Send + Sync + 'static {
     ) -> BoxFuture<'static, Result<Option<StoredAccount>, StoreError>>;
     /// Closes a session.
     fn end_session(&self, session: TokenHash) -> BoxFuture<'static, Result<(), StoreError>>;
+    /// Closes every session of `account` but `keep` (log out everywhere else).
+    fn end_sessions(&self, account: AccountKey, keep: Option<TokenHash>) -> BoxFuture<'static, Result<(), StoreError>>;
+    /// Sets `account`'s password hash and closes every other session than `keep`, together.
+    fn set_password(
+        &self,
+        account: AccountKey,
+        password_hash: String,
+        keep: Option<TokenHash>,
+    ) -> BoxFuture<'static, Result<(), StoreError>>;
     /// The unfinished games where the account holds a seat, newest first.
     fn playing(&self, account: AccountKey) -> BoxFuture<'static, Result<Vec<String>, StoreError>>;
     /// The account's ratings (only the categories it has played rated games in).
@@ -110,18 +122,12 @@ pub trait AccountStore: Send + Sync + 'static {
     ) -> BoxFuture<'static, Result<Vec<(String, StoredRating)>, StoreError>>;
 }
 
-/// Where rated games change their players' ratings.
+/// Where rated games' rating changes are read back. They are made with the game's end
+/// (`StoreEvent::Ended { rated, .. }`), in one transaction.
 pub trait RatingStore: Send + Sync + 'static {
-    /// Applies the result of the rated game `game` to both players' ratings, in one
-    /// transaction: reads their ratings in its category, has `update` compute the new ones,
-    /// writes them (with a point of history each) and keeps the change with the game. Rating a
-    /// game again changes nothing and answers the first change (a restart may replay an ending).
-    fn rate(
-        &self,
-        game: &str,
-        result: RatedResult,
-        update: RatingUpdate,
-    ) -> BoxFuture<'static, Result<StoredRatings, StoreError>>;
+    /// How a rated game that has ended changed its players' ratings; None before its end is
+    /// stored, or for a casual game.
+    fn rating_change(&self, game: &str) -> BoxFuture<'static, Result<Option<StoredRatings>, StoreError>>;
 }
 
 /// Where computer analyses of finished games are claimed, followed and kept.

@@ -362,8 +362,12 @@ impl GameView {
             }
             match &self.g().seats[side] {
                 bot @ SeatView::Bot { .. } => bot.shown().unwrap_or_default().to_string(),
-                SeatView::Human { online: true, name } => name.clone(),
-                SeatView::Human { online: false, name } => format!("{name} (offline)"),
+                SeatView::Human { online, name, account } => {
+                    // A name chosen without an account is marked: anyone may choose any free name.
+                    let guest = if !account && name != PlayerName::ANONYMOUS { " (guest)" } else { "" };
+                    let away = if *online { "" } else { " (offline)" };
+                    format!("{name}{guest}{away}")
+                }
                 SeatView::Engine(engine) => engine.label.clone(),
                 SeatView::Open => "open seat".into(),
             }

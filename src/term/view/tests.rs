@@ -33,7 +33,7 @@ fn state_of(game: &Game, v: u64, seats: Seats) -> GameState {
 }
 
 fn vs_bot() -> Seats {
-    Seats { white: SeatView::human(true, None), black: SeatView::bot(3) }
+    Seats { white: SeatView::human(true, None, false), black: SeatView::bot(3) }
 }
 
 fn move_event(game: &mut Game, v: u64, uci: &str) -> ServerMessage {
@@ -98,7 +98,7 @@ fn a_game_against_a_bot_in_words() {
 #[test]
 fn check_and_checkmate_for_a_spectator() {
     let mut game = Game::new(Variant::Standard);
-    let humans = Seats { white: SeatView::human(true, None), black: SeatView::human(true, None) };
+    let humans = Seats { white: SeatView::human(true, None, false), black: SeatView::human(true, None, false) };
     let mut view = GameView::new(state_of(&game, 1, humans), None);
     assert_eq!(view.status_line(), "White to move.");
     for (v, uci) in [(2, "f2f3"), (3, "e7e5"), (4, "g2g4")] {
@@ -144,7 +144,7 @@ fn check_is_called_out() {
 #[test]
 fn offers_and_declines_in_plain_words() {
     let game = Game::new(Variant::Standard);
-    let humans = Seats { white: SeatView::human(true, None), black: SeatView::human(true, None) };
+    let humans = Seats { white: SeatView::human(true, None, false), black: SeatView::human(true, None, false) };
     let mut view = GameView::new(state_of(&game, 1, humans), Some(Color::White));
     let offer = ServerMessage::Offer { game: "g1".into(), v: 2, kind: OfferKind::Draw, by: Color::Black };
     assert_eq!(
@@ -162,7 +162,7 @@ fn offers_and_declines_in_plain_words() {
     );
     let refused = ServerMessage::Declined { game: "g1".into(), v: 5, kind: OfferKind::Undo, by: Color::White };
     assert_eq!(view.apply(&refused).notes, vec!["Black declined your request to take back.".to_string()]);
-    let offline = Seats { white: SeatView::human(true, None), black: SeatView::human(false, None) };
+    let offline = Seats { white: SeatView::human(true, None, false), black: SeatView::human(false, None, false) };
     let seats = ServerMessage::Seats { game: "g1".into(), v: 6, seats: offline, claim: None };
     assert_eq!(view.apply(&seats).notes, vec!["Black went offline.".to_string()]);
 }
@@ -170,19 +170,23 @@ fn offers_and_declines_in_plain_words() {
 #[test]
 fn waiting_then_joined() {
     let game = Game::new(Variant::Minichess7);
-    let open = Seats { white: SeatView::human(true, None), black: SeatView::Open };
+    let open = Seats { white: SeatView::human(true, None, false), black: SeatView::Open };
     let mut state = state_of(&game, 0, open);
     state.status = Status::Waiting;
     let mut view = GameView::new(state, Some(Color::White));
     assert_eq!(view.status_line(), "Waiting for an opponent to join…");
     assert!(view.why_not_my_turn().is_some_and(|w| w.contains("not started")));
     let bob = PlayerName::parse("Bob").ok();
-    let joined = Seats { white: SeatView::human(true, None), black: SeatView::human(true, bob.as_ref()) };
+    let joined = Seats { white: SeatView::human(true, None, false), black: SeatView::human(true, bob.as_ref(), false) };
     let update = view.apply(&ServerMessage::Seats { game: "g1".into(), v: 1, seats: joined, claim: None });
     assert_eq!(update, Update { notes: vec!["Bob joined — the game begins.".into()], redraw: true, resync: false });
     let text = view.render();
-    assert!(text.contains("White: you · Black: Bob"), "{text}");
+    // A name chosen without an account is marked as a guest's.
+    assert!(text.contains("White: you · Black: Bob (guest)"), "{text}");
     assert!(text.contains("· minichess7 ·"), "{text}");
+    let account = Seats { white: SeatView::human(true, None, false), black: SeatView::human(true, bob.as_ref(), true) };
+    view.apply(&ServerMessage::Seats { game: "g1".into(), v: 2, seats: account, claim: None });
+    assert!(view.render().contains("White: you · Black: Bob\n"), "an account's name is shown as it is");
     assert!(text.contains(" 1  ♘  ♗  ♕  ♔  A  C  ♖  1"), "{text}");
     assert!(text.ends_with("White to move — your move.\n"), "{text}");
     assert_eq!(VariantName::from(Variant::Minichess7), VariantName::Minichess7);
@@ -266,8 +270,8 @@ fn a_rated_end_prints_both_new_ratings() {
     use crate::protocol::{GameRatings, RatingChange};
     let game = Game::new(Variant::Standard);
     let seats = Seats {
-        white: SeatView::human(true, PlayerName::parse("Alice").ok().as_ref()),
-        black: SeatView::human(true, PlayerName::parse("Bob").ok().as_ref()),
+        white: SeatView::human(true, PlayerName::parse("Alice").ok().as_ref(), true),
+        black: SeatView::human(true, PlayerName::parse("Bob").ok().as_ref(), true),
     };
     let mut view = GameView::new(state_of(&game, 1, seats), Some(Color::White));
     let ratings = GameRatings {

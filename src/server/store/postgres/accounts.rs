@@ -12,8 +12,8 @@ use crate::server::ratings::Category;
 use crate::server::store::accounts::{category_of, ratings_json, ratings_of, RESULTS};
 use crate::server::store::records::readable;
 use crate::server::store::{
-    AccountKey, AccountStore, RatedResult, RatingPoint, RatingStore, RatingUpdate, RatingsBefore, Results, StoreError,
-    StoredAccount, StoredGame, StoredRating, StoredRatings,
+    AccountKey, AccountStore, RatedEnd, RatingPoint, RatingStore, RatingsBefore, Results, StoreError, StoredAccount,
+    StoredGame, StoredRating, StoredRatings,
 };
 use crate::server::token::TokenHash;
 
@@ -93,13 +93,10 @@ async fn save_rating(
     Ok(())
 }
 
-async fn rate(
-    client: &mut tokio_postgres::Client,
-    game: &str,
-    result: RatedResult,
-    update: RatingUpdate,
-) -> Result<StoredRatings, StoreError> {
-    let tx = client.transaction().await.map_err(write_failed)?;
+/// Changes both players' ratings by a rated game's result, inside the caller's transaction
+/// (the one that stores the game's end). Rating a game again changes nothing and answers the
+/// first change (a restart may replay an ending).
+pub(super) async fn rate_in(tx: &impl GenericClient, game: &str, end: RatedEnd) -> Result<StoredRatings, StoreError> {
     // The game's row first: a second rating of the same game waits here, then sees the first.
     let row =
         tx.query_opt("SELECT ratings FROM games WHERE id = $1 FOR UPDATE", &[&game]).await.map_err(read_failed)?;
@@ -107,20 +104,34 @@ async fn rate(
     if let Some(done) = ratings_of(done.as_deref()) {
         return Ok(done);
     }
+    let RatedEnd { result, update } = end;
     let (first, second) =
         if result.white <= result.black { (result.white, result.black) } else { (result.black, result.white) };
-    let first_rating = rating_of(&tx, first, result.category).await?;
-    let second_rating = if second == first { first_rating } else { rating_of(&tx, second, result.category).await? };
+    let first_rating = rating_of(tx, first, result.category).await?;
+    let second_rating = if second == first { first_rating } else { rating_of(tx, second, result.category).await? };
     let (white, black) =
         if first == result.white { (first_rating, second_rating) } else { (second_rating, first_rating) };
     let after = update(&result, RatingsBefore { white, black });
-    save_rating(&tx, result.white, game, &after.white).await?;
-    save_rating(&tx, result.black, game, &after.black).await?;
+    save_rating(tx, result.white, game, &after.white).await?;
+    save_rating(tx, result.black, game, &after.black).await?;
     tx.execute("UPDATE games SET ratings = $2 WHERE id = $1", &[&game, &ratings_json(&after.change)])
         .await
         .map_err(write_failed)?;
-    tx.commit().await.map_err(write_failed)?;
     Ok(after.change)
+}
+
+/// Deletes every session of `account` but `keep`.
+async fn end_sessions(
+    client: &impl GenericClient,
+    account: AccountKey,
+    keep: Option<&TokenHash>,
+) -> Result<(), StoreError> {
+    let keep: &[u8] = keep.map_or(&[], |k| &k.0[..]);
+    client
+        .execute("DELETE FROM sessions WHERE account = $1 AND token_hash <> $2", &[&account, &keep])
+        .await
+        .map(drop)
+        .map_err(write_failed)
 }
 
 impl AccountStore for PostgresStore {
@@ -135,9 +146,16 @@ impl AccountStore for PostgresStore {
             async move {
                 let row = client
                     .query_opt(
-                        "INSERT INTO accounts (username, username_key, password_hash, seat_key, created_ms)
-                         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (username_key) DO NOTHING RETURNING id",
-                        &[&username, &username.to_lowercase(), &password_hash, &seat_key, &now_ms],
+                        "INSERT INTO accounts (username, username_key, password_hash, seat_key, created_ms, name_key)
+                         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (username_key) DO NOTHING RETURNING id",
+                        &[
+                            &username,
+                            &username.to_lowercase(),
+                            &password_hash,
+                            &seat_key,
+                            &now_ms,
+                            &crate::protocol::name_key(&username),
+                        ],
                     )
                     .await
                     .map_err(|e| match e.code() {
@@ -162,6 +180,20 @@ impl AccountStore for PostgresStore {
                     .await
                     .map_err(read_failed)?;
                 row.map(|r| account_row(&r, 0)).transpose()
+            }
+            .boxed()
+        })
+    }
+
+    fn username_like(&self, name_key: &str) -> BoxFuture<'static, Result<Option<String>, StoreError>> {
+        let key = name_key.to_string();
+        self.read(move |client| {
+            async move {
+                let row = client
+                    .query_opt("SELECT username FROM accounts WHERE name_key = $1 LIMIT 1", &[&key])
+                    .await
+                    .map_err(read_failed)?;
+                Ok(row.map(|r| r.get(0)))
             }
             .boxed()
         })
@@ -232,6 +264,29 @@ impl AccountStore for PostgresStore {
                     .await
                     .map(drop)
                     .map_err(write_failed)
+            }
+            .boxed()
+        })
+    }
+
+    fn end_sessions(&self, account: AccountKey, keep: Option<TokenHash>) -> BoxFuture<'static, Result<(), StoreError>> {
+        self.read(move |client| async move { end_sessions(client, account, keep.as_ref()).await }.boxed())
+    }
+
+    fn set_password(
+        &self,
+        account: AccountKey,
+        password_hash: String,
+        keep: Option<TokenHash>,
+    ) -> BoxFuture<'static, Result<(), StoreError>> {
+        self.write(move |client| {
+            async move {
+                let tx = client.transaction().await.map_err(write_failed)?;
+                tx.execute("UPDATE accounts SET password_hash = $2 WHERE id = $1", &[&account, &password_hash])
+                    .await
+                    .map_err(write_failed)?;
+                end_sessions(&tx, account, keep.as_ref()).await?;
+                tx.commit().await.map_err(write_failed)
             }
             .boxed()
         })
@@ -364,13 +419,16 @@ impl AccountStore for PostgresStore {
 }
 
 impl RatingStore for PostgresStore {
-    fn rate(
-        &self,
-        game: &str,
-        result: RatedResult,
-        update: RatingUpdate,
-    ) -> BoxFuture<'static, Result<StoredRatings, StoreError>> {
+    fn rating_change(&self, game: &str) -> BoxFuture<'static, Result<Option<StoredRatings>, StoreError>> {
         let game = game.to_string();
-        self.write(move |client| async move { rate(client, &game, result, update).await }.boxed())
+        self.read(move |client| {
+            async move {
+                let row =
+                    client.query_opt("SELECT ratings FROM games WHERE id = $1", &[&game]).await.map_err(read_failed)?;
+                let text: Option<String> = row.and_then(|r| r.get(0));
+                Ok(ratings_of(text.as_deref()))
+            }
+            .boxed()
+        })
     }
 }

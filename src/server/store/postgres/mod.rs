@@ -98,6 +98,7 @@ impl PostgresStore {
         {
             let mut client = pool.get().await.map_err(|e| failed(&e))?;
             schema::migrate(&mut client).await.map_err(|e| failed(&e))?;
+            schema::fill_name_keys(&client).await.map_err(|e| failed(&e))?;
         }
         let (jobs, queue) = mpsc::unbounded_channel();
         let fence = node.map(|node| Arc::new(Fence::new(node.to_string())));

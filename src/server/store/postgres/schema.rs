@@ -134,8 +134,15 @@ CREATE TABLE analyses (
 );
 ";
 
+/// Version 7: as SQLite's schema 7: each account's name key, filled in for older accounts
+/// when the store opens.
+const V7: &str = "
+ALTER TABLE accounts ADD COLUMN name_key TEXT;
+CREATE INDEX accounts_by_name_key ON accounts (name_key);
+";
+
 /// Every migration's SQL, oldest first: version n is `STEPS[n - 1]`.
-const STEPS: [&str; 6] = [V1, V2, V3, V4, V5, V6];
+const STEPS: [&str; 7] = [V1, V2, V3, V4, V5, V6, V7];
 
 /// The schema version this server writes.
 pub const LATEST: usize = STEPS.len();
@@ -168,4 +175,16 @@ pub(super) async fn migrate(client: &mut Client) -> Result<(), Box<dyn std::erro
         }
         tx.commit().await?;
     }
+}
+
+/// Gives every account without one its name key (accounts made before schema 7).
+pub(super) async fn fill_name_keys(client: &Client) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    let rows = client.query("SELECT id, username FROM accounts WHERE name_key IS NULL", &[]).await?;
+    for row in rows {
+        let (id, username): (i64, String) = (row.get(0), row.get(1));
+        client
+            .execute("UPDATE accounts SET name_key = $2 WHERE id = $1", &[&id, &crate::protocol::name_key(&username)])
+            .await?;
+    }
+    Ok(())
 }

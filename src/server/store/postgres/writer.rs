@@ -176,7 +176,7 @@ async fn apply(
             tx.execute(&delete, &[&game, &ply_column(*ply)]).await.map_err(sql)?;
             set_state(tx, game, Some(*v), *times).await?;
         }
-        StoreEvent::Ended { outcome, times, v } => {
+        StoreEvent::Ended { outcome, times, v, rated } => {
             let (result, reason) = (outcome.result(), outcome.reason.name());
             let update = tx
                 .prepare_cached(
@@ -186,6 +186,10 @@ async fn apply(
                 .map_err(sql)?;
             must_change(tx.execute(&update, &[&game, &result, &reason, &now_ms()]).await.map_err(sql)?)?;
             set_state(tx, game, Some(*v), *times).await?;
+            // In the same savepoint: the end and the ratings are kept together or not at all.
+            if let Some(rated) = rated {
+                super::accounts::rate_in(&**tx, game, *rated).await.map_err(|e| e.to_string())?;
+            }
         }
         StoreEvent::Times(times) => set_state(tx, game, None, Some(*times)).await?,
         StoreEvent::Version { v } => set_state(tx, game, Some(*v), None).await?,

@@ -10,8 +10,8 @@ use crate::server::ratings::Category;
 use crate::server::store::accounts::{category_of, ratings_json, ratings_of, RESULTS};
 use crate::server::store::records::readable;
 use crate::server::store::{
-    AccountKey, AccountStore, RatedResult, RatingPoint, RatingStore, RatingUpdate, RatingsBefore, Results, StoreError,
-    StoredAccount, StoredGame, StoredRating, StoredRatings,
+    AccountKey, AccountStore, RatedEnd, RatingPoint, RatingStore, RatingsBefore, Results, StoreError, StoredAccount,
+    StoredGame, StoredRating, StoredRatings,
 };
 use crate::server::token::TokenHash;
 
@@ -93,21 +93,32 @@ fn applied(conn: &Connection, game: &str) -> Result<Option<StoredRatings>, Store
     Ok(ratings_of(text.flatten().as_deref()))
 }
 
-fn rate(conn: &Connection, game: &str, result: RatedResult, update: RatingUpdate) -> Result<StoredRatings, StoreError> {
-    let tx = conn.unchecked_transaction().map_err(write_failed)?;
-    if let Some(done) = applied(&tx, game)? {
+/// Changes both players' ratings by a rated game's result, inside the caller's transaction
+/// (the one that stores the game's end). Rating a game again changes nothing and answers the
+/// first change (a restart may replay an ending).
+pub(super) fn rate_in(conn: &Connection, game: &str, end: RatedEnd) -> Result<StoredRatings, StoreError> {
+    if let Some(done) = applied(conn, game)? {
         return Ok(done);
     }
-    let white = rating_of(&tx, result.white, result.category)?;
-    let black = rating_of(&tx, result.black, result.category)?;
+    let RatedEnd { result, update } = end;
+    let white = rating_of(conn, result.white, result.category)?;
+    let black = rating_of(conn, result.black, result.category)?;
     let after = update(&result, RatingsBefore { white, black });
-    save_rating(&tx, result.white, game, &after.white).map_err(write_failed)?;
-    save_rating(&tx, result.black, game, &after.black).map_err(write_failed)?;
-    tx.prepare_cached("UPDATE games SET ratings = ?2 WHERE id = ?1")
+    save_rating(conn, result.white, game, &after.white).map_err(write_failed)?;
+    save_rating(conn, result.black, game, &after.black).map_err(write_failed)?;
+    conn.prepare_cached("UPDATE games SET ratings = ?2 WHERE id = ?1")
         .and_then(|mut s| s.execute(params![game, ratings_json(&after.change)]))
         .map_err(write_failed)?;
-    tx.commit().map_err(write_failed)?;
     Ok(after.change)
+}
+
+/// Deletes every session of `account` but `keep`.
+fn end_sessions(conn: &Connection, account: AccountKey, keep: Option<&TokenHash>) -> Result<(), StoreError> {
+    let keep: &[u8] = keep.map_or(&[], |k| &k.0[..]);
+    conn.prepare_cached("DELETE FROM sessions WHERE account = ?1 AND token_hash <> ?2")
+        .and_then(|mut s| s.execute(params![account, keep]))
+        .map(drop)
+        .map_err(write_failed)
 }
 
 impl AccountStore for SqliteStore {
@@ -121,11 +132,12 @@ impl AccountStore for SqliteStore {
         self.read(move |conn| {
             let inserted = conn
                 .prepare_cached(
-                    "INSERT INTO accounts (username, username_key, password_hash, seat_key, created_ms)
-                     VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (username_key) DO NOTHING",
+                    "INSERT INTO accounts (username, username_key, password_hash, seat_key, created_ms, name_key)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (username_key) DO NOTHING",
                 )
                 .and_then(|mut s| {
-                    s.execute(params![username, username.to_lowercase(), password_hash, seat_key, now_ms])
+                    let key = crate::protocol::name_key(&username);
+                    s.execute(params![username, username.to_lowercase(), password_hash, seat_key, now_ms, key])
                 })
                 .map_err(write_failed)?;
             if inserted == 0 {
@@ -141,6 +153,15 @@ impl AccountStore for SqliteStore {
         self.read(move |conn| {
             conn.prepare_cached(&format!("{ACCOUNT} WHERE username_key = ?1"))
                 .and_then(|mut s| s.query_row(params![key], account_row).optional())
+                .map_err(read_failed)
+        })
+    }
+
+    fn username_like(&self, name_key: &str) -> BoxFuture<'static, Result<Option<String>, StoreError>> {
+        let key = name_key.to_string();
+        self.read(move |conn| {
+            conn.prepare_cached("SELECT username FROM accounts WHERE name_key = ?1 LIMIT 1")
+                .and_then(|mut s| s.query_row(params![key], |r| r.get(0)).optional())
                 .map_err(read_failed)
         })
     }
@@ -209,6 +230,26 @@ impl AccountStore for SqliteStore {
                 .and_then(|mut s| s.execute(params![&session.0[..]]))
                 .map(drop)
                 .map_err(write_failed)
+        })
+    }
+
+    fn end_sessions(&self, account: AccountKey, keep: Option<TokenHash>) -> BoxFuture<'static, Result<(), StoreError>> {
+        self.read(move |conn| end_sessions(conn, account, keep.as_ref()))
+    }
+
+    fn set_password(
+        &self,
+        account: AccountKey,
+        password_hash: String,
+        keep: Option<TokenHash>,
+    ) -> BoxFuture<'static, Result<(), StoreError>> {
+        self.read(move |conn| {
+            let tx = conn.unchecked_transaction().map_err(write_failed)?;
+            tx.prepare_cached("UPDATE accounts SET password_hash = ?2 WHERE id = ?1")
+                .and_then(|mut s| s.execute(params![account, password_hash]))
+                .map_err(write_failed)?;
+            end_sessions(&tx, account, keep.as_ref())?;
+            tx.commit().map_err(write_failed)
         })
     }
 
@@ -311,13 +352,8 @@ impl AccountStore for SqliteStore {
 }
 
 impl RatingStore for SqliteStore {
-    fn rate(
-        &self,
-        game: &str,
-        result: RatedResult,
-        update: RatingUpdate,
-    ) -> BoxFuture<'static, Result<StoredRatings, StoreError>> {
+    fn rating_change(&self, game: &str) -> BoxFuture<'static, Result<Option<StoredRatings>, StoreError>> {
         let game = game.to_string();
-        self.read(move |conn| rate(conn, &game, result, update))
+        self.read(move |conn| applied(conn, &game))
     }
 }

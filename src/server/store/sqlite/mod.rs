@@ -99,6 +99,17 @@ fn prepare(conn: &mut Connection) -> Result<(), Box<dyn std::error::Error>> {
         ) => format!("it was written by a newer gambit (this one knows schema version {})", schema::LATEST).into(),
         e => Box::<dyn std::error::Error>::from(e.to_string()),
     })?;
+    // Accounts made before schema 7 get their name key (computed here, not in SQL).
+    let unkeyed: Vec<(i64, String)> = conn
+        .prepare("SELECT id, username FROM accounts WHERE name_key IS NULL")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    for (id, username) in unkeyed {
+        conn.execute(
+            "UPDATE accounts SET name_key = ?2 WHERE id = ?1",
+            params![id, crate::protocol::name_key(&username)],
+        )?;
+    }
     Ok(())
 }
 
@@ -260,7 +271,7 @@ fn apply(conn: &Connection, game: &str, event: &StoreEvent) -> Result<(), String
                 .map_err(sql)?;
             set_state(conn, game, Some(*v), *times)?;
         }
-        StoreEvent::Ended { outcome, times, v } => {
+        StoreEvent::Ended { outcome, times, v, rated } => {
             let (result, reason) = (outcome.result(), outcome.reason.name());
             let changed = conn
                 .prepare_cached(
@@ -270,6 +281,10 @@ fn apply(conn: &Connection, game: &str, event: &StoreEvent) -> Result<(), String
                 .map_err(sql)?;
             must_change(changed)?;
             set_state(conn, game, Some(*v), *times)?;
+            // In the same savepoint: the end and the ratings are kept together or not at all.
+            if let Some(rated) = rated {
+                accounts::rate_in(conn, game, *rated).map_err(|e| e.to_string())?;
+            }
         }
         StoreEvent::Times(times) => set_state(conn, game, None, Some(*times))?,
         StoreEvent::Version { v } => set_state(conn, game, Some(*v), None)?,

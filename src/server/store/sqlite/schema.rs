@@ -119,8 +119,16 @@ CREATE TABLE analyses (
 );
 ";
 
+/// Version 7: each account's name key (`protocol::name_key`: the confusable skeleton of the
+/// username, ignoring case), so a chosen name that looks like a username is found. Filled in
+/// for older accounts when the store opens (the key is computed in Rust).
+const V7: &str = "
+ALTER TABLE accounts ADD COLUMN name_key TEXT;
+CREATE INDEX accounts_by_name_key ON accounts (name_key);
+";
+
 /// Every migration's SQL, oldest first: version n is `STEPS[n - 1]`.
-const STEPS: [&str; 6] = [V1, V2, V3, V4, V5, V6];
+const STEPS: [&str; 7] = [V1, V2, V3, V4, V5, V6, V7];
 
 /// The schema version this server writes.
 pub const LATEST: usize = STEPS.len();
