@@ -16,7 +16,7 @@ use super::engine::Verdict;
 use super::events::{Batch, EventLog};
 use super::offers::{self, Offers};
 use super::presence::{Idle, Presence};
-use super::record::{self, Record};
+use super::record::Record;
 use super::seats::Seats;
 use super::snapshot::{self, View};
 use super::{Action, Command, LobbyNote, Reply, RoomCommand, RoomContext, Subscription};
@@ -308,23 +308,15 @@ impl Room {
         let now = Instant::now();
         self.clock.stop(now);
         let (clock, times) = (self.clock.view(now), self.clock.times(now));
-        if record::discarded(&self.game) {
-            // Ended before a move was made (resigned, abandoned), or called off: nothing worth
-            // keeping in the archive. The room still shows the end while it is held. The end
-            // follows from what is already stored, so a store failure here only gets logged.
-            let _ = self.events.durable(StoreEvent::Discarded).await;
-        } else {
-            // A rated game's ratings change in the transaction that stores its end: a crash
-            // leaves both or neither, never a result without its ratings or ratings without it.
-            let players = (self.seats.accounts(), self.clock.spec(), self.game.variant());
-            let rated = self.record.rated_end(players, outcome);
-            let event = StoreEvent::Ended { outcome, times, v: out.next_version(), rated };
-            faults::hit("end.before_store");
-            let stored = self.events.durable(event).await;
-            faults::hit("end.after_store");
-            if stored.is_ok() && rated.is_some() {
-                self.record.read_ratings((&self.id, self.ctx.ratings.as_ref())).await;
-            }
+        let players = (self.seats.accounts(), self.clock.spec(), self.game.variant());
+        let event = self.record.stored_end(&self.game, players, outcome, (times, out.next_version()));
+        let rated = matches!(event, StoreEvent::Ended { rated: Some(_), .. });
+        faults::hit("end.before_store");
+        // The end follows from what is already stored, so a store failure here only gets logged.
+        let stored = self.events.durable(event).await;
+        faults::hit("end.after_store");
+        if stored.is_ok() && rated {
+            self.record.read_ratings((&self.id, self.ctx.ratings.as_ref())).await;
         }
         // Its version is stored with it (or, if that write failed, it is not worth another).
         out.push_stored(snapshot::end_event(outcome, clock, &self.game, &self.record));

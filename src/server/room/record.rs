@@ -5,7 +5,9 @@ use crate::chess::openings::{self, Opening};
 use crate::chess::{ByColor, Color, Game, Outcome, Variant};
 use crate::protocol::{ClockSpec, MatchScore};
 use crate::server::ratings::{self, Category};
-use crate::server::store::{now_ms, AccountKey, RatedEnd, RatedResult, RatingStore, StoredRatings};
+use crate::server::store::{
+    now_ms, AccountKey, RatedEnd, RatedResult, RatingStore, StoreEvent, StoredRatings, StoredTimes,
+};
 
 /// The facts of a game a room keeps beside the game itself.
 pub(super) struct Record {
@@ -83,15 +85,24 @@ impl Record {
         Some(RatedResult { white, black, category, white_score, at_ms: now_ms() })
     }
 
-    /// What the store must apply with the end of a rated game (see [`Record::rated_result`]):
-    /// the result and the rule the ratings follow; None for a casual game.
-    pub(super) fn rated_end(
+    /// What the store keeps of the end of `game` with `outcome`, with the clock's `times` and
+    /// the version `v` of the end's event: nothing ([`StoreEvent::Discarded`]) for a game that
+    /// ended before a move was made (resigned, abandoned) or was called off, as the archive has
+    /// no use for it (the room still shows the end while it is held); else the end, and for a
+    /// rated game (see [`Record::rated_result`]) the rating change, made in the same
+    /// transaction: a crash leaves both or neither.
+    pub(super) fn stored_end(
         &self,
+        game: &Game,
         (accounts, clock, variant): (ByColor<Option<AccountKey>>, Option<ClockSpec>, Variant),
         outcome: Outcome,
-    ) -> Option<RatedEnd> {
-        let result = self.rated_result(accounts, clock, variant, outcome)?;
-        Some(RatedEnd { result, update: ratings::rate })
+        (times, v): (Option<StoredTimes>, u64),
+    ) -> StoreEvent {
+        if discarded(game) {
+            return StoreEvent::Discarded;
+        }
+        let rated = self.rated_result(accounts, clock, variant, outcome);
+        StoreEvent::Ended { outcome, times, v, rated: rated.map(|result| RatedEnd { result, update: ratings::rate }) }
     }
 
     /// Reads back how the stored end of rated game `id` changed the ratings, so the end can
