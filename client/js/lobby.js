@@ -21,7 +21,7 @@ import { labelLevels, levelOptions } from './levels.js';
 import { engineCard, wireEngineCard } from './engines.js';
 import { isNameRefusal } from './names.js';
 import { modeName } from './ratings.js';
-import { escapeHtml, seatName, setConnectionBadge, setHtml, SIDE_NAMES } from './ui.js';
+import { escapeHtml, guestMark, seatName, setConnectionBadge, setHtml, SIDE_NAMES } from './ui.js';
 
 const VARIANTS = { standard: 'Standard', minichess7: 'Minichess 7×7' };
 
@@ -385,7 +385,7 @@ export function gameRow(g) {
   const label = `${VARIANTS[g.variant] || g.variant}, ${time}${g.rated ? ', rated' : ''}: ${seatName(g.white)} against ${seatName(g.black)}, ${status}, ${moves} moves, ${g.watchers} watching`;
   return `<li><a href="/g/${encodeURIComponent(g.game)}" class="game-row status-${escapeHtml(g.status)}" data-game="${escapeHtml(g.game)}" aria-label="${escapeHtml(label)}">
         <span class="variant">${escapeHtml(VARIANTS[g.variant] || g.variant)} <span class="time-control">${escapeHtml(time)}</span> <span class="mode${g.rated ? ' rated' : ''}">${mode}</span></span>
-        <span class="players"><span class="swatch white" aria-hidden="true"></span><span class="name">${escapeHtml(seatName(g.white))}</span> <span class="vs">vs</span> <span class="swatch black" aria-hidden="true"></span><span class="name">${escapeHtml(seatName(g.black))}</span></span>
+        <span class="players"><span class="swatch white" aria-hidden="true"></span><span class="name">${escapeHtml(seatName(g.white))}</span>${guestMark(g.white)} <span class="vs">vs</span> <span class="swatch black" aria-hidden="true"></span><span class="name">${escapeHtml(seatName(g.black))}</span>${guestMark(g.black)}</span>
         <span class="plies">${moves} ${moves === 1 ? 'move' : 'moves'}</span>
         <span class="state">${escapeHtml(status)}</span>
         <span class="watchers">${g.watchers} watching</span>

@@ -12,6 +12,16 @@ export function escapeHtml(text) {
  * How a SEATVIEW reads for people: the name the server gives a taken seat (a person's chosen
  * name, "Anonymous", or a bot's label "Level 6 · ~1500"), else what the seat is. Plain text: escape it for HTML.
  */
+/** True for a person's seat under a name chosen without an account (anyone may choose any free name). */
+export function isGuest(seat) {
+  return seat?.kind === 'human' && !seat.account && typeof seat.name === 'string' && seat.name !== 'Anonymous';
+}
+
+/** The mark after a guest's name, as HTML; '' for anyone else. */
+export function guestMark(seat) {
+  return isGuest(seat) ? '<span class="guest" title="a name chosen without an account">guest</span>' : '';
+}
+
 export function seatName(seat) {
   if (!seat) return '?';
   if (seat.kind === 'open') return 'Open seat';

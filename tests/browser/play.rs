@@ -466,12 +466,14 @@ async fn players_choose_names_and_see_each_other() {
     }
     screenshot(&b, "game-names.png").await;
 
-    // The lobby's list names the players.
+    // The lobby's list names the players, each marked a guest (a name chosen without an account).
     open(&b, &server, "/").await;
     wait_js(
         &b,
         "the names in the games list",
-        "return [...document.querySelectorAll('#games .players')].some((p) => p.textContent.replace(/\\s+/g, ' ').trim() === 'Alice vs Bob')",
+        "return [...document.querySelectorAll('#games .players')].some((p) =>
+           [...p.querySelectorAll('.name')].map((n) => n.textContent).join(' vs ') === 'Alice vs Bob'
+           && p.querySelectorAll('.guest').length === 2)",
     )
     .await;
 

@@ -88,13 +88,30 @@ test('seatName: the name of a taken seat, else what the seat is', () => {
 test('the lobby lists games with their players’ names as text', () => {
   const row = gameRow({
     game: 'k3fq9mzt', variant: 'standard', status: 'ongoing', plies: 3, watchers: 1, clock: null,
-    white: { kind: 'human', online: true, name: 'Alice' },
+    white: { kind: 'human', online: true, name: 'Alice', account: true },
     black: { kind: 'human', online: true, name: '<b>x</b>"&' },
   });
+  // An account's name as it is; a name chosen without one marked "guest".
   assert.match(row, /<span class="name">Alice<\/span> <span class="vs">vs<\/span>/);
-  assert.match(row, /<span class="name">&lt;b&gt;x&lt;\/b&gt;&quot;&amp;<\/span>/);
+  assert.match(row, /<span class="name">&lt;b&gt;x&lt;\/b&gt;&quot;&amp;<\/span><span class="guest" title="a name chosen without an account">guest<\/span>/);
   assert.match(row, /aria-label="Standard, untimed: Alice against &lt;b&gt;x&lt;\/b&gt;&quot;&amp;, playing, 2 moves, 1 watching"/);
   assert.ok(!row.includes('<b>'), row);
   const bot = gameRow({ game: 'abcdefgh', variant: 'minichess7', status: 'waiting', plies: 0, watchers: 0, clock: null, white: { kind: 'bot', level: 2, name: 'Level 2' }, black: { kind: 'open' } });
   assert.match(bot, /Level 2<\/span> <span class="vs">vs<\/span> <span class="swatch black" aria-hidden="true"><\/span><span class="name">Open seat</);
+  const anonymous = gameRow({ game: 'abcdefgh', variant: 'standard', status: 'waiting', plies: 0, watchers: 0, clock: null, white: { kind: 'human', online: true, name: 'Anonymous' }, black: { kind: 'open' } });
+  assert.ok(!anonymous.includes('guest'), 'Anonymous says it already');
+});
+
+test('the player bars link an account’s name to its page and mark a chosen one as a guest’s', async () => {
+  const { nameHtml } = await import('../../client/js/game/players.js');
+  assert.equal(
+    nameHtml({ kind: 'human', online: true, name: 'Al<i', account: true }, ' (you)'),
+    '<a class="name account" href="/@/Al%3Ci" title="a registered player">Al&lt;i (you)</a>',
+  );
+  assert.equal(
+    nameHtml({ kind: 'human', online: true, name: 'Bo' }),
+    '<span class="name">Bo</span><span class="guest" title="a name chosen without an account">guest</span>',
+  );
+  assert.equal(nameHtml({ kind: 'human', online: true, name: 'Anonymous' }), '<span class="name">Anonymous</span>');
+  assert.equal(nameHtml({ kind: 'bot', level: 3, name: 'Level 3', label: 'Level 3 · ~500' }), '<span class="name">Level 3 · ~500</span>');
 });

@@ -2,7 +2,7 @@
 // which side is to move. Each bar also holds that side's clock (clocks.js).
 
 import { otherColor } from '../chess.js';
-import { escapeHtml, pick, seatName, setHtml, SIDE_NAMES } from '../ui.js';
+import { escapeHtml, guestMark, pick, seatName, setHtml, SIDE_NAMES } from '../ui.js';
 import { template as clock } from './clocks.js';
 
 /** The bar at `position`, 'top' or 'bottom'. */
@@ -18,8 +18,7 @@ export function nameHtml(seat, suffix = '') {
   const name = escapeHtml(seatName(seat)) + escapeHtml(suffix);
   if (seat?.kind !== 'human') return `<span class="name">${name}</span>`;
   if (seat.account) return `<a class="name account" href="/@/${encodeURIComponent(seat.name)}" title="a registered player">${name}</a>`;
-  if (seat.name === 'Anonymous') return `<span class="name">${name}</span>`;
-  return `<span class="name">${name}</span><span class="guest" title="a name chosen without an account">guest</span>`;
+  return `<span class="name">${name}</span>${guestMark(seat)}`;
 }
 
 export class PlayersView {
