@@ -101,7 +101,7 @@ pub struct PositionEval {
 pub fn analyse(game: &Game, limits: &Limits, progress: &mut dyn FnMut(usize, usize)) -> Vec<PositionEval> {
     let mut engine = AlphaBeta::new(Some(0));
     let mut replay = Replay::of(game);
-    let total = replay.len();
+    let total = replay.positions();
     let mut out = Vec::with_capacity(total);
     loop {
         out.push(evaluate(&mut engine, replay.game(), limits));
@@ -135,13 +135,8 @@ impl Replay {
     }
 
     /// How many positions there are: one more than moves.
-    pub fn len(&self) -> usize {
+    pub fn positions(&self) -> usize {
         self.moves.len() + 1
-    }
-
-    /// Never: a game has at least its initial position.
-    pub fn is_empty(&self) -> bool {
-        false
     }
 
     /// The position reached. Replayed, a game that ended off the board (resignation, time) is
@@ -250,7 +245,7 @@ mod tests {
             game.play_san(san).expect("legal");
         }
         let mut replay = Replay::of(&game);
-        assert_eq!(replay.len(), 6);
+        assert_eq!(replay.positions(), 6);
         let mut seen = vec![(replay.game().position().fen(), replay.game().ply())];
         while replay.advance() {
             seen.push((replay.game().position().fen(), replay.game().ply()));

@@ -225,7 +225,7 @@ impl Analyses {
         // One replayed game walks the positions (memory linear in the game's length); it goes
         // to the blocking pool and back with the engine for each search.
         let mut replay = analysis::Replay::of(game);
-        let total = replay.len();
+        let total = replay.positions();
         let mut engine = AlphaBeta::with_pool(Some(0), self.tables.clone());
         let mut out = Vec::with_capacity(total);
         let mut written = Instant::now();

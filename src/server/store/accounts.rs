@@ -59,6 +59,14 @@ pub struct RatedResult {
     pub at_ms: i64,
 }
 
+/// Whether a session last used at `used_ms` should have its use written again at `now_ms`:
+/// at most once a hundredth of the idle limit, and at least once a minute. A logged-in socket
+/// checks its session before each use of the account; writing every check would put a write on
+/// each such message, while a 30-day idle limit needs no finer clock than that.
+pub fn session_needs_touch(used_ms: i64, now_ms: i64, idle_ms: i64) -> bool {
+    now_ms.saturating_sub(used_ms) >= (idle_ms / 100).min(60_000)
+}
+
 /// A rated game's end as the store applies it, with the end itself, in one transaction: the
 /// result, and how the new ratings follow from the old (`ratings::rate`; the store does no
 /// arithmetic of its own).

@@ -9,7 +9,7 @@ use tokio_postgres::{GenericClient, Row};
 
 use super::{games, read_failed, write_failed, PostgresStore};
 use crate::server::ratings::Category;
-use crate::server::store::accounts::{category_of, ratings_json, ratings_of, RESULTS};
+use crate::server::store::accounts::{category_of, ratings_json, ratings_of, session_needs_touch, RESULTS};
 use crate::server::store::records::readable;
 use crate::server::store::{
     AccountKey, AccountStore, RatedEnd, RatingPoint, RatingStore, RatingsBefore, Results, StoreError, StoredAccount,
@@ -246,10 +246,12 @@ impl AccountStore for PostgresStore {
                         .map_err(write_failed)?;
                     return Ok(None);
                 }
-                client
-                    .execute("UPDATE sessions SET used_ms = $2 WHERE token_hash = $1", &[&hash, &now_ms])
-                    .await
-                    .map_err(write_failed)?;
+                if session_needs_touch(used_ms, now_ms, idle_ms) {
+                    client
+                        .execute("UPDATE sessions SET used_ms = $2 WHERE token_hash = $1", &[&hash, &now_ms])
+                        .await
+                        .map_err(write_failed)?;
+                }
                 account_row(&row, 1).map(Some)
             }
             .boxed()

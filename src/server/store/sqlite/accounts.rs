@@ -7,7 +7,7 @@ use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use super::{games, read_failed, write_failed, SqliteStore};
 use crate::server::ratings::Category;
-use crate::server::store::accounts::{category_of, ratings_json, ratings_of, RESULTS};
+use crate::server::store::accounts::{category_of, ratings_json, ratings_of, session_needs_touch, RESULTS};
 use crate::server::store::records::readable;
 use crate::server::store::{
     AccountKey, AccountStore, RatedEnd, RatingPoint, RatingStore, RatingsBefore, Results, StoreError, StoredAccount,
@@ -217,9 +217,11 @@ impl AccountStore for SqliteStore {
                     .map_err(write_failed)?;
                 return Ok(None);
             }
-            conn.prepare_cached("UPDATE sessions SET used_ms = ?2 WHERE token_hash = ?1")
-                .and_then(|mut s| s.execute(params![&session.0[..], now_ms]))
-                .map_err(write_failed)?;
+            if session_needs_touch(used_ms, now_ms, idle_ms) {
+                conn.prepare_cached("UPDATE sessions SET used_ms = ?2 WHERE token_hash = ?1")
+                    .and_then(|mut s| s.execute(params![&session.0[..], now_ms]))
+                    .map_err(write_failed)?;
+            }
             Ok(Some(account))
         })
     }
