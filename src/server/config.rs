@@ -57,6 +57,9 @@ pub struct ServerConfig {
     /// The address people use to reach the server, if not the listening one; its host name is
     /// accepted in `Host` and `Origin`.
     pub public_url: Option<String>,
+    /// Whether bot accounts may play rated games against people (lichess allows it; a club may
+    /// not want its ladder filled by programs).
+    pub allow_rated_bots: bool,
     /// The cluster this node is part of, if any.
     pub cluster: Option<ClusterConfig>,
     /// How often an address may sign up and log in, and an account be tried.
@@ -87,6 +90,7 @@ impl Default for ServerConfig {
             header_timeout: Duration::from_secs(10),
             trusted_proxies: Vec::new(),
             allowed_origins: Vec::new(),
+            allow_rated_bots: false,
             public_url: None,
             cluster: None,
             accounts: AccountLimits::default(),
@@ -166,6 +170,9 @@ pub struct ServeArgs {
     /// The URL people use to reach this server, e.g. https://chess.example (behind a proxy)
     #[arg(long, value_name = "URL", value_parser = origin)]
     pub public_url: Option<String>,
+    /// Let bot accounts (the Bot API) play rated games against people
+    #[arg(long)]
+    pub allow_rated_bots: bool,
     /// Join a cluster whose nodes talk over this Redis, redis://HOST:PORT (needs a PostgreSQL --db)
     #[arg(long, value_name = "URL", value_parser = redis_url)]
     pub cluster: Option<String>,
@@ -290,6 +297,7 @@ impl From<&ServeArgs> for ServerConfig {
             header_timeout: Duration::from_secs(args.header_timeout),
             trusted_proxies: args.trusted_proxy.clone(),
             allowed_origins: args.allowed_origin.clone(),
+            allow_rated_bots: args.allow_rated_bots,
             public_url: args.public_url.clone(),
             cluster: args.cluster_config(),
             analysis: AnalysisConfig {

@@ -5,6 +5,7 @@
 pub mod accounts;
 pub mod analysis;
 pub mod app;
+pub mod challenges;
 pub mod cluster;
 pub mod config;
 pub mod connection;
@@ -17,6 +18,7 @@ pub mod limits;
 pub mod listener;
 pub mod lobby;
 pub mod metrics;
+pub mod notices;
 pub mod observers;
 pub mod ratings;
 pub mod room;

@@ -7,14 +7,21 @@ use tokio::sync::watch;
 
 use super::accounts::Accounts;
 use super::analysis::Analyses;
+use super::challenges::Challenges;
 use super::cluster::Cluster;
 use super::config::ServerConfig;
 use super::game_ref::GameRef;
 use super::hosts::Hosts;
-use super::limits::AddressLimits;
+use super::limits::{AddressLimits, Buckets};
 use super::lobby::Lobby;
 use super::metrics::Metrics;
+use super::notices::Notices;
 use super::store::{GameStore, RatingStore, Stores};
+
+/// The requests one API token may make at once, and then a minute: a bot playing bullet
+/// makes one or two a second; a program looping on the API is held at ten.
+const API_BURST: u32 = 60;
+const API_PER_MINUTE: f64 = 600.0;
 
 /// What every connection and handler shares.
 pub struct Shared {
@@ -39,6 +46,20 @@ pub struct Shared {
     pub accounts: Accounts,
     /// Computer analyses of finished games.
     pub analyses: Arc<Analyses>,
+    /// What each player is told as it happens, and who is online.
+    pub notices: Arc<Notices>,
+    /// Challenges by name waiting for an answer.
+    pub challenges: Challenges,
+    /// Requests of the lichess-compatible API, per token.
+    pub api_limits: Buckets<ApiCaller>,
+}
+
+/// Who a request of the lichess-compatible API counts against: its token, or the browser
+/// session it came with.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum ApiCaller {
+    Token(i64),
+    Session(crate::server::store::AccountKey),
 }
 
 impl Shared {
@@ -70,6 +91,9 @@ impl Shared {
             hosts,
             next_connection: Default::default(),
             cluster: None,
+            notices: Arc::default(),
+            challenges: Challenges::default(),
+            api_limits: Buckets::new(API_BURST, API_PER_MINUTE),
         }
     }
 

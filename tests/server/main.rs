@@ -13,6 +13,7 @@ mod services;
 mod abuse;
 mod accounts;
 mod analysis;
+mod api;
 mod bots;
 mod chat;
 mod clock;

@@ -7,7 +7,12 @@
 //! any device the player is logged in on can compute the token of their seat and resume it:
 //! rooms and the cluster keep dealing in seat tokens only.
 
+mod api_tokens;
 mod password;
+pub mod scopes;
+
+pub use api_tokens::{ApiToken, TokenView};
+pub use scopes::{Scope, Scopes};
 
 use std::sync::Arc;
 
@@ -63,11 +68,13 @@ pub struct Account {
     pub id: AccountKey,
     pub username: String,
     seat_key: Vec<u8>,
+    /// A bot account: it plays through the Bot API only.
+    pub bot: bool,
 }
 
 impl Account {
     fn of(stored: StoredAccount) -> Account {
-        Account { id: stored.id, username: stored.username, seat_key: stored.seat_key }
+        Account { id: stored.id, username: stored.username, seat_key: stored.seat_key, bot: stored.bot }
     }
 
     /// The player's name on a board: their username (usernames are valid display names).
@@ -185,6 +192,9 @@ pub enum AccountError {
     Hash(String),
     #[error("not logged in")]
     NotLoggedIn,
+    /// A token asked for with a bad description or scopes, or one too many.
+    #[error("{0}")]
+    BadToken(String),
 }
 
 /// Accounts and sessions, over the store.
@@ -392,8 +402,8 @@ mod tests {
 
     #[test]
     fn seat_tokens_depend_on_account_and_game() {
-        let a = Account { id: 1, username: "a".into(), seat_key: vec![1; 32] };
-        let b = Account { id: 2, username: "b".into(), seat_key: vec![2; 32] };
+        let a = Account { id: 1, username: "a".into(), seat_key: vec![1; 32], bot: false };
+        let b = Account { id: 2, username: "b".into(), seat_key: vec![2; 32], bot: false };
         assert_eq!(a.seat_token("g1"), a.seat_token("g1"));
         assert_eq!(a.seat_token("g1"), Player::of(&a).seat_token("g1"));
         assert_ne!(a.seat_token("g1"), a.seat_token("g2"));
@@ -411,6 +421,7 @@ mod tests {
             password_hash: String::new(),
             seat_key: key.clone(),
             created_ms: 0,
+            bot: false,
         };
         let account = Account::of(stored.clone());
         let cookie = account.device_cookie();

@@ -21,6 +21,7 @@ pub(super) struct Follow {
 impl Connection {
     /// `join`: an open seat of the game.
     pub(super) async fn join(&mut self, game: GameId, color: Option<Color>, id: Option<u64>) -> Result<(), Refusal> {
+        self.not_a_bot()?;
         if self.follows.get(&game).is_some_and(|f| f.seat.is_some()) {
             return Err(Refusal::seat_taken("you already hold a seat in this game"));
         }

@@ -47,6 +47,17 @@ impl Connection {
         Ok(())
     }
 
+    /// Refuses a bot account a seat through the WebSocket: bots play through the Bot API only
+    /// (lichess's rule; docs/api.md).
+    pub(super) fn not_a_bot(&self) -> Result<(), Refusal> {
+        match &self.account {
+            Some(account) if account.bot => {
+                Err(Refusal::bad_request("a bot account plays through the Bot API only (docs/api.md)"))
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Who this connection is, as a seat holder.
     pub(super) fn player(&self) -> Player {
         match &self.account {

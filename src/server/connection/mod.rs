@@ -382,6 +382,7 @@ impl Connection {
 
     /// `create`: a new game, followed by its creator (seated if a human seat was asked for).
     async fn create(&mut self, spec: NewGame, id: Option<u64>) -> Result<(), Refusal> {
+        self.not_a_bot()?;
         // Counted before anything else, so refused creates (a finished position) count too.
         if !self.shared.limits.may_create(self.ip) {
             return Err(too_often("creates games", self.shared.limits.config().creates_per_minute));

@@ -39,6 +39,7 @@ impl Connection {
 
     /// `seek`: posts an open challenge (replacing this connection's earlier one).
     pub(super) async fn seek(&mut self, spec: NewSeek, id: Option<u64>) -> Result<(), Refusal> {
+        self.not_a_bot()?;
         if !self.shared.limits.may_create(self.ip) {
             return Err(too_often("creates games", self.shared.limits.config().creates_per_minute));
         }
@@ -69,6 +70,7 @@ impl Connection {
 
     /// `accept_seek`: takes up an open challenge (on whichever node holds it) and sits down.
     pub(super) async fn accept_seek(&mut self, seek: SeekId, id: Option<u64>) -> Result<(), Refusal> {
+        self.not_a_bot()?;
         self.may_follow(None)?;
         let player = self.player();
         let (game, token) = match self

@@ -22,7 +22,9 @@ use crate::server::state::Shared;
 impl IntoResponse for AccountError {
     fn into_response(self) -> Response {
         let status = match &self {
-            AccountError::BadUsername(_) | AccountError::BadPassword(_) => StatusCode::BAD_REQUEST,
+            AccountError::BadUsername(_) | AccountError::BadPassword(_) | AccountError::BadToken(_) => {
+                StatusCode::BAD_REQUEST
+            }
             AccountError::Taken | AccountError::TooLike(_) => StatusCode::CONFLICT,
             AccountError::WrongPassword => StatusCode::UNAUTHORIZED,
             AccountError::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,

@@ -5,6 +5,7 @@
 
 mod accounts;
 mod analysis;
+mod api;
 mod cluster;
 mod engines;
 mod games;
@@ -59,6 +60,8 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/players/{name}/games", get(players::games))
         .route("/api/players/{name}/games.pgn", get(players::export))
         .route("/api/leaderboard", get(players::leaderboard))
+        .route("/account/tokens", get(web::index))
+        .merge(api::routes())
         .layer(middleware::from_fn_with_state(shared.clone(), check_origin))
         .layer(middleware::from_fn_with_state(shared.clone(), check_host))
         .layer(middleware::map_response(nosniff))

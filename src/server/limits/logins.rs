@@ -63,7 +63,7 @@ struct Bucket {
 
 /// Buckets by key. Keys whose bucket is full again are dropped now and then, so the map holds
 /// only recent callers.
-struct Buckets<K> {
+pub struct Buckets<K> {
     burst: f64,
     per_sec: f64,
     map: Mutex<HashMap<K, Bucket>>,
@@ -73,12 +73,12 @@ struct Buckets<K> {
 const TIDY_AT: usize = 10_000;
 
 impl<K: std::hash::Hash + Eq> Buckets<K> {
-    fn new(burst: u32, per_minute: f64) -> Buckets<K> {
+    pub fn new(burst: u32, per_minute: f64) -> Buckets<K> {
         Buckets { burst: f64::from(burst.max(1)), per_sec: (per_minute / 60.0).max(0.0), map: Mutex::default() }
     }
 
     /// Takes one token for `key`, or says in how many seconds one will be there.
-    fn take(&self, key: K, now: Instant) -> Result<(), u64> {
+    pub fn take(&self, key: K, now: Instant) -> Result<(), u64> {
         // A poisoned map only means another thread panicked mid-update: the counts are still usable.
         let mut map = self.map.lock().unwrap_or_else(|e| e.into_inner());
         if map.len() >= TIDY_AT {

@@ -11,7 +11,7 @@ use std::time::Instant;
 
 pub use addresses::{client_ip, is_trusted, AddressConfig, AddressLimits, ConnectionSlot};
 pub use games::{Creator, LobbyLimits, DEFAULT_MAX_ROOMS};
-pub use logins::{AccountLimits, LoginLimits, Trust};
+pub use logins::{AccountLimits, Buckets, LoginLimits, Trust};
 
 /// What to do with one incoming message.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -23,6 +23,20 @@ pub struct StoredAccount {
     /// The secret from which the account's seat tokens are derived (see `accounts::Account`).
     pub seat_key: Vec<u8>,
     pub created_ms: i64,
+    /// A bot account: it plays through the Bot API only (docs/api.md).
+    pub bot: bool,
+}
+
+/// A personal API token as stored: its number, whose it is, what it is for and may do. The
+/// token itself is known by its SHA-256 only.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredApiToken {
+    pub id: i64,
+    pub account: AccountKey,
+    pub description: String,
+    /// lichess's scope names, comma-separated (`accounts::Scopes`' text).
+    pub scopes: String,
+    pub created_ms: i64,
 }
 
 /// One rating of one account, as of its last rated game: Glicko-2's three numbers, on the

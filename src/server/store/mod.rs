@@ -20,7 +20,7 @@ use futures::future::BoxFuture;
 
 pub use accounts::{
     AccountKey, RatedEnd, RatedResult, RatingChange, RatingPoint, RatingUpdate, RatingsAfter, RatingsBefore, Results,
-    StoredAccount, StoredRating, StoredRatings,
+    StoredAccount, StoredApiToken, StoredRating, StoredRatings,
 };
 pub use analyses::{AnalysisRecord, AnalysisWrite, StoredAnalysis, StoredEval};
 pub use games::{StoreEvent, StoredChat, StoredClock, StoredGame, StoredScore, StoredSeat, StoredTimes, CHAT_KEPT};

@@ -8,8 +8,8 @@ use futures::future::BoxFuture;
 use thiserror::Error;
 
 use super::{
-    AccountKey, AnalysisRecord, AnalysisWrite, RatingPoint, Results, StoreEvent, StoredAccount, StoredGame,
-    StoredRating, StoredRatings,
+    AccountKey, AnalysisRecord, AnalysisWrite, RatingPoint, Results, StoreEvent, StoredAccount, StoredApiToken,
+    StoredGame, StoredRating, StoredRatings,
 };
 use crate::server::ratings::Category;
 use crate::server::token::TokenHash;
@@ -96,6 +96,27 @@ pub trait AccountStore: Send + Sync + 'static {
         password_hash: String,
         keep: Option<TokenHash>,
     ) -> BoxFuture<'static, Result<(), StoreError>>;
+    /// Adds a personal API token of `account`, known by the hash of its text; its number.
+    fn create_api_token(
+        &self,
+        token: TokenHash,
+        account: AccountKey,
+        description: String,
+        scopes: String,
+        now_ms: i64,
+    ) -> BoxFuture<'static, Result<i64, StoreError>>;
+    /// The API token whose text hashes to `token`, and its account.
+    fn api_token(
+        &self,
+        token: TokenHash,
+    ) -> BoxFuture<'static, Result<Option<(StoredApiToken, StoredAccount)>, StoreError>>;
+    /// The account's API tokens, newest first.
+    fn api_tokens(&self, account: AccountKey) -> BoxFuture<'static, Result<Vec<StoredApiToken>, StoreError>>;
+    /// Revokes the account's token number `id`; false if the account has none such.
+    fn delete_api_token(&self, account: AccountKey, id: i64) -> BoxFuture<'static, Result<bool, StoreError>>;
+    /// Makes `account` a bot account if it has no game (lichess's rule); false if it has one.
+    /// An account that is a bot already stays one (true).
+    fn make_bot(&self, account: AccountKey) -> BoxFuture<'static, Result<bool, StoreError>>;
     /// The unfinished games where the account holds a seat, newest first.
     fn playing(&self, account: AccountKey) -> BoxFuture<'static, Result<Vec<String>, StoreError>>;
     /// The account's ratings (only the categories it has played rated games in).

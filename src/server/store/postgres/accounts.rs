@@ -13,7 +13,7 @@ use crate::server::store::accounts::{category_of, ratings_json, ratings_of, sess
 use crate::server::store::records::readable;
 use crate::server::store::{
     AccountKey, AccountStore, RatedEnd, RatingPoint, RatingStore, RatingsBefore, Results, StoreError, StoredAccount,
-    StoredGame, StoredRating, StoredRatings,
+    StoredApiToken, StoredGame, StoredRating, StoredRatings,
 };
 use crate::server::token::TokenHash;
 
@@ -23,6 +23,18 @@ fn account_row(row: &Row, first: usize) -> Result<StoredAccount, StoreError> {
         username: row.try_get(first + 1).map_err(read_failed)?,
         password_hash: row.try_get(first + 2).map_err(read_failed)?,
         seat_key: row.try_get(first + 3).map_err(read_failed)?,
+        created_ms: row.try_get(first + 4).map_err(read_failed)?,
+        bot: row.try_get(first + 5).map_err(read_failed)?,
+    })
+}
+
+/// An API token from `id, account, description, scopes, created_ms` at `first`.
+fn api_token_row(row: &Row, first: usize) -> Result<StoredApiToken, StoreError> {
+    Ok(StoredApiToken {
+        id: row.try_get(first).map_err(read_failed)?,
+        account: row.try_get(first + 1).map_err(read_failed)?,
+        description: row.try_get(first + 2).map_err(read_failed)?,
+        scopes: row.try_get(first + 3).map_err(read_failed)?,
         created_ms: row.try_get(first + 4).map_err(read_failed)?,
     })
 }
@@ -162,7 +174,14 @@ impl AccountStore for PostgresStore {
                         Some(&SqlState::UNIQUE_VIOLATION) => StoreError::Write("taken".into()),
                         _ => write_failed(e),
                     })?;
-                Ok(row.map(|r| StoredAccount { id: r.get(0), username, password_hash, seat_key, created_ms: now_ms }))
+                Ok(row.map(|r| StoredAccount {
+                    id: r.get(0),
+                    username,
+                    password_hash,
+                    seat_key,
+                    created_ms: now_ms,
+                    bot: false,
+                }))
             }
             .boxed()
         })
@@ -174,7 +193,7 @@ impl AccountStore for PostgresStore {
             async move {
                 let row = client
                     .query_opt(
-                        "SELECT id, username, password_hash, seat_key, created_ms FROM accounts WHERE username_key = $1",
+                        "SELECT id, username, password_hash, seat_key, created_ms, bot FROM accounts WHERE username_key = $1",
                         &[&key],
                     )
                     .await
@@ -231,7 +250,7 @@ impl AccountStore for PostgresStore {
                 let hash = &session.0[..];
                 let row = client
                     .query_opt(
-                        "SELECT s.used_ms, a.id, a.username, a.password_hash, a.seat_key, a.created_ms
+                        "SELECT s.used_ms, a.id, a.username, a.password_hash, a.seat_key, a.created_ms, a.bot
                          FROM sessions s JOIN accounts a ON a.id = s.account WHERE s.token_hash = $1",
                         &[&hash],
                     )
@@ -289,6 +308,98 @@ impl AccountStore for PostgresStore {
                     .map_err(write_failed)?;
                 end_sessions(&tx, account, keep.as_ref()).await?;
                 tx.commit().await.map_err(write_failed)
+            }
+            .boxed()
+        })
+    }
+
+    fn create_api_token(
+        &self,
+        token: TokenHash,
+        account: AccountKey,
+        description: String,
+        scopes: String,
+        now_ms: i64,
+    ) -> BoxFuture<'static, Result<i64, StoreError>> {
+        self.read(move |client| {
+            async move {
+                let row = client
+                    .query_one(
+                        "INSERT INTO api_tokens (token_hash, account, description, scopes, created_ms)
+                         VALUES ($1, $2, $3, $4, $5) RETURNING id",
+                        &[&&token.0[..], &account, &description, &scopes, &now_ms],
+                    )
+                    .await
+                    .map_err(write_failed)?;
+                row.try_get(0).map_err(read_failed)
+            }
+            .boxed()
+        })
+    }
+
+    fn api_token(
+        &self,
+        token: TokenHash,
+    ) -> BoxFuture<'static, Result<Option<(StoredApiToken, StoredAccount)>, StoreError>> {
+        self.read(move |client| {
+            async move {
+                let row = client
+                    .query_opt(
+                        "SELECT t.id, t.account, t.description, t.scopes, t.created_ms,
+                                a.id, a.username, a.password_hash, a.seat_key, a.created_ms, a.bot
+                         FROM api_tokens t JOIN accounts a ON a.id = t.account WHERE t.token_hash = $1",
+                        &[&&token.0[..]],
+                    )
+                    .await
+                    .map_err(read_failed)?;
+                row.map(|r| Ok((api_token_row(&r, 0)?, account_row(&r, 5)?))).transpose()
+            }
+            .boxed()
+        })
+    }
+
+    fn api_tokens(&self, account: AccountKey) -> BoxFuture<'static, Result<Vec<StoredApiToken>, StoreError>> {
+        self.read(move |client| {
+            async move {
+                let rows = client
+                    .query(
+                        "SELECT id, account, description, scopes, created_ms FROM api_tokens WHERE account = $1
+                         ORDER BY id DESC",
+                        &[&account],
+                    )
+                    .await
+                    .map_err(read_failed)?;
+                rows.iter().map(|r| api_token_row(r, 0)).collect()
+            }
+            .boxed()
+        })
+    }
+
+    fn delete_api_token(&self, account: AccountKey, id: i64) -> BoxFuture<'static, Result<bool, StoreError>> {
+        self.read(move |client| {
+            async move {
+                client
+                    .execute("DELETE FROM api_tokens WHERE account = $1 AND id = $2", &[&account, &id])
+                    .await
+                    .map(|n| n > 0)
+                    .map_err(write_failed)
+            }
+            .boxed()
+        })
+    }
+
+    fn make_bot(&self, account: AccountKey) -> BoxFuture<'static, Result<bool, StoreError>> {
+        self.read(move |client| {
+            async move {
+                client
+                    .execute(
+                        "UPDATE accounts SET bot = true WHERE id = $1 AND (bot OR NOT EXISTS
+                           (SELECT 1 FROM games WHERE white_account = $1 OR black_account = $1))",
+                        &[&account],
+                    )
+                    .await
+                    .map(|n| n > 0)
+                    .map_err(write_failed)
             }
             .boxed()
         })

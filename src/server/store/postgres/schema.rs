@@ -141,8 +141,22 @@ ALTER TABLE accounts ADD COLUMN name_key TEXT;
 CREATE INDEX accounts_by_name_key ON accounts (name_key);
 ";
 
+/// Version 8: personal API tokens (the token known by its SHA-256 only), and bot accounts.
+const V8: &str = "
+ALTER TABLE accounts ADD COLUMN bot BOOLEAN NOT NULL DEFAULT false;
+CREATE TABLE api_tokens (
+    id          BIGSERIAL PRIMARY KEY,
+    token_hash  BYTEA NOT NULL UNIQUE,
+    account     BIGINT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    description TEXT NOT NULL,
+    scopes      TEXT NOT NULL,
+    created_ms  BIGINT NOT NULL
+);
+CREATE INDEX api_tokens_by_account ON api_tokens (account);
+";
+
 /// Every migration's SQL, oldest first: version n is `STEPS[n - 1]`.
-const STEPS: [&str; 7] = [V1, V2, V3, V4, V5, V6, V7];
+const STEPS: [&str; 8] = [V1, V2, V3, V4, V5, V6, V7, V8];
 
 /// The schema version this server writes.
 pub const LATEST: usize = STEPS.len();

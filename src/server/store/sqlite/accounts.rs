@@ -11,19 +11,36 @@ use crate::server::store::accounts::{category_of, ratings_json, ratings_of, sess
 use crate::server::store::records::readable;
 use crate::server::store::{
     AccountKey, AccountStore, RatedEnd, RatingPoint, RatingStore, RatingsBefore, Results, StoreError, StoredAccount,
-    StoredGame, StoredRating, StoredRatings,
+    StoredApiToken, StoredGame, StoredRating, StoredRatings,
 };
 use crate::server::token::TokenHash;
 
-const ACCOUNT: &str = "SELECT id, username, password_hash, seat_key, created_ms FROM accounts";
+const ACCOUNT: &str = "SELECT id, username, password_hash, seat_key, created_ms, bot FROM accounts";
 
 fn account_row(row: &Row<'_>) -> rusqlite::Result<StoredAccount> {
+    account_at(row, 0)
+}
+
+/// An account from `id, username, password_hash, seat_key, created_ms, bot` at `first`.
+fn account_at(row: &Row<'_>, first: usize) -> rusqlite::Result<StoredAccount> {
     Ok(StoredAccount {
-        id: row.get(0)?,
-        username: row.get(1)?,
-        password_hash: row.get(2)?,
-        seat_key: row.get(3)?,
-        created_ms: row.get(4)?,
+        id: row.get(first)?,
+        username: row.get(first + 1)?,
+        password_hash: row.get(first + 2)?,
+        seat_key: row.get(first + 3)?,
+        created_ms: row.get(first + 4)?,
+        bot: row.get(first + 5)?,
+    })
+}
+
+/// An API token from `id, account, description, scopes, created_ms` at `first`.
+fn api_token_at(row: &Row<'_>, first: usize) -> rusqlite::Result<StoredApiToken> {
+    Ok(StoredApiToken {
+        id: row.get(first)?,
+        account: row.get(first + 1)?,
+        description: row.get(first + 2)?,
+        scopes: row.get(first + 3)?,
+        created_ms: row.get(first + 4)?,
     })
 }
 
@@ -144,7 +161,7 @@ impl AccountStore for SqliteStore {
                 return Ok(None);
             }
             let id = conn.last_insert_rowid();
-            Ok(Some(StoredAccount { id, username, password_hash, seat_key, created_ms: now_ms }))
+            Ok(Some(StoredAccount { id, username, password_hash, seat_key, created_ms: now_ms, bot: false }))
         })
     }
 
@@ -191,23 +208,11 @@ impl AccountStore for SqliteStore {
         self.read(move |conn| {
             let found: Option<(i64, StoredAccount)> = conn
                 .prepare_cached(
-                    "SELECT s.used_ms, a.id, a.username, a.password_hash, a.seat_key, a.created_ms
+                    "SELECT s.used_ms, a.id, a.username, a.password_hash, a.seat_key, a.created_ms, a.bot
                      FROM sessions s JOIN accounts a ON a.id = s.account WHERE s.token_hash = ?1",
                 )
                 .and_then(|mut s| {
-                    s.query_row(params![&session.0[..]], |r| {
-                        Ok((
-                            r.get(0)?,
-                            StoredAccount {
-                                id: r.get(1)?,
-                                username: r.get(2)?,
-                                password_hash: r.get(3)?,
-                                seat_key: r.get(4)?,
-                                created_ms: r.get(5)?,
-                            },
-                        ))
-                    })
-                    .optional()
+                    s.query_row(params![&session.0[..]], |r| Ok((r.get(0)?, account_at(r, 1)?))).optional()
                 })
                 .map_err(read_failed)?;
             let Some((used_ms, account)) = found else { return Ok(None) };
@@ -252,6 +257,74 @@ impl AccountStore for SqliteStore {
                 .map_err(write_failed)?;
             end_sessions(&tx, account, keep.as_ref())?;
             tx.commit().map_err(write_failed)
+        })
+    }
+
+    fn create_api_token(
+        &self,
+        token: TokenHash,
+        account: AccountKey,
+        description: String,
+        scopes: String,
+        now_ms: i64,
+    ) -> BoxFuture<'static, Result<i64, StoreError>> {
+        self.read(move |conn| {
+            conn.prepare_cached(
+                "INSERT INTO api_tokens (token_hash, account, description, scopes, created_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )
+            .and_then(|mut s| s.execute(params![&token.0[..], account, description, scopes, now_ms]))
+            .map_err(write_failed)?;
+            Ok(conn.last_insert_rowid())
+        })
+    }
+
+    fn api_token(
+        &self,
+        token: TokenHash,
+    ) -> BoxFuture<'static, Result<Option<(StoredApiToken, StoredAccount)>, StoreError>> {
+        self.read(move |conn| {
+            conn.prepare_cached(
+                "SELECT t.id, t.account, t.description, t.scopes, t.created_ms,
+                        a.id, a.username, a.password_hash, a.seat_key, a.created_ms, a.bot
+                 FROM api_tokens t JOIN accounts a ON a.id = t.account WHERE t.token_hash = ?1",
+            )
+            .and_then(|mut s| {
+                s.query_row(params![&token.0[..]], |r| Ok((api_token_at(r, 0)?, account_at(r, 5)?))).optional()
+            })
+            .map_err(read_failed)
+        })
+    }
+
+    fn api_tokens(&self, account: AccountKey) -> BoxFuture<'static, Result<Vec<StoredApiToken>, StoreError>> {
+        self.read(move |conn| {
+            conn.prepare_cached(
+                "SELECT id, account, description, scopes, created_ms FROM api_tokens WHERE account = ?1
+                 ORDER BY id DESC",
+            )
+            .and_then(|mut s| s.query_map(params![account], |r| api_token_at(r, 0))?.collect())
+            .map_err(read_failed)
+        })
+    }
+
+    fn delete_api_token(&self, account: AccountKey, id: i64) -> BoxFuture<'static, Result<bool, StoreError>> {
+        self.read(move |conn| {
+            conn.prepare_cached("DELETE FROM api_tokens WHERE account = ?1 AND id = ?2")
+                .and_then(|mut s| s.execute(params![account, id]))
+                .map(|n| n > 0)
+                .map_err(write_failed)
+        })
+    }
+
+    fn make_bot(&self, account: AccountKey) -> BoxFuture<'static, Result<bool, StoreError>> {
+        self.read(move |conn| {
+            conn.prepare_cached(
+                "UPDATE accounts SET bot = 1 WHERE id = ?1 AND (bot = 1 OR NOT EXISTS
+                   (SELECT 1 FROM games WHERE white_account = ?1 OR black_account = ?1))",
+            )
+            .and_then(|mut s| s.execute(params![account]))
+            .map(|n| n > 0)
+            .map_err(write_failed)
         })
     }
 

@@ -1,0 +1,162 @@
+//! What each logged-in player is told as it happens, wherever they are connected: a game of
+//! theirs started, a challenge to or from them came, was declined or withdrawn. The API's
+//! event stream (`/api/stream/event`) and the web page's top bar both read these. It also
+//! counts who is online: an account is online while it has an event stream or a WebSocket
+//! open on this server.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use tokio::sync::broadcast;
+
+use crate::protocol::GameId;
+use crate::server::store::AccountKey;
+
+/// How many notices a slow listener may fall behind before it misses some.
+const CAPACITY: usize = 64;
+
+/// One notice for one account.
+#[derive(Clone, Debug)]
+pub enum Notice {
+    /// A game the account plays in has started (its stream follows it to its end).
+    GameStart { game: GameId },
+    /// An event line about a challenge (lichess's `challenge`, `challengeCanceled`,
+    /// `challengeDeclined` objects), ready to send.
+    Challenge(Arc<str>),
+}
+
+struct Entry {
+    tx: broadcast::Sender<Notice>,
+    /// Open event streams and connections.
+    online: usize,
+    name: String,
+    bot: bool,
+}
+
+/// The notices of every account with someone listening, and who is online.
+#[derive(Default)]
+pub struct Notices {
+    accounts: Mutex<HashMap<AccountKey, Entry>>,
+}
+
+/// An account online while this is held (an event stream or a connection).
+pub struct Online {
+    notices: Arc<Notices>,
+    account: AccountKey,
+}
+
+impl Drop for Online {
+    fn drop(&mut self) {
+        let mut accounts = self.notices.lock();
+        if let Some(entry) = accounts.get_mut(&self.account) {
+            entry.online = entry.online.saturating_sub(1);
+        }
+        // Also whoever's listener went after their guard: nothing is kept for nobody.
+        accounts.retain(|_, e| e.online > 0 || e.tx.receiver_count() > 0);
+    }
+}
+
+/// Someone online: their name, and whether the account is a bot's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OnlineAccount {
+    pub name: String,
+    pub bot: bool,
+}
+
+impl Notices {
+    fn lock(&self) -> MutexGuard<'_, HashMap<AccountKey, Entry>> {
+        // Counts and senders only: a panic elsewhere leaves nothing half-changed that matters.
+        self.accounts.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn entry<'a>(
+        accounts: &'a mut HashMap<AccountKey, Entry>,
+        account: AccountKey,
+        name: &str,
+        bot: bool,
+    ) -> &'a mut Entry {
+        let entry = accounts.entry(account).or_insert_with(|| Entry {
+            tx: broadcast::channel(CAPACITY).0,
+            online: 0,
+            name: name.to_string(),
+            bot,
+        });
+        // A bot upgrade while online shows at once.
+        entry.bot = bot;
+        entry
+    }
+
+    /// The notices of `account` from now on, and its being online while the guard is held.
+    pub fn listen(
+        self: &Arc<Self>,
+        account: AccountKey,
+        name: &str,
+        bot: bool,
+    ) -> (broadcast::Receiver<Notice>, Online) {
+        let mut accounts = self.lock();
+        let entry = Notices::entry(&mut accounts, account, name, bot);
+        entry.online += 1;
+        (entry.tx.subscribe(), Online { notices: self.clone(), account })
+    }
+
+    /// `account` online while the guard is held (a logged-in WebSocket).
+    pub fn online(self: &Arc<Self>, account: AccountKey, name: &str, bot: bool) -> Online {
+        let mut accounts = self.lock();
+        Notices::entry(&mut accounts, account, name, bot).online += 1;
+        Online { notices: self.clone(), account }
+    }
+
+    /// Tells `account` of `notice`, if anyone listens for it.
+    pub fn tell(&self, account: AccountKey, notice: Notice) {
+        if let Some(entry) = self.lock().get(&account) {
+            let _ = entry.tx.send(notice);
+        }
+    }
+
+    /// True if `account` is online.
+    pub fn is_online(&self, account: AccountKey) -> bool {
+        self.lock().get(&account).is_some_and(|e| e.online > 0)
+    }
+
+    /// True if the account called `name` (ignoring case) is online.
+    pub fn is_name_online(&self, name: &str) -> bool {
+        self.lock().values().any(|e| e.online > 0 && e.name.eq_ignore_ascii_case(name))
+    }
+
+    /// Everyone online now, by name.
+    pub fn everyone(&self) -> Vec<OnlineAccount> {
+        let mut all: Vec<OnlineAccount> = self
+            .lock()
+            .values()
+            .filter(|e| e.online > 0)
+            .map(|e| OnlineAccount { name: e.name.clone(), bot: e.bot })
+            .collect();
+        all.sort_by_key(|a| a.name.to_lowercase());
+        all
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn an_account_is_online_while_held_and_hears_what_it_is_told() {
+        let notices = Arc::new(Notices::default());
+        assert!(!notices.is_online(1));
+        notices.tell(1, Notice::GameStart { game: "nobody".into() });
+        let (mut rx, guard) = notices.listen(1, "Ann", true);
+        let web = notices.online(1, "Ann", true);
+        assert!(notices.is_online(1) && notices.is_name_online("ann"));
+        assert_eq!(notices.everyone(), [OnlineAccount { name: "Ann".into(), bot: true }]);
+        notices.tell(1, Notice::GameStart { game: "g1".into() });
+        notices.tell(2, Notice::GameStart { game: "other".into() });
+        assert!(matches!(rx.recv().await, Ok(Notice::GameStart { game }) if game == "g1"));
+        drop(guard);
+        assert!(notices.is_online(1), "the web connection is still open");
+        drop(rx);
+        drop(web);
+        assert!(!notices.is_online(1));
+        assert!(notices.lock().is_empty(), "nothing kept for an account nobody listens for");
+    }
+}
