@@ -18,10 +18,11 @@ use super::metrics::Metrics;
 use super::notices::Notices;
 use super::store::{GameStore, RatingStore, Stores};
 
-/// The requests one API token may make at once, and then a minute: a bot playing bullet
-/// makes one or two a second; a program looping on the API is held at ten.
-const API_BURST: u32 = 60;
-const API_PER_MINUTE: f64 = 600.0;
+/// The requests one API token may make at once, and then a minute. Two programs that move at
+/// once (lichess-bot's random mover against another) make some twenty moves a second each, a
+/// person's board app a few a minute; a program looping on the API is held at sixty a second.
+const API_BURST: u32 = 300;
+const API_PER_MINUTE: f64 = 3600.0;
 
 /// What every connection and handler shares.
 pub struct Shared {

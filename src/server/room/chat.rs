@@ -78,20 +78,16 @@ impl Chat {
     }
 
     /// A line for `room`, from a seat holder (`seat`: what everyone sees of their seat) or from
-    /// a spectator called `name`, in a game `over` or not; or why it may not be written there.
+    /// a spectator called `name`; or why it may not be written there. A player may write in
+    /// the spectators' room during the game (a bot greeting its watchers, as lichess allows)
+    /// but reads it only once the game is over.
     fn line(
         (room, text): (ChatRoom, ChatText),
         (seat, name): (Option<SeatView>, Option<PlayerName>),
-        over: bool,
     ) -> Result<ChatLine, Refusal> {
         let from = match (room, seat) {
             (ChatRoom::Players, None) => {
                 return Err(Refusal::not_a_player("only the two players write in the players' room"));
-            }
-            (ChatRoom::Spectators, Some(_)) if !over => {
-                return Err(Refusal::bad_request(
-                    "players write in the spectators' room once the game is over; use the players' room",
-                ));
             }
             (_, Some(seat)) => seat.name().unwrap_or(PlayerName::ANONYMOUS).to_string(),
             (ChatRoom::Spectators, None) => PlayerName::shown(name.as_ref()),
@@ -110,7 +106,7 @@ impl Chat {
         events: &EventLog,
     ) -> Result<(), Refusal> {
         let over = game.is_over();
-        let line = Chat::line(line, writer, over)?;
+        let line = Chat::line(line, writer)?;
         if !discarded(game) {
             let (players, from, text) = (line.room == ChatRoom::Players, line.from.clone(), line.text.clone());
             events.durable(StoreEvent::Chat(StoredChat { players, from, text, at_ms: line.at })).await?;
