@@ -152,6 +152,10 @@ pub struct NewGame {
     /// usual start position).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub rated: bool,
+    /// An open challenge: the creator takes no seat, and the game's human seats go to whoever
+    /// comes with its link (lichess's `/api/challenge/open`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub open: bool,
 }
 
 /// A message from a client, without its request id (see [`Request`]).

@@ -202,6 +202,7 @@ impl NewSeek {
             as_side: Some(creator),
             name: self.name.clone(),
             rated: self.rated,
+            open: false,
         }
     }
 }

@@ -126,6 +126,9 @@ async fn serve_store(
         ..Shared::new(lobby.clone(), metrics.clone(), config, shutdown_rx, stores, addr.ip())
     };
     let shared = Arc::new(shared);
+    if let Some(cluster) = &cluster {
+        cluster.carry_notices(shared.notices.clone()).await;
+    }
     match &cluster {
         Some(c) => {
             tracing::info!(%addr, db = %store::shown(&shared.config.db), node = %c.node(), "gambit node listening")

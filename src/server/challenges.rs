@@ -1,29 +1,27 @@
 //! Challenges by name (lichess's `/api/challenge/…`): one player asks another for a game with
 //! given settings; the other accepts (the game starts), declines with a reason, or the
-//! challenger withdraws it. The registry is this node's memory, as a seek's is: a challenge
-//! lives minutes, and a restart asks the challenger to send it again.
+//! challenger withdraws it. They wait in the store, so a challenge made on one node of a
+//! cluster is answered on another, and a restart loses none; each is taken out once.
 
-use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::Arc;
 use std::time::Duration;
 
 use rand::Rng;
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::chess::Color;
 use crate::protocol::{ClockSpec, NewGame, SeatSpec, VariantName};
-use crate::server::accounts::Player;
-use crate::server::store::{now_ms, AccountKey};
+use crate::server::store::{now_ms, AccountKey, ChallengeStore, StoreError, StoredChallenge};
 
 /// How long a challenge waits for an answer.
 pub const CHALLENGE_TTL: Duration = Duration::from_secs(20 * 60);
 /// The most challenges one player may have waiting at once.
 pub const OPEN_MAX: usize = 20;
 
-/// A player in a challenge: who they are, and how lichess shows them.
-#[derive(Clone, Debug)]
+/// A player in a challenge: their account, and how lichess shows them.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Party {
-    pub player: Player,
     pub account: AccountKey,
     pub name: String,
     pub bot: bool,
@@ -32,7 +30,7 @@ pub struct Party {
 }
 
 /// What game a challenge asks for.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Terms {
     pub variant: VariantName,
     pub clock: Option<ClockSpec>,
@@ -57,12 +55,13 @@ impl Terms {
             as_side: Some(challenger),
             name,
             rated: self.rated,
+            open: false,
         }
     }
 }
 
 /// Where a challenge stands (lichess's names).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Status {
     Created,
     Accepted,
@@ -82,7 +81,7 @@ impl Status {
 }
 
 /// Why a challenge was declined: lichess's reason keys, and the words it shows for each.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Decline {
     Generic,
     Later,
@@ -159,7 +158,7 @@ impl Decline {
 }
 
 /// One challenge.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Challenge {
     pub id: String,
     pub challenger: Party,
@@ -191,7 +190,7 @@ impl Challenge {
 }
 
 /// Why a challenge operation was refused.
-#[derive(Debug, Error, PartialEq, Eq)]
+#[derive(Debug, Error)]
 pub enum ChallengeError {
     #[error("no such challenge (it may have been answered, withdrawn or expired)")]
     NotFound,
@@ -199,118 +198,144 @@ pub enum ChallengeError {
     NotYours,
     #[error("you have {0} challenges waiting; withdraw one or wait for answers")]
     TooMany(usize),
+    #[error("{0}")]
+    Store(#[from] StoreError),
 }
 
-/// The challenges waiting for an answer on this node.
-#[derive(Default)]
+/// The challenges waiting for an answer, over the store.
 pub struct Challenges {
-    open: Mutex<HashMap<String, Challenge>>,
+    store: Arc<dyn ChallengeStore>,
+}
+
+/// The oldest creation time of a challenge still waiting.
+fn oldest() -> i64 {
+    now_ms() - CHALLENGE_TTL.as_millis() as i64
+}
+
+fn decoded(stored: &StoredChallenge) -> Result<Challenge, ChallengeError> {
+    serde_json::from_str(&stored.body)
+        .map_err(|e| ChallengeError::Store(StoreError::Read(format!("challenge {}: {e}", stored.id))))
 }
 
 impl Challenges {
-    /// The waiting challenges, expired ones gone. (A registry of small records: the lock is
-    /// held for a lookup, never across an await.)
-    fn open(&self) -> std::sync::MutexGuard<'_, HashMap<String, Challenge>> {
-        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
-        let oldest = now_ms() - CHALLENGE_TTL.as_millis() as i64;
-        open.retain(|_, c| c.created_ms >= oldest);
-        open
+    pub fn new(store: Arc<dyn ChallengeStore>) -> Challenges {
+        Challenges { store }
     }
 
     /// Adds a challenge.
-    pub fn add(&self, challenge: Challenge) -> Result<(), ChallengeError> {
-        let mut open = self.open();
-        let from = challenge.challenger.account;
-        let waiting = open.values().filter(|c| c.challenger.account == from).count();
-        if waiting >= OPEN_MAX {
-            return Err(ChallengeError::TooMany(waiting));
+    pub async fn add(&self, challenge: &Challenge) -> Result<(), ChallengeError> {
+        let body = serde_json::to_string(challenge)
+            .map_err(|e| ChallengeError::Store(StoreError::Write(format!("challenge: {e}"))))?;
+        let stored = StoredChallenge {
+            id: challenge.id.clone(),
+            challenger: challenge.challenger.account,
+            dest: challenge.dest.account,
+            body,
+            created_ms: challenge.created_ms,
+        };
+        if !self.store.add_challenge(stored, OPEN_MAX as u64, oldest()).await? {
+            return Err(ChallengeError::TooMany(OPEN_MAX));
         }
-        open.insert(challenge.id.clone(), challenge);
         Ok(())
     }
 
     /// The challenges to `account` and from it, oldest first.
-    pub fn of(&self, account: AccountKey) -> (Vec<Challenge>, Vec<Challenge>) {
-        let open = self.open();
-        let mut incoming: Vec<Challenge> = open.values().filter(|c| c.dest.account == account).cloned().collect();
-        let mut outgoing: Vec<Challenge> = open.values().filter(|c| c.challenger.account == account).cloned().collect();
-        incoming.sort_by_key(|c| c.created_ms);
-        outgoing.sort_by_key(|c| c.created_ms);
-        (incoming, outgoing)
+    pub async fn of(&self, account: AccountKey) -> Result<(Vec<Challenge>, Vec<Challenge>), ChallengeError> {
+        let (mut incoming, mut outgoing) = (Vec::new(), Vec::new());
+        for stored in self.store.challenges_of(account, oldest()).await? {
+            let challenge = decoded(&stored)?;
+            if stored.dest == account {
+                incoming.push(challenge);
+            } else {
+                outgoing.push(challenge);
+            }
+        }
+        Ok((incoming, outgoing))
     }
 
     /// One waiting challenge that `account` is a party to.
-    pub fn get(&self, id: &str, account: AccountKey) -> Result<Challenge, ChallengeError> {
-        let open = self.open();
-        let challenge = open.get(id).ok_or(ChallengeError::NotFound)?;
-        if challenge.dest.account != account && challenge.challenger.account != account {
-            return Err(ChallengeError::NotFound);
+    pub async fn get(&self, id: &str, account: AccountKey) -> Result<Challenge, ChallengeError> {
+        match self.store.challenge(id, oldest()).await? {
+            Some(stored) if stored.dest == account || stored.challenger == account => decoded(&stored),
+            _ => Err(ChallengeError::NotFound),
         }
-        Ok(challenge.clone())
     }
 
     /// Takes challenge `id` out for its addressee `account` to answer: accepted or declined,
     /// once only.
-    pub fn answer(&self, id: &str, account: AccountKey) -> Result<Challenge, ChallengeError> {
-        let mut open = self.open();
-        match open.get(id) {
-            None => Err(ChallengeError::NotFound),
-            Some(c) if c.dest.account != account => {
-                Err(if c.challenger.account == account { ChallengeError::NotYours } else { ChallengeError::NotFound })
-            }
-            Some(_) => open.remove(id).ok_or(ChallengeError::NotFound),
+    pub async fn answer(&self, id: &str, account: AccountKey) -> Result<Challenge, ChallengeError> {
+        let challenge = self.get(id, account).await?;
+        if challenge.dest.account != account {
+            return Err(ChallengeError::NotYours);
         }
+        self.take(id).await
     }
 
     /// Takes challenge `id` out for its challenger `account` to withdraw.
-    pub fn withdraw(&self, id: &str, account: AccountKey) -> Result<Challenge, ChallengeError> {
-        let mut open = self.open();
-        match open.get(id) {
-            Some(c) if c.challenger.account == account => open.remove(id).ok_or(ChallengeError::NotFound),
-            _ => Err(ChallengeError::NotFound),
+    pub async fn withdraw(&self, id: &str, account: AccountKey) -> Result<Challenge, ChallengeError> {
+        let challenge = self.get(id, account).await?;
+        if challenge.challenger.account != account {
+            return Err(ChallengeError::NotFound);
         }
+        self.take(id).await
+    }
+
+    async fn take(&self, id: &str) -> Result<Challenge, ChallengeError> {
+        let stored = self.store.take_challenge(id).await?.ok_or(ChallengeError::NotFound)?;
+        decoded(&stored)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::server::store::{AccountStore, SqliteStore};
 
     fn party(account: AccountKey) -> Party {
-        Party { player: Player::default(), account, name: format!("p{account}"), bot: false, rating: None }
+        Party { account, name: format!("p{account}"), bot: false, rating: None }
     }
 
     fn terms() -> Terms {
         Terms { variant: VariantName::Standard, clock: None, days: None, color: None, rated: false, fen: None }
     }
 
-    #[test]
-    fn a_challenge_is_answered_by_its_addressee_once() {
-        let challenges = Challenges::default();
-        let c = Challenge::new(party(1), party(2), terms());
-        let id = c.id.clone();
-        challenges.add(c).expect("room for it");
-        assert_eq!(challenges.of(2).0.len(), 1);
-        assert_eq!(challenges.of(1).1.len(), 1);
-        assert_eq!(challenges.get(&id, 3).map(|c| c.id), Err(ChallengeError::NotFound), "a stranger's");
-        assert_eq!(challenges.answer(&id, 1).map(|c| c.id), Err(ChallengeError::NotYours));
-        assert_eq!(challenges.answer(&id, 3).map(|c| c.id), Err(ChallengeError::NotFound));
-        assert_eq!(challenges.withdraw(&id, 2).map(|c| c.id), Err(ChallengeError::NotFound));
-        assert_eq!(challenges.answer(&id, 2).map(|c| c.id), Ok(id.clone()));
-        assert_eq!(challenges.answer(&id, 2).map(|c| c.id), Err(ChallengeError::NotFound), "once only");
+    /// A store with accounts 1 to 3.
+    async fn challenges() -> Challenges {
+        let store = Arc::new(SqliteStore::open(":memory:").expect("store"));
+        for name in ["p1", "p2", "p3"] {
+            store.create_account(name.into(), String::new(), vec![0; 32], 0).await.expect("account");
+        }
+        Challenges::new(store)
     }
 
-    #[test]
-    fn a_challenger_may_leave_only_so_many_waiting() {
-        let challenges = Challenges::default();
+    #[tokio::test]
+    async fn a_challenge_is_answered_by_its_addressee_once() {
+        let challenges = challenges().await;
+        let c = Challenge::new(party(1), party(2), terms());
+        let id = c.id.clone();
+        challenges.add(&c).await.expect("room for it");
+        assert_eq!(challenges.of(2).await.expect("read").0.len(), 1);
+        assert_eq!(challenges.of(1).await.expect("read").1.len(), 1);
+        assert!(matches!(challenges.get(&id, 3).await, Err(ChallengeError::NotFound)), "a stranger's");
+        assert!(matches!(challenges.answer(&id, 1).await, Err(ChallengeError::NotYours)));
+        assert!(matches!(challenges.answer(&id, 3).await, Err(ChallengeError::NotFound)));
+        assert!(matches!(challenges.withdraw(&id, 2).await, Err(ChallengeError::NotFound)));
+        let answered = challenges.answer(&id, 2).await.expect("its addressee's");
+        assert_eq!((answered.id, answered.terms), (id.clone(), terms()));
+        assert!(matches!(challenges.answer(&id, 2).await, Err(ChallengeError::NotFound)), "once only");
+    }
+
+    #[tokio::test]
+    async fn a_challenger_may_leave_only_so_many_waiting() {
+        let challenges = challenges().await;
         for _ in 0..OPEN_MAX {
-            challenges.add(Challenge::new(party(1), party(2), terms())).expect("room");
+            challenges.add(&Challenge::new(party(1), party(2), terms())).await.expect("room");
         }
-        let extra = challenges.add(Challenge::new(party(1), party(2), terms()));
-        assert_eq!(extra, Err(ChallengeError::TooMany(OPEN_MAX)));
-        let first = challenges.of(1).1[0].id.clone();
-        challenges.withdraw(&first, 1).expect("its own");
-        assert!(challenges.add(Challenge::new(party(1), party(2), terms())).is_ok());
+        let extra = challenges.add(&Challenge::new(party(1), party(2), terms())).await;
+        assert!(matches!(extra, Err(ChallengeError::TooMany(OPEN_MAX))));
+        let first = challenges.of(1).await.expect("read").1[0].id.clone();
+        challenges.withdraw(&first, 1).await.expect("its own");
+        assert!(challenges.add(&Challenge::new(party(1), party(2), terms())).await.is_ok());
     }
 
     #[test]

@@ -2,12 +2,16 @@
 //! theirs started, a challenge to or from them came, was declined or withdrawn. The API's
 //! event stream (`/api/stream/event`) and the web page's top bar both read these. It also
 //! counts who is online: an account is online while it has an event stream or a WebSocket
-//! open on this server.
+//! open on this server. In a cluster, every notice is also relayed to the other nodes (a
+//! challenge made on one reaches a player connected to another), and each node shares who is
+//! online on it every few seconds.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::time::{Duration, Instant};
 
-use tokio::sync::broadcast;
+use serde::{Deserialize, Serialize};
+use tokio::sync::{broadcast, mpsc};
 
 use crate::protocol::GameId;
 use crate::server::store::AccountKey;
@@ -15,8 +19,11 @@ use crate::server::store::AccountKey;
 /// How many notices a slow listener may fall behind before it misses some.
 const CAPACITY: usize = 64;
 
+/// How long another node's list of who is online counts without news from it.
+pub const REMOTE_ONLINE_TTL: Duration = Duration::from_secs(6);
+
 /// One notice for one account.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub enum Notice {
     /// A game the account plays in has started (its stream follows it to its end).
     GameStart { game: GameId },
@@ -37,6 +44,18 @@ struct Entry {
 #[derive(Default)]
 pub struct Notices {
     accounts: Mutex<HashMap<AccountKey, Entry>>,
+    /// In a cluster: where notices go for the other nodes.
+    relay: OnceLock<mpsc::UnboundedSender<(AccountKey, Notice)>>,
+    /// In a cluster: who is online on each other node, as last heard, and when.
+    remote: Mutex<HashMap<String, (Instant, Vec<RemoteOnline>)>>,
+}
+
+/// An account online on a node, as nodes tell each other.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RemoteOnline {
+    pub account: AccountKey,
+    pub name: String,
+    pub bot: bool,
 }
 
 /// An account online while this is held (an event stream or a connection).
@@ -106,32 +125,64 @@ impl Notices {
         Online { notices: self.clone(), account }
     }
 
-    /// Tells `account` of `notice`, if anyone listens for it.
+    /// Tells `account` of `notice`, wherever they listen: here, and in a cluster on the other
+    /// nodes too.
     pub fn tell(&self, account: AccountKey, notice: Notice) {
+        if let Some(relay) = self.relay.get() {
+            let _ = relay.send((account, notice.clone()));
+        }
+        self.deliver(account, notice);
+    }
+
+    /// Tells `account`'s listeners on this node of `notice` (one from another node).
+    pub fn deliver(&self, account: AccountKey, notice: Notice) {
         if let Some(entry) = self.lock().get(&account) {
             let _ = entry.tx.send(notice);
         }
     }
 
-    /// True if `account` is online.
+    /// In a cluster: relays every notice told here to `relay`, for the other nodes.
+    pub fn relay_to(&self, relay: mpsc::UnboundedSender<(AccountKey, Notice)>) {
+        let _ = self.relay.set(relay);
+    }
+
+    /// Who is online on this node, for the other nodes.
+    pub fn here(&self) -> Vec<RemoteOnline> {
+        self.lock()
+            .iter()
+            .filter(|(_, e)| e.online > 0)
+            .map(|(id, e)| RemoteOnline { account: *id, name: e.name.clone(), bot: e.bot })
+            .collect()
+    }
+
+    /// Who is online on `node`, as it just said.
+    pub fn remote(&self, node: String, online: Vec<RemoteOnline>) {
+        let mut remote = self.remote.lock().unwrap_or_else(|e| e.into_inner());
+        remote.retain(|_, (at, _)| at.elapsed() < REMOTE_ONLINE_TTL);
+        remote.insert(node, (Instant::now(), online));
+    }
+
+    /// Who is online on the other nodes, as last heard (lists older than the TTL are stale).
+    fn elsewhere(&self) -> Vec<RemoteOnline> {
+        let remote = self.remote.lock().unwrap_or_else(|e| e.into_inner());
+        remote.values().filter(|(at, _)| at.elapsed() < REMOTE_ONLINE_TTL).flat_map(|(_, l)| l.clone()).collect()
+    }
+
+    /// True if `account` is online (on any node).
     pub fn is_online(&self, account: AccountKey) -> bool {
-        self.lock().get(&account).is_some_and(|e| e.online > 0)
+        self.lock().get(&account).is_some_and(|e| e.online > 0) || self.elsewhere().iter().any(|r| r.account == account)
     }
 
-    /// True if the account called `name` (ignoring case) is online.
-    pub fn is_name_online(&self, name: &str) -> bool {
-        self.lock().values().any(|e| e.online > 0 && e.name.eq_ignore_ascii_case(name))
-    }
-
-    /// Everyone online now, by name.
+    /// Everyone online now (on any node), by name.
     pub fn everyone(&self) -> Vec<OnlineAccount> {
         let mut all: Vec<OnlineAccount> = self
-            .lock()
-            .values()
-            .filter(|e| e.online > 0)
-            .map(|e| OnlineAccount { name: e.name.clone(), bot: e.bot })
+            .here()
+            .into_iter()
+            .chain(self.elsewhere())
+            .map(|r| OnlineAccount { name: r.name, bot: r.bot })
             .collect();
         all.sort_by_key(|a| a.name.to_lowercase());
+        all.dedup_by(|a, b| a.name.eq_ignore_ascii_case(&b.name));
         all
     }
 }
@@ -147,7 +198,7 @@ mod tests {
         notices.tell(1, Notice::GameStart { game: "nobody".into() });
         let (mut rx, guard) = notices.listen(1, "Ann", true);
         let web = notices.online(1, "Ann", true);
-        assert!(notices.is_online(1) && notices.is_name_online("ann"));
+        assert!(notices.is_online(1));
         assert_eq!(notices.everyone(), [OnlineAccount { name: "Ann".into(), bot: true }]);
         notices.tell(1, Notice::GameStart { game: "g1".into() });
         notices.tell(2, Notice::GameStart { game: "other".into() });
@@ -158,5 +209,19 @@ mod tests {
         drop(web);
         assert!(!notices.is_online(1));
         assert!(notices.lock().is_empty(), "nothing kept for an account nobody listens for");
+    }
+
+    #[test]
+    fn other_nodes_tell_who_is_online_there_and_are_relayed_what_is_told_here() {
+        let notices = Arc::new(Notices::default());
+        let (relay, mut relayed) = mpsc::unbounded_channel();
+        notices.relay_to(relay);
+        notices.tell(7, Notice::GameStart { game: "g".into() });
+        assert!(matches!(relayed.try_recv(), Ok((7, Notice::GameStart { .. }))));
+        notices.remote("b".into(), vec![RemoteOnline { account: 9, name: "Bo".into(), bot: true }]);
+        assert!(notices.is_online(9) && !notices.is_online(8));
+        let _here = notices.online(8, "Al", false);
+        let names: Vec<String> = notices.everyone().into_iter().map(|a| a.name).collect();
+        assert_eq!(names, ["Al", "Bo"]);
     }
 }

@@ -12,7 +12,7 @@ use super::cluster::Cluster;
 use super::config::ServerConfig;
 use super::game_ref::GameRef;
 use super::hosts::Hosts;
-use super::limits::{AddressLimits, Buckets};
+use super::limits::{AddressLimits, Buckets, StreamSlots};
 use super::lobby::Lobby;
 use super::metrics::Metrics;
 use super::notices::Notices;
@@ -23,6 +23,10 @@ use super::store::{GameStore, RatingStore, Stores};
 /// person's board app a few a minute; a program looping on the API is held at sixty a second.
 const API_BURST: u32 = 300;
 const API_PER_MINUTE: f64 = 3600.0;
+
+/// The streams (event and game streams) one API token may hold open at once: a bot playing a
+/// dozen games at once holds thirteen.
+const API_STREAMS: usize = 32;
 
 /// What every connection and handler shares.
 pub struct Shared {
@@ -53,6 +57,8 @@ pub struct Shared {
     pub challenges: Challenges,
     /// Requests of the lichess-compatible API, per token.
     pub api_limits: Buckets<ApiCaller>,
+    /// The API's streams open, per token.
+    pub api_streams: StreamSlots<ApiCaller>,
 }
 
 /// Who a request of the lichess-compatible API counts against: its token, or the browser
@@ -93,8 +99,9 @@ impl Shared {
             next_connection: Default::default(),
             cluster: None,
             notices: Arc::default(),
-            challenges: Challenges::default(),
+            challenges: Challenges::new(stores.challenges.clone()),
             api_limits: Buckets::new(API_BURST, API_PER_MINUTE),
+            api_streams: StreamSlots::new(API_STREAMS),
         }
     }
 

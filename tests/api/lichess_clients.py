@@ -3,8 +3,9 @@ lichess's API) exactly as it drives lichess: a Bot API account against a Board A
 challenges declined, withdrawn and accepted, refusals that change nothing, chat, a game against
 the server's computer, and the exports. python-chess checks every position the streams report.
 
-Run by tests/server/api.rs: lichess_clients.py URL BOT_TOKEN BOT_NAME BOARD_TOKEN BOARD_NAME.
-Prints "ok" and exits 0 when every check holds."""
+Run by tests/server/api.rs (and, with the two clients on two nodes of a cluster, by
+tests/server/cluster.rs): lichess_clients.py BOT_URL BOT_TOKEN BOT_NAME BOARD_URL BOARD_TOKEN
+BOARD_NAME. Prints "ok" and exits 0 when every check holds."""
 
 import queue
 import sys
@@ -15,12 +16,12 @@ import berserk
 import chess
 import requests
 
-URL, BOT_TOKEN, BOT, BOARD_TOKEN, BOARD = sys.argv[1:6]
+BOT_URL, BOT_TOKEN, BOT, BOARD_URL, BOARD_TOKEN, BOARD = sys.argv[1:7]
 WAIT = 20
 
 
-def client(token):
-    return berserk.Client(session=berserk.TokenSession(token), base_url=URL)
+def client(url, token):
+    return berserk.Client(session=berserk.TokenSession(token), base_url=url)
 
 
 def follow(stream):
@@ -56,14 +57,14 @@ def refused(call, status):
     raise AssertionError(f"expected a refusal with {status}")
 
 
-bot = client(BOT_TOKEN)
-board = client(BOARD_TOKEN)
+bot = client(BOT_URL, BOT_TOKEN)
+board = client(BOARD_URL, BOARD_TOKEN)
 
 # The bot's account becomes a bot account (it has no games yet), as lichess-bot asks.
 bot.account.upgrade_to_bot()
 assert bot.account.get()["title"] == "BOT"
 assert board.account.get().get("title") is None
-tested = requests.post(f"{URL}/api/token/test", data=f"{BOT_TOKEN},nonsense").json()
+tested = requests.post(f"{BOARD_URL}/api/token/test", data=f"{BOT_TOKEN},nonsense").json()
 assert tested[BOT_TOKEN]["userId"] == BOT.lower() and "bot:play" in tested[BOT_TOKEN]["scopes"].split(","), tested
 assert tested["nonsense"] is None, tested
 
@@ -149,11 +150,11 @@ assert next_of(bot_events, "gameFinish")["game"]["status"]["name"] == "mate"
 assert next_of(board_events, "gameFinish")["game"]["id"] == gid
 refused(lambda: bot.bots.resign_game(gid), 400)
 
-exported = requests.get(f"{URL}/game/export/{gid}", headers={"Accept": "application/json"}).json()
+exported = requests.get(f"{BOARD_URL}/game/export/{gid}", headers={"Accept": "application/json"}).json()
 assert exported["moves"] == "e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#" and exported["winner"] == "white", exported
-pgn = requests.get(f"{URL}/game/export/{gid}").text
+pgn = requests.get(f"{BOT_URL}/game/export/{gid}").text
 assert "1-0" in pgn and "Qxf7#" in pgn, pgn
-assert requests.get(f"{URL}/api/games/user/{BOT}", headers={"Accept": "application/x-ndjson"}).text.count("\n") == 1
+assert requests.get(f"{BOARD_URL}/api/games/user/{BOT}", headers={"Accept": "application/x-ndjson"}).text.count("\n") == 1
 
 # A game against the server's computer: it answers the move, and the player resigns.
 ai = board.challenges.create_ai(level=1, clock_limit=600, clock_increment=0, color="white")

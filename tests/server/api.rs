@@ -10,7 +10,7 @@ use serde_json::json;
 use crate::server_support::{start, Server};
 
 /// A new account's session cookie and a token of it with `scopes`.
-async fn account_with_token(server: &Server, username: &str, scopes: &[&str]) -> (String, String) {
+pub async fn account_with_token(server: &Server, username: &str, scopes: &[&str]) -> (String, String) {
     let cookie = server.sign_up(username, "correct horse").await;
     let made =
         server.post("/api/tokens", &[("Cookie", &cookie)], json!({ "description": "test", "scopes": scopes })).await;
@@ -20,7 +20,7 @@ async fn account_with_token(server: &Server, username: &str, scopes: &[&str]) ->
 }
 
 /// True if python3 with berserk and chess can run; under CI it must.
-fn python_clients() -> bool {
+pub fn python_clients() -> bool {
     let ok = std::process::Command::new("python3")
         .args(["-c", "import berserk, chess"])
         .stdout(Stdio::null())
@@ -79,19 +79,195 @@ async fn tokens_are_made_listed_tested_and_revoked_as_on_lichess() {
     assert_eq!(server.http("GET", "/api/account", &[("Authorization", &bearer)], "").await.status, 401);
 }
 
+/// Runs tests/api/lichess_clients.py: a bot account on `bot_at` and a person's board client
+/// on `board_at` (one server twice, or two nodes of one cluster), signed up on `bot_at`.
+pub async fn play_through_berserk(bot_at: &Server, board_at: &Server) {
+    let (_, bot) = account_with_token(bot_at, "Botty", &["bot:play", "challenge:read", "challenge:write"]).await;
+    let (_, board) = account_with_token(bot_at, "Alice", &["board:play", "challenge:read", "challenge:write"]).await;
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/api/lichess_clients.py");
+    let (bot_url, board_url) = (bot_at.url(""), board_at.url(""));
+    let run = tokio::process::Command::new("python3")
+        .args([script, &bot_url, &bot, "Botty", &board_url, &board, "Alice"])
+        .output();
+    let output = tokio::time::timeout(std::time::Duration::from_secs(120), run).await.expect("in time").expect("ran");
+    let (out, err) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert!(output.status.success() && out.trim() == "ok", "stdout:\n{out}\nstderr:\n{err}");
+}
+
 #[tokio::test]
 async fn a_bot_and_a_board_client_play_through_berserk() {
     if !python_clients() {
         return;
     }
     let server = start().await;
-    let (_, bot) = account_with_token(&server, "Botty", &["bot:play", "challenge:read", "challenge:write"]).await;
-    let (_, board) = account_with_token(&server, "Alice", &["board:play", "challenge:read", "challenge:write"]).await;
-    let url = server.url("");
-    let url = url.trim_end_matches('/');
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/api/lichess_clients.py");
-    let run = tokio::process::Command::new("python3").args([script, url, &bot, "Botty", &board, "Alice"]).output();
-    let output = tokio::time::timeout(std::time::Duration::from_secs(120), run).await.expect("in time").expect("ran");
-    let (out, err) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
-    assert!(output.status.success() && out.trim() == "ok", "stdout:\n{out}\nstderr:\n{err}");
+    play_through_berserk(&server, &server).await;
+}
+
+/// An ndjson stream of the API read as it comes, on a connection of its own.
+struct Lines {
+    reader: tokio::io::BufReader<tokio::net::TcpStream>,
+    pending: std::collections::VecDeque<String>,
+    partial: String,
+}
+
+impl Lines {
+    /// GETs `path` with `token`: the status and, for a 200, the stream.
+    async fn open(server: &Server, path: &str, token: &str) -> (u16, Lines) {
+        use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+        let mut stream = tokio::net::TcpStream::connect(server.addr).await.expect("connect");
+        let request = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer {token}\r\n\r\n");
+        stream.write_all(request.as_bytes()).await.expect("write");
+        let mut reader = tokio::io::BufReader::new(stream);
+        let mut status_line = String::new();
+        reader.read_line(&mut status_line).await.expect("status");
+        let status = status_line.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+        loop {
+            let mut header = String::new();
+            reader.read_line(&mut header).await.expect("header");
+            if header == "\r\n" || header.is_empty() {
+                break;
+            }
+        }
+        (status, Lines { reader, pending: Default::default(), partial: String::new() })
+    }
+
+    /// The next JSON line (keep-alive empty lines skipped), within the test's patience.
+    async fn next(&mut self) -> serde_json::Value {
+        use tokio::io::{AsyncBufReadExt, AsyncReadExt};
+        let read = async {
+            loop {
+                if let Some(line) = self.pending.pop_front() {
+                    if !line.trim().is_empty() {
+                        return serde_json::from_str(&line).expect("a JSON line");
+                    }
+                    continue;
+                }
+                // One chunk of the chunked body: its size in hex, then the bytes.
+                let mut size = String::new();
+                self.reader.read_line(&mut size).await.expect("chunk size");
+                let size = usize::from_str_radix(size.trim(), 16).expect("hex size");
+                assert!(size > 0, "the stream ended");
+                let mut chunk = vec![0; size + 2];
+                self.reader.read_exact(&mut chunk).await.expect("chunk");
+                self.partial.push_str(&String::from_utf8_lossy(&chunk[..size]));
+                while let Some((line, rest)) = self.partial.split_once('\n') {
+                    self.pending.push_back(line.to_string());
+                    self.partial = rest.to_string();
+                }
+            }
+        };
+        tokio::time::timeout(std::time::Duration::from_secs(10), read).await.expect("a line in time")
+    }
+}
+
+/// A form POST with a token: the answer.
+async fn post_form(server: &Server, path: &str, token: &str, form: &str) -> crate::server_support::HttpAnswer {
+    let auth = format!("Bearer {token}");
+    let headers = [("Authorization", auth.as_str()), ("Content-Type", "application/x-www-form-urlencoded")];
+    server.http("POST", path, &headers, form).await
+}
+
+#[tokio::test]
+async fn bots_are_made_from_new_accounts_play_only_through_the_api_and_not_rated_against_people() {
+    let server = start().await;
+    let all = ["bot:play", "board:play", "challenge:read", "challenge:write"];
+    let (_, veteran) = account_with_token(&server, "Veteran", &all).await;
+    let (bot_cookie, bot) = account_with_token(&server, "Robo", &all).await;
+
+    // An account with a game cannot become a bot; one without can, once and for good.
+    let ai = post_form(&server, "/api/challenge/ai", &veteran, "level=1&color=white").await;
+    assert_eq!(ai.status, 201, "{}", ai.body);
+    let refused = post_form(&server, "/api/bot/account/upgrade", &veteran, "").await;
+    assert_eq!(refused.status, 400, "{}", refused.body);
+    assert!(refused.json()["error"].as_str().is_some_and(|e| e.contains("played games")), "{}", refused.body);
+    assert_eq!(post_form(&server, "/api/bot/account/upgrade", &bot, "").await.status, 200);
+    assert_eq!(post_form(&server, "/api/bot/account/upgrade", &bot, "").await.status, 200, "already one");
+    let me = server.http("GET", "/api/account", &[("Authorization", &format!("Bearer {bot}"))], "").await;
+    assert_eq!(me.json()["title"], "BOT");
+
+    // A bot plays through the Bot API only: not the lobby, not the Board API.
+    let mut web = server.client_with(&[("Cookie", &bot_cookie)]).await.expect("a socket");
+    web.send(json!({"type":"create"})).await;
+    assert!(web.expect_error("bad_request").await["message"].as_str().is_some_and(|m| m.contains("Bot API")));
+    let game = ai.json()["id"].as_str().expect("game").to_string();
+    let board = post_form(&server, &format!("/api/board/game/{game}/resign"), &bot, "").await;
+    assert_eq!(board.status, 400, "{}", board.body);
+
+    // Rated games between a bot and a person need the operator's leave; casual ones do not.
+    for (from, to) in [(&bot, "Veteran"), (&veteran, "Robo")] {
+        let rated = post_form(&server, &format!("/api/challenge/{to}"), from, "rated=true&clock.limit=300").await;
+        assert_eq!(rated.status, 400, "{}", rated.body);
+    }
+    let casual = post_form(&server, "/api/challenge/Robo", &veteran, "clock.limit=300&clock.increment=2").await;
+    assert_eq!(casual.status, 200, "{}", casual.body);
+    assert_eq!(casual.json()["challenger"]["name"], "Veteran");
+    assert_eq!(casual.json()["destUser"]["title"], "BOT");
+
+    // Someone else's game is no game of theirs: 404, and it is unchanged.
+    let theirs = post_form(&server, &format!("/api/bot/game/{game}/move/e2e4"), &bot, "").await;
+    assert_eq!(theirs.status, 404, "{}", theirs.body);
+    let exported = server.http("GET", &format!("/game/export/{game}"), &[("Accept", "application/json")], "").await;
+    assert_eq!(exported.json()["status"], "started");
+    assert_eq!(exported.json()["moves"], "");
+}
+
+#[tokio::test]
+async fn the_event_stream_starts_with_games_in_progress_and_challenges_waiting() {
+    let server = start().await;
+    let all = ["board:play", "challenge:read", "challenge:write"];
+    let (_, ann) = account_with_token(&server, "Ann", &all).await;
+    let (_, ben) = account_with_token(&server, "Ben", &all).await;
+    let ai = post_form(&server, "/api/challenge/ai", &ann, "level=2&clock.limit=600").await;
+    let game = ai.json()["id"].as_str().expect("game").to_string();
+    let challenge = post_form(&server, "/api/challenge/Ann", &ben, "color=black").await;
+    let challenge = challenge.json()["id"].as_str().expect("challenge").to_string();
+
+    let (status, mut events) = Lines::open(&server, "/api/stream/event", &ann).await;
+    assert_eq!(status, 200);
+    let first = events.next().await;
+    assert_eq!((&first["type"], &first["game"]["id"]), (&json!("gameStart"), &json!(game)), "{first}");
+    assert_eq!(first["game"]["source"], "ai");
+    let second = events.next().await;
+    assert_eq!((&second["type"], &second["challenge"]["id"]), (&json!("challenge"), &json!(challenge)));
+    assert_eq!(second["challenge"]["finalColor"], "black");
+
+    // Withdrawn: Ann hears it; Ann resigns the AI game: she hears it finish.
+    assert_eq!(post_form(&server, &format!("/api/challenge/{challenge}/cancel"), &ben, "").await.status, 200);
+    assert_eq!(events.next().await["type"], "challengeCanceled");
+    assert_eq!(post_form(&server, &format!("/api/board/game/{game}/resign"), &ann, "").await.status, 200);
+    let finish = events.next().await;
+    assert_eq!((&finish["type"], &finish["game"]["status"]["name"]), (&json!("gameFinish"), &json!("resign")));
+
+    // A spectator's stream of a finished game is its one line; a game stream is refused to
+    // someone who does not play in it.
+    let (status, _) = Lines::open(&server, &format!("/api/board/game/stream/{game}"), &ben).await;
+    assert_eq!(status, 404);
+}
+
+#[tokio::test]
+async fn an_open_challenge_seats_whoever_comes_and_streams_are_limited_per_token() {
+    let server = start().await;
+    let (_, host) = account_with_token(&server, "Host", &["challenge:write", "board:play"]).await;
+    let open = post_form(&server, "/api/challenge/open", &host, "clock.limit=180&clock.increment=2").await;
+    assert_eq!(open.status, 200, "{}", open.body);
+    let game = open.json()["id"].as_str().expect("game").to_string();
+    assert!(open.json()["urlWhite"].as_str().is_some_and(|u| u.ends_with(&format!("/g/{game}?color=white"))));
+    let mut white = server.client().await;
+    white.join(&game, "white").await;
+    let mut black = server.client().await;
+    black.join(&game, "black").await;
+    assert_eq!(black.recv_type("state").await["status"], "ongoing");
+    let bad = post_form(&server, "/api/challenge/open", &host, "clock.limit=-1").await;
+    assert_eq!(bad.status, 400, "{}", bad.body);
+
+    // 32 streams at once per token; the 33rd is refused (a closed one frees its slot: the
+    // unit test of `StreamSlots`).
+    let mut open_streams = Vec::new();
+    for _ in 0..32 {
+        let (status, lines) = Lines::open(&server, "/api/stream/event", &host).await;
+        assert_eq!(status, 200);
+        open_streams.push(lines);
+    }
+    let (status, _) = Lines::open(&server, "/api/stream/event", &host).await;
+    assert_eq!(status, 429);
 }

@@ -208,6 +208,18 @@ async fn spread_game(cluster: &Cluster) -> (Client, Client, Client, String, Stri
     (white, black, spectator, game, white_token.expect("token"), black_token)
 }
 
+/// The lichess-compatible API across nodes: the bot's program on n1, the person's board app on
+/// n2. The challenges reach the other node's event stream, the game made where the bot accepts
+/// streams its moves to the board app on the other node, and who is online is the cluster's.
+#[tokio::test]
+async fn lichess_api_clients_on_two_nodes_play_one_game() {
+    if !crate::api::python_clients() {
+        return;
+    }
+    let Some(cluster) = Cluster::start("cluster-api").await else { return };
+    crate::api::play_through_berserk(&cluster.node("n1").server, &cluster.node("n2").server).await;
+}
+
 #[tokio::test]
 async fn players_and_a_spectator_on_three_nodes_play_one_game() {
     let Some(cluster) = Cluster::start("cluster-spread").await else { return };

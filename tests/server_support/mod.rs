@@ -133,7 +133,10 @@ impl Server {
         for (name, value) in headers {
             request.push_str(&format!("{name}: {value}\r\n"));
         }
-        if !body.is_empty() {
+        let typed = headers.iter().any(|(name, _)| name.eq_ignore_ascii_case("content-type"));
+        if !body.is_empty() && typed {
+            request.push_str(&format!("Content-Length: {}\r\n", body.len()));
+        } else if !body.is_empty() {
             request.push_str(&format!("Content-Type: application/json\r\nContent-Length: {}\r\n", body.len()));
         } else if method == "POST" {
             request.push_str("Content-Length: 0\r\n");

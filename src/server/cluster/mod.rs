@@ -28,6 +28,7 @@ use self::rpc::{Answer, Envelope};
 use super::accounts::Player;
 use super::lobby::{seeks, ClusterHooks, Lobby, Taken, Taker};
 use super::metrics::Metrics;
+use super::notices::{Notice, Notices, RemoteOnline};
 use super::room::{Command, Relay, Reply, RoomHandle, Seated, Subscription};
 use super::store::{NodeInfo, PostgresStore, StoreError};
 use crate::protocol::{GameId, Refusal, SeekId};
@@ -50,6 +51,11 @@ fn node_channel(node: &str) -> String {
 const LOBBY_CHANNEL: &str = "gambit:lobby";
 /// The channel on which a stopping node says its games are free to take.
 const HANDOFF_CHANNEL: &str = "gambit:handoff";
+/// The channel of players' notices (a challenge, a game started), for whichever node they are
+/// connected to, and of who is online on each node.
+const NOTICES_CHANNEL: &str = "gambit:notices";
+/// How often a node says who is online on it.
+const ONLINE_PERIOD: Duration = Duration::from_secs(2);
 /// How long a stopping node waits for Redis to take its hand-off message.
 const HANDOFF_WAIT: Duration = Duration::from_secs(1);
 
@@ -81,6 +87,8 @@ pub struct Cluster {
     attending: Mutex<HashMap<GameId, Attending>>,
     /// Wakes the lease task at once (another node handed its games over).
     wake: Notify,
+    /// The server's notices, once it has carried them over the bus ([`Cluster::carry_notices`]).
+    notices: std::sync::OnceLock<Arc<Notices>>,
     /// Set when this node stops: it takes no more games.
     stopping: AtomicBool,
     /// Held while this node claims games and starts their rooms, so that it takes a game
@@ -91,6 +99,21 @@ pub struct Cluster {
     /// as seen (a move acknowledged, never shown), while the first room's moves would fail
     /// to store against the newer epoch.
     taking: tokio::sync::Mutex<()>,
+}
+
+/// What nodes say on [`NOTICES_CHANNEL`], and which node says it.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct NoticeEnvelope {
+    node: String,
+    message: NoticeMessage,
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+enum NoticeMessage {
+    /// A notice for a player, wherever they are connected.
+    Notice { account: i64, notice: Notice },
+    /// Who is online on the sending node.
+    Online { online: Vec<RemoteOnline> },
 }
 
 /// The seats and counted spectators of one game held by this node's connections.
@@ -146,6 +169,7 @@ impl Cluster {
             silent: Mutex::new(HashMap::new()),
             attending: Mutex::new(HashMap::new()),
             wake: Notify::new(),
+            notices: std::sync::OnceLock::new(),
             stopping: AtomicBool::new(false),
             taking: tokio::sync::Mutex::new(()),
         });
@@ -160,6 +184,49 @@ impl Cluster {
         tasks::spawn(&cluster, parts);
         tracing::info!(node = %cluster.node, "joined the cluster");
         cluster
+    }
+
+    /// Carries the server's notices over the bus: those told here go to the other nodes, theirs
+    /// come here, and every node says who is online on it every [`ONLINE_PERIOD`].
+    pub async fn carry_notices(self: &Arc<Self>, notices: Arc<Notices>) {
+        if self.notices.set(notices.clone()).is_err() {
+            return;
+        }
+        self.bus.subscribe(NOTICES_CHANNEL.to_string()).await;
+        let (relay, mut relayed) = mpsc::unbounded_channel::<(i64, Notice)>();
+        notices.relay_to(relay);
+        let cluster = Arc::downgrade(self);
+        tokio::spawn(async move {
+            let mut online = tokio::time::interval(ONLINE_PERIOD);
+            loop {
+                let message = tokio::select! {
+                    told = relayed.recv() => match told {
+                        Some((account, notice)) => NoticeMessage::Notice { account, notice },
+                        None => return,
+                    },
+                    _ = online.tick() => NoticeMessage::Online { online: notices.here() },
+                };
+                let Some(cluster) = cluster.upgrade() else { return };
+                let envelope = NoticeEnvelope { node: cluster.node.clone(), message };
+                match serde_json::to_vec(&envelope) {
+                    Ok(payload) => cluster.bus.publish(NOTICES_CHANNEL.to_string(), payload),
+                    Err(e) => tracing::warn!(error = %e, "cannot encode a notice"),
+                }
+            }
+        });
+    }
+
+    /// A notice or an online list from the bus.
+    fn notice_arrived(&self, payload: &[u8]) {
+        let Some(notices) = self.notices.get() else { return };
+        match serde_json::from_slice::<NoticeEnvelope>(payload) {
+            Ok(envelope) if envelope.node == self.node => {}
+            Ok(NoticeEnvelope { message: NoticeMessage::Notice { account, notice }, .. }) => {
+                notices.deliver(account, notice)
+            }
+            Ok(NoticeEnvelope { node, message: NoticeMessage::Online { online } }) => notices.remote(node, online),
+            Err(e) => tracing::warn!(error = %e, "unreadable notice on the bus"),
+        }
     }
 
     /// This node's name.

@@ -101,6 +101,8 @@ async fn dispatch(cluster: std::sync::Weak<Cluster>, mut incoming: mpsc::Unbound
                         Ok(_) => {}
                         Err(e) => tracing::warn!(error = %e, "unreadable games list on the bus"),
                     }
+                } else if channel == super::NOTICES_CHANNEL {
+                    cluster.notice_arrived(&payload);
                 } else if channel == HANDOFF_CHANNEL {
                     tracing::info!(from = %String::from_utf8_lossy(&payload), "a node handed its games over");
                     cluster.wake.notify_one();

@@ -43,6 +43,7 @@ impl Connection {
             self.account = None;
             self.session = None;
             self.name = None;
+            self.online = None;
         }
         Ok(())
     }

@@ -103,7 +103,10 @@ pub async fn serve(mut socket: WebSocket, shared: Arc<Shared>, peer: Peer) {
     let limiter = RateLimiter::new(shared.config.rate_burst, shared.config.rate_per_sec);
     let chat_limiter = RateLimiter::new(shared.config.chat_burst, shared.config.chat_per_sec);
     let (matched, mut matches) = mpsc::unbounded_channel();
+    // A logged-in player's page counts them as online for as long as it is open.
+    let online = peer.account.as_ref().map(|(a, _)| shared.notices.online(a.id, &a.username, a.bot));
     let mut conn = Connection {
+        online,
         out,
         shared: shared.clone(),
         follows: HashMap::new(),
@@ -129,6 +132,8 @@ pub async fn serve(mut socket: WebSocket, shared: Arc<Shared>, peer: Peer) {
 }
 
 struct Connection {
+    /// The logged-in player counts as online while this is held.
+    online: Option<crate::server::notices::Online>,
     out: mpsc::Sender<Outbound>,
     shared: Arc<Shared>,
     follows: HashMap<GameId, Follow>,

@@ -61,6 +61,8 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/players/{name}/games.pgn", get(players::export))
         .route("/api/leaderboard", get(players::leaderboard))
         .route("/account/tokens", get(web::index))
+        .route("/bots", get(web::index))
+        .route("/api/bots", get(players::bots))
         .merge(api::routes())
         .layer(middleware::from_fn_with_state(shared.clone(), check_origin))
         .layer(middleware::from_fn_with_state(shared.clone(), check_host))

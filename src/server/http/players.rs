@@ -67,6 +67,10 @@ struct Point {
 #[derive(Serialize)]
 struct PlayerView {
     username: String,
+    /// An event stream or a page of theirs is open on this server.
+    online: bool,
+    /// A bot account (it plays through the Bot API).
+    bot: bool,
     ratings: BTreeMap<&'static str, RatingView>,
     wins: u64,
     draws: u64,
@@ -123,6 +127,8 @@ pub(super) async fn player(State(shared): State<Arc<Shared>>, Path(name): Path<S
             .push(Point { at_ms: point.at_ms, rating: point.rating.round() as i64 });
     }
     Json(PlayerView {
+        online: shared.notices.is_online(account.id),
+        bot: account.bot,
         username: account.username,
         ratings,
         wins: results.wins,
@@ -132,6 +138,32 @@ pub(super) async fn player(State(shared): State<Arc<Shared>>, Path(name): Path<S
     })
     .into_response()
 }
+
+/// `GET /api/bots`: the bot accounts (most games first), each with its ratings and whether it
+/// is online: the Bots page.
+pub(super) async fn bots(State(shared): State<Arc<Shared>>) -> Response {
+    let store = shared.accounts.store();
+    let bots = match store.bots(BOTS_MAX).await {
+        Ok(bots) => bots,
+        Err(e) => return failed(e),
+    };
+    let now = now_ms();
+    let mut list = Vec::new();
+    for bot in bots {
+        let ratings = match store.ratings(bot.id).await {
+            Ok(ratings) => ratings,
+            Err(e) => return failed(e),
+        };
+        let ratings: BTreeMap<&'static str, RatingView> =
+            ratings.iter().map(|r| (r.category.name(), RatingView::of(r, now))).collect();
+        let online = shared.notices.is_online(bot.id);
+        list.push(serde_json::json!({ "username": bot.username, "online": online, "ratings": ratings }));
+    }
+    Json(serde_json::json!({ "bots": list })).into_response()
+}
+
+/// The most bots the Bots page lists.
+const BOTS_MAX: u64 = 200;
 
 /// One side of a game in a player's history.
 #[derive(Serialize)]

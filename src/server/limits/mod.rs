@@ -6,12 +6,14 @@
 mod addresses;
 mod games;
 mod logins;
+mod streams;
 
 use std::time::Instant;
 
 pub use addresses::{client_ip, is_trusted, AddressConfig, AddressLimits, ConnectionSlot};
 pub use games::{Creator, LobbyLimits, DEFAULT_MAX_ROOMS};
 pub use logins::{AccountLimits, Buckets, LoginLimits, Trust};
+pub use streams::{StreamSlot, StreamSlots};
 
 /// What to do with one incoming message.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -77,7 +77,7 @@ pub(super) fn new(
 ) -> Result<(Setup, CreatorSeat), Refusal> {
     let (game, clock) = playable(&spec)?;
     let mut seats = Seats::from_spec(spec.white.clone(), spec.black.clone(), game.variant(), engines)?;
-    let creator = seats.creator(spec.as_side)?;
+    let creator = if spec.open { None } else { seats.creator(spec.as_side)? };
     if spec.rated && player.account.is_none() {
         return Err(Refusal::login_required("log in to play rated games"));
     }

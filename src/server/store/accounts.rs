@@ -27,6 +27,17 @@ pub struct StoredAccount {
     pub bot: bool,
 }
 
+/// A challenge as stored: its parties (by account, to find a player's) and the rest as JSON
+/// (`challenges::Challenge`, which only `server::challenges` reads).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredChallenge {
+    pub id: String,
+    pub challenger: AccountKey,
+    pub dest: AccountKey,
+    pub body: String,
+    pub created_ms: i64,
+}
+
 /// A personal API token as stored: its number, whose it is, what it is for and may do. The
 /// token itself is known by its SHA-256 only.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -20,7 +20,7 @@ use futures::future::BoxFuture;
 
 pub use accounts::{
     AccountKey, RatedEnd, RatedResult, RatingChange, RatingPoint, RatingUpdate, RatingsAfter, RatingsBefore, Results,
-    StoredAccount, StoredApiToken, StoredRating, StoredRatings,
+    StoredAccount, StoredApiToken, StoredChallenge, StoredRating, StoredRatings,
 };
 pub use analyses::{AnalysisRecord, AnalysisWrite, StoredAnalysis, StoredEval};
 pub use games::{StoreEvent, StoredChat, StoredClock, StoredGame, StoredScore, StoredSeat, StoredTimes, CHAT_KEPT};
@@ -28,7 +28,7 @@ pub use postgres::{NodeInfo, Owner, PostgresStore, LEASE, RENEW_EVERY};
 /// The SQLite file's schema (its version is what `PRAGMA user_version` reads).
 pub use sqlite::schema;
 pub use sqlite::SqliteStore;
-pub use traits::{AccountStore, AnalysisStore, GameStore, RatingStore, StoreError};
+pub use traits::{AccountStore, AnalysisStore, ChallengeStore, GameStore, RatingStore, StoreError};
 
 /// True if `db` names a PostgreSQL database (`postgres://…` or `postgresql://…`) rather than an
 /// SQLite file.
@@ -44,12 +44,19 @@ pub struct Stores {
     pub accounts: Arc<dyn AccountStore>,
     pub ratings: Arc<dyn RatingStore>,
     pub analyses: Arc<dyn AnalysisStore>,
+    pub challenges: Arc<dyn ChallengeStore>,
 }
 
 impl Stores {
     /// Every face of `store`.
-    pub fn of<S: GameStore + AccountStore + RatingStore + AnalysisStore>(store: Arc<S>) -> Stores {
-        Stores { games: store.clone(), accounts: store.clone(), ratings: store.clone(), analyses: store }
+    pub fn of<S: GameStore + AccountStore + RatingStore + AnalysisStore + ChallengeStore>(store: Arc<S>) -> Stores {
+        Stores {
+            games: store.clone(),
+            accounts: store.clone(),
+            ratings: store.clone(),
+            analyses: store.clone(),
+            challenges: store,
+        }
     }
 }
 

@@ -9,7 +9,7 @@ use thiserror::Error;
 
 use super::{
     AccountKey, AnalysisRecord, AnalysisWrite, RatingPoint, Results, StoreEvent, StoredAccount, StoredApiToken,
-    StoredGame, StoredRating, StoredRatings,
+    StoredChallenge, StoredGame, StoredRating, StoredRatings,
 };
 use crate::server::ratings::Category;
 use crate::server::token::TokenHash;
@@ -117,6 +117,8 @@ pub trait AccountStore: Send + Sync + 'static {
     /// Makes `account` a bot account if it has no game (lichess's rule); false if it has one.
     /// An account that is a bot already stays one (true).
     fn make_bot(&self, account: AccountKey) -> BoxFuture<'static, Result<bool, StoreError>>;
+    /// Up to `limit` bot accounts, those with most rated games first.
+    fn bots(&self, limit: u64) -> BoxFuture<'static, Result<Vec<StoredAccount>, StoreError>>;
     /// The unfinished games where the account holds a seat, newest first.
     fn playing(&self, account: AccountKey) -> BoxFuture<'static, Result<Vec<String>, StoreError>>;
     /// The account's ratings (only the categories it has played rated games in).
@@ -149,6 +151,30 @@ pub trait RatingStore: Send + Sync + 'static {
     /// How a rated game that has ended changed its players' ratings; None before its end is
     /// stored, or for a casual game.
     fn rating_change(&self, game: &str) -> BoxFuture<'static, Result<Option<StoredRatings>, StoreError>>;
+}
+
+/// Where challenges by name wait for their answer: in the database, so that one made on any
+/// node of a cluster is answered on any other, and a restart forgets none. Each is taken out
+/// once only (accepted, declined or withdrawn); those older than a cut-off count as gone.
+pub trait ChallengeStore: Send + Sync + 'static {
+    /// Adds `challenge` unless its challenger already has `max_open` waiting since
+    /// `oldest_ms` (false then); forgets the expired ones.
+    fn add_challenge(
+        &self,
+        challenge: StoredChallenge,
+        max_open: u64,
+        oldest_ms: i64,
+    ) -> BoxFuture<'static, Result<bool, StoreError>>;
+    /// The challenges made since `oldest_ms` to or by `account`, oldest first.
+    fn challenges_of(
+        &self,
+        account: AccountKey,
+        oldest_ms: i64,
+    ) -> BoxFuture<'static, Result<Vec<StoredChallenge>, StoreError>>;
+    /// One challenge made since `oldest_ms`.
+    fn challenge(&self, id: &str, oldest_ms: i64) -> BoxFuture<'static, Result<Option<StoredChallenge>, StoreError>>;
+    /// Takes challenge `id` out, if it is still there: of two callers, one gets it.
+    fn take_challenge(&self, id: &str) -> BoxFuture<'static, Result<Option<StoredChallenge>, StoreError>>;
 }
 
 /// Where computer analyses of finished games are claimed, followed and kept.

@@ -1,6 +1,6 @@
 //! Challenges (lichess's `/api/challenge/…`): to a player by name, accepted, declined or
-//! withdrawn; and against the server's computer levels (`/api/challenge/ai`). Each party
-//! hears of it on their event stream.
+//! withdrawn; against the server's computer levels (`/api/challenge/ai`); and open to whoever
+//! comes with the link (`/api/challenge/open`). Each party hears of it on their event stream.
 
 use std::sync::Arc;
 
@@ -74,13 +74,7 @@ fn terms(fields: &Fields) -> Result<Terms, ApiError> {
 /// A party to a challenge: the account, as a seat and as lichess shows a user.
 async fn party(shared: &Shared, account: &Account, terms: &Terms) -> Result<Party, ApiError> {
     let rating = lichess::rating(shared, account.id, lichess::category(terms.variant, terms.clock)).await?;
-    Ok(Party {
-        player: Player::of(account),
-        account: account.id,
-        name: account.username.clone(),
-        bot: account.bot,
-        rating,
-    })
+    Ok(Party { account: account.id, name: account.username.clone(), bot: account.bot, rating })
 }
 
 /// Tells both parties of a challenge event (`challenge`, `challengeDeclined`, …).
@@ -120,7 +114,7 @@ pub(super) async fn create(
     // Checked now, so that the challenged player is never asked to accept a game that cannot start.
     crate::server::room::check(&terms.game(Color::White, me.name()))?;
     let challenge = Challenge::new(party(&shared, me, &terms).await?, party(&shared, &dest, &terms).await?, terms);
-    shared.challenges.add(challenge.clone())?;
+    shared.challenges.add(&challenge).await?;
     let base = lichess::base_url(&shared, &headers);
     tell_both(&shared, &base, "challenge", &challenge);
     tracing::info!(challenge = %challenge.id, from = %me.username, to = %dest.username, "challenge made");
@@ -138,7 +132,7 @@ pub(super) async fn list(
 ) -> Result<Response, ApiError> {
     caller.require(Scope::ChallengeRead)?;
     let base = lichess::base_url(&shared, &headers);
-    let (incoming, outgoing) = shared.challenges.of(caller.account().id);
+    let (incoming, outgoing) = shared.challenges.of(caller.account().id).await?;
     let show = |list: Vec<Challenge>, direction| {
         list.iter().map(|c| lichess::challenge(&shared, &base, c, Some(direction))).collect::<Vec<_>>()
     };
@@ -154,7 +148,7 @@ pub(super) async fn show(
 ) -> Result<Response, ApiError> {
     caller.require(Scope::ChallengeRead)?;
     let me = caller.account().id;
-    let challenge = shared.challenges.get(&id, me)?;
+    let challenge = shared.challenges.get(&id, me).await?;
     let direction = if challenge.dest.account == me { "in" } else { "out" };
     Ok(Json(lichess::challenge(&shared, &lichess::base_url(&shared, &headers), &challenge, Some(direction)))
         .into_response())
@@ -173,14 +167,17 @@ pub(super) async fn accept(
     {
         return Err(ApiError::new(StatusCode::FORBIDDEN, "Missing scope"));
     }
-    let mut challenge = shared.challenges.answer(&id, me.id)?;
+    let mut challenge = shared.challenges.answer(&id, me.id).await?;
+    let Some(challenger) = shared.accounts.find(&challenge.challenger.name).await? else {
+        return Err(ApiError::not_found("the challenger's account is gone"));
+    };
     let side = challenge.final_color;
-    let spec = challenge.terms.game(side, challenge.challenger.player.name.clone());
-    let (game, created) = match shared.lobby.create(spec, None, challenge.challenger.player.clone()).await {
+    let spec = challenge.terms.game(side, challenger.name());
+    let (game, created) = match shared.lobby.create(spec, None, Player::of(&challenger)).await {
         Ok(made) => made,
         Err(refusal) => {
             // The game could not be made (the server is full): the challenge stays answerable.
-            let _ = shared.challenges.add(challenge);
+            let _ = shared.challenges.add(&challenge).await;
             return Err(refusal.into());
         }
     };
@@ -214,7 +211,7 @@ pub(super) async fn decline(
     let key = fields.get("reason").unwrap_or_default();
     let reason = Decline::parse(key)
         .ok_or_else(|| ApiError::bad(format!("reason {key:?} is none of lichess's: {}", Decline::keys())))?;
-    let mut challenge = shared.challenges.answer(&id, caller.account().id)?;
+    let mut challenge = shared.challenges.answer(&id, caller.account().id).await?;
     challenge.status = Status::Declined;
     challenge.decline = Some(reason);
     tell_both(&shared, &lichess::base_url(&shared, &headers), "challengeDeclined", &challenge);
@@ -229,7 +226,7 @@ pub(super) async fn cancel(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     caller.require(Scope::ChallengeWrite).or_else(|_| caller.require(Scope::BotPlay))?;
-    let mut challenge = shared.challenges.withdraw(&id, caller.account().id)?;
+    let mut challenge = shared.challenges.withdraw(&id, caller.account().id).await?;
     challenge.status = Status::Canceled;
     tell_both(&shared, &lichess::base_url(&shared, &headers), "challengeCanceled", &challenge);
     Ok(Json(json!({ "ok": true })).into_response())
@@ -296,6 +293,46 @@ fn ai_game(state: &crate::protocol::GameState, side: Color) -> serde_json::Value
         "status": { "id": lichess::status_id(status), "name": status },
         "player": lichess::color_name(side),
     })
+}
+
+/// `POST /api/challenge/open`: a game whose two seats go to whoever comes with its link
+/// (`urlWhite` and `urlBlack` pick a colour); the caller takes no seat.
+pub(super) async fn open(
+    State(shared): State<Arc<Shared>>,
+    caller: Caller,
+    headers: HeaderMap,
+    fields: Fields,
+) -> Result<Response, ApiError> {
+    caller.require(Scope::ChallengeWrite)?;
+    let terms = terms(&fields)?;
+    let mut spec = terms.game(Color::White, None);
+    spec.as_side = None;
+    spec.open = true;
+    let (game, created) = shared.lobby.create(spec, None, Player::of(caller.account())).await?;
+    if let Some(dir) = &shared.config.log_dir {
+        crate::server::observers::textlog::start(dir.clone(), game.clone(), created.handle);
+    }
+    let base = lichess::base_url(&shared, &headers);
+    let url = format!("{base}/g/{game}");
+    tracing::info!(game = %game, "open challenge");
+    Ok(Json(json!({
+        "id": game,
+        "url": url,
+        "status": "created",
+        "challenger": null,
+        "destUser": null,
+        "variant": lichess::variant(terms.variant),
+        "rated": terms.rated,
+        "speed": lichess::speed(terms.clock),
+        "timeControl": lichess::time_control(terms.clock, terms.days),
+        "color": "random",
+        "finalColor": "white",
+        "perf": { "icon": "", "name": lichess::perf_name(terms.variant, terms.clock) },
+        "open": {},
+        "urlWhite": format!("{url}?color=white"),
+        "urlBlack": format!("{url}?color=black"),
+    }))
+    .into_response())
 }
 
 #[cfg(test)]

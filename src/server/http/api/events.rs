@@ -27,11 +27,15 @@ pub(super) async fn stream(
     caller: Caller,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
+    let slot = caller.stream_slot(&shared)?;
     let account = caller.account().clone();
     let (notices, online) = shared.notices.listen(account.id, &account.username, account.bot);
     let base = lichess::base_url(&shared, &headers);
     let (tx, rx) = mpsc::channel(32);
-    tokio::spawn(events(shared, account, notices, online, tx, base));
+    tokio::spawn(async move {
+        events(shared, account, notices, online, tx, base).await;
+        drop(slot);
+    });
     Ok(ndjson(rx))
 }
 
@@ -53,7 +57,7 @@ async fn events(
             return;
         }
     }
-    for challenge in shared.challenges.of(account.id).0 {
+    for challenge in shared.challenges.of(account.id).await.map(|(incoming, _)| incoming).unwrap_or_default() {
         let event = json!({
             "type": "challenge",
             "challenge": lichess::challenge(&shared, &base, &challenge, None),

@@ -47,6 +47,7 @@ pub fn routes() -> Router<Arc<Shared>> {
         .route("/api/stream/event", get(events::stream))
         .route("/api/challenge", get(challenges::list))
         .route("/api/challenge/ai", post(challenges::ai))
+        .route("/api/challenge/open", post(challenges::open))
         .route("/api/challenge/{id}", post(challenges::create))
         .route("/api/challenge/{id}/show", get(challenges::show))
         .route("/api/challenge/{id}/accept", post(challenges::accept))
@@ -141,10 +142,15 @@ impl From<StoreError> for ApiError {
 
 impl From<ChallengeError> for ApiError {
     fn from(e: ChallengeError) -> ApiError {
+        let e = match e {
+            ChallengeError::Store(e) => return e.into(),
+            other => other,
+        };
         let status = match e {
             ChallengeError::NotFound => StatusCode::NOT_FOUND,
             ChallengeError::NotYours => StatusCode::FORBIDDEN,
             ChallengeError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
+            ChallengeError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
         let retry_after = matches!(e, ChallengeError::TooMany(_)).then_some(60);
         ApiError { status, message: e.to_string(), retry_after }
@@ -154,6 +160,9 @@ impl From<ChallengeError> for ApiError {
 /// The caller of an API request: the account its token (or browser session) acts for, and
 /// what it may do. Extracting it counts the request against the caller's limit.
 pub struct Caller(pub ApiToken);
+
+/// One of the caller's open streams, held by the task that feeds it.
+pub type Slot = crate::server::limits::StreamSlot<ApiCaller>;
 
 impl FromRequestParts<Arc<Shared>> for Caller {
     type Rejection = ApiError;
@@ -199,6 +208,19 @@ impl Caller {
 
     pub fn account(&self) -> &crate::server::accounts::Account {
         &self.0.account
+    }
+
+    /// A slot for one more open stream of this caller; 429 when it holds all it may.
+    pub fn stream_slot(&self, shared: &Shared) -> Result<Slot, ApiError> {
+        let key = match self.0.id {
+            Some(id) => ApiCaller::Token(id),
+            None => ApiCaller::Session(self.0.account.id),
+        };
+        shared.api_streams.open(key).ok_or_else(|| ApiError {
+            status: StatusCode::TOO_MANY_REQUESTS,
+            message: "too many streams open with this token; close some first".into(),
+            retry_after: Some(60),
+        })
     }
 }
 

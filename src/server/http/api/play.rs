@@ -215,12 +215,16 @@ pub(super) async fn stream(
     Path(game): Path<String>,
 ) -> Result<Response, ApiError> {
     api.admit(&caller)?;
+    let slot = caller.stream_slot(&shared)?;
     let account = caller.account().clone();
     let room = shared.room(&game).await?;
     let token = account.seat_token(&game);
     let seated = room.call(Command::Resume { token, account: Some(account.id), v: None }).await?.into_seated()?;
     let (tx, rx) = mpsc::channel(32);
-    tokio::spawn(follow(shared, room, seated, tx));
+    tokio::spawn(async move {
+        follow(shared, room, seated, tx).await;
+        drop(slot);
+    });
     Ok(ndjson(rx))
 }
 
@@ -393,6 +397,7 @@ pub(super) async fn seek(
     fields: Fields,
 ) -> Result<Response, ApiError> {
     PlayApi::Board.admit(&caller)?;
+    let slot = caller.stream_slot(&shared)?;
     let variant = match fields.get("variant") {
         None => crate::protocol::VariantName::Standard,
         Some(key) => lichess::variant_of(key).ok_or_else(|| ApiError::bad(format!("unknown variant {key:?}")))?,
@@ -429,6 +434,7 @@ pub(super) async fn seek(
     shared.lobby.post_seek(spec, seeker).await?;
     let (tx, rx) = mpsc::channel(4);
     tokio::spawn(async move {
+        let _slot = slot;
         let mut quiet = keep_alive();
         loop {
             tokio::select! {

@@ -405,6 +405,26 @@ impl AccountStore for PostgresStore {
         })
     }
 
+    fn bots(&self, limit: u64) -> BoxFuture<'static, Result<Vec<StoredAccount>, StoreError>> {
+        self.read(move |client| {
+            async move {
+                let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+                let rows = client
+                    .query(
+                        "SELECT id, username, password_hash, seat_key, created_ms, bot FROM accounts a WHERE bot
+                         ORDER BY (SELECT coalesce(sum(games), 0) FROM ratings r WHERE r.account = a.id) DESC,
+                                  username_key
+                         LIMIT $1",
+                        &[&limit],
+                    )
+                    .await
+                    .map_err(read_failed)?;
+                rows.iter().map(|r| account_row(r, 0)).collect()
+            }
+            .boxed()
+        })
+    }
+
     fn playing(&self, account: AccountKey) -> BoxFuture<'static, Result<Vec<String>, StoreError>> {
         self.read(move |client| {
             async move {

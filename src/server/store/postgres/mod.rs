@@ -11,6 +11,7 @@
 
 mod accounts;
 mod analyses;
+mod challenges;
 mod lease;
 mod lock;
 mod schema;

@@ -141,7 +141,8 @@ ALTER TABLE accounts ADD COLUMN name_key TEXT;
 CREATE INDEX accounts_by_name_key ON accounts (name_key);
 ";
 
-/// Version 8: personal API tokens (the token known by its SHA-256 only), and bot accounts.
+/// Version 8: personal API tokens (the token known by its SHA-256 only), bot accounts, and
+/// challenges waiting for an answer.
 const V8: &str = "
 ALTER TABLE accounts ADD COLUMN bot BOOLEAN NOT NULL DEFAULT false;
 CREATE TABLE api_tokens (
@@ -153,6 +154,15 @@ CREATE TABLE api_tokens (
     created_ms  BIGINT NOT NULL
 );
 CREATE INDEX api_tokens_by_account ON api_tokens (account);
+CREATE TABLE challenges (
+    id         TEXT PRIMARY KEY,
+    challenger BIGINT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    dest       BIGINT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    body       TEXT NOT NULL,
+    created_ms BIGINT NOT NULL
+);
+CREATE INDEX challenges_by_challenger ON challenges (challenger, created_ms);
+CREATE INDEX challenges_by_dest ON challenges (dest, created_ms);
 ";
 
 /// Every migration's SQL, oldest first: version n is `STEPS[n - 1]`.

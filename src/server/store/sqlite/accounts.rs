@@ -328,6 +328,18 @@ impl AccountStore for SqliteStore {
         })
     }
 
+    fn bots(&self, limit: u64) -> BoxFuture<'static, Result<Vec<StoredAccount>, StoreError>> {
+        self.read(move |conn| {
+            conn.prepare_cached(&format!(
+                "{ACCOUNT} WHERE bot = 1 ORDER BY
+                   (SELECT coalesce(sum(games), 0) FROM ratings r WHERE r.account = accounts.id) DESC, username_key
+                 LIMIT ?1"
+            ))
+            .and_then(|mut s| s.query_map(params![limit as i64], account_row)?.collect())
+            .map_err(read_failed)
+        })
+    }
+
     fn playing(&self, account: AccountKey) -> BoxFuture<'static, Result<Vec<String>, StoreError>> {
         self.read(move |conn| {
             conn.prepare_cached(

@@ -8,6 +8,7 @@
 
 mod accounts;
 mod analyses;
+mod challenges;
 mod lock;
 pub mod schema;
 

@@ -127,8 +127,8 @@ ALTER TABLE accounts ADD COLUMN name_key TEXT;
 CREATE INDEX accounts_by_name_key ON accounts (name_key);
 ";
 
-/// Version 8: personal API tokens (lichess's API; the token known by its SHA-256 only), and
-/// bot accounts.
+/// Version 8: personal API tokens (lichess's API; the token known by its SHA-256 only), bot
+/// accounts, and challenges waiting for an answer.
 const V8: &str = "
 ALTER TABLE accounts ADD COLUMN bot INTEGER NOT NULL DEFAULT 0;
 CREATE TABLE api_tokens (
@@ -140,6 +140,15 @@ CREATE TABLE api_tokens (
     created_ms  INTEGER NOT NULL
 );
 CREATE INDEX api_tokens_by_account ON api_tokens (account);
+CREATE TABLE challenges (
+    id         TEXT PRIMARY KEY,
+    challenger INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    dest       INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    body       TEXT NOT NULL,               -- the challenge as JSON (server::challenges)
+    created_ms INTEGER NOT NULL
+);
+CREATE INDEX challenges_by_challenger ON challenges (challenger, created_ms);
+CREATE INDEX challenges_by_dest ON challenges (dest, created_ms);
 ";
 
 /// Every migration's SQL, oldest first: version n is `STEPS[n - 1]`.
