@@ -32,13 +32,16 @@ pub struct Connection {
 
 impl Connection {
     /// Connects to `url` (a `ws://` address).
-    /// Carries the session kept by `gambit play --login` for that server, if there is one.
+    /// Carries the API token of `--token`, else the session kept by `gambit play --login` for
+    /// that server, if there is one.
     pub async fn open(url: &str) -> Result<Connection, TermError> {
         use tokio_tungstenite::tungstenite::client::IntoClientRequest;
         let fail = |reason: String| TermError::Connect { url: url.to_string(), reason };
         let mut request = url.into_client_request().map_err(|e| fail(e.to_string()))?;
-        if let Some(cookie) = super::login::cookie_for(url).and_then(|c| c.parse().ok()) {
-            request.headers_mut().insert(tokio_tungstenite::tungstenite::http::header::COOKIE, cookie);
+        if let Some((name, value)) = super::login::credentials_for(url) {
+            if let Ok(value) = value.parse() {
+                request.headers_mut().insert(name, value);
+            }
         }
         let connecting = tokio_tungstenite::connect_async_with_config(request, None, true);
         match tokio::time::timeout(CONNECT_TIMEOUT, connecting).await {

@@ -3,6 +3,8 @@
 //! (`$XDG_CONFIG_HOME/gambit/sessions.json`, else `~/.config/gambit/`), one per server, in a
 //! file only the user can read. Every later connection to that server carries the session as
 //! its cookie, so the player plays under their username and their seats follow the account.
+//! `gambit play --token TOKEN` (or `GAMBIT_TOKEN`) plays as a personal API token's account
+//! instead: the token goes in each connection's `Authorization` header and is kept nowhere.
 
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
@@ -19,6 +21,23 @@ use super::TermError;
 pub const PASSWORD_VAR: &str = "GAMBIT_PASSWORD";
 /// The cookie the server keeps the session in.
 const COOKIE: &str = "gambit_session";
+
+/// The API token this process plays with, if `--token` gave one.
+static TOKEN: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Plays every connection of this process as `token`'s account (checked by `--token`'s parser).
+pub fn use_token(token: &str) {
+    let _ = TOKEN.set(token.to_string());
+}
+
+/// The header that says who connects to `url`'s server: the API token given to this process,
+/// else the session kept by `--login` for that server.
+pub fn credentials_for(url: &str) -> Option<(header::HeaderName, String)> {
+    match TOKEN.get() {
+        Some(token) => Some((header::AUTHORIZATION, format!("Bearer {token}"))),
+        None => cookie_for(url).map(|cookie| (header::COOKIE, cookie)),
+    }
+}
 
 /// The `host:port` of a `ws://host:port/path` address: the key sessions are kept under.
 fn authority(url: &str) -> Option<&str> {

@@ -111,8 +111,12 @@ pub struct PlayArgs {
     pub accept: Option<String>,
     /// Log in as this user first (asks for the password, or reads GAMBIT_PASSWORD); the session
     /// is kept in ~/.config/gambit/ and used by every later play, watch and seeks on that server
-    #[arg(long, value_name = "USER")]
+    #[arg(long, value_name = "USER", conflicts_with = "token")]
     pub login: Option<String>,
+    /// Play as the account of this personal API token (made on the server's /account/tokens
+    /// page, with board:play) instead of logging in with a password; or set GAMBIT_TOKEN
+    #[arg(long, value_name = "TOKEN", env = "GAMBIT_TOKEN", hide_env_values = true, value_parser = parse_token)]
+    pub token: Option<String>,
     /// Play a rated game (needs a login, a --time, and a person as the opponent)
     #[arg(long, requires = "time", conflicts_with_all = ["game", "vs_bot", "accept", "setup"])]
     pub rated: bool,
@@ -123,6 +127,15 @@ pub struct PlayArgs {
     /// The position and rules set up with --setup (not a flag).
     #[arg(skip)]
     pub position: Option<(String, RulesSpec)>,
+}
+
+/// A personal API token as typed: one word of printable ASCII.
+fn parse_token(text: &str) -> Result<String, String> {
+    let token = text.trim();
+    if token.is_empty() || token.len() > 100 || !token.bytes().all(|b| b.is_ascii_graphic()) {
+        return Err("expected a personal API token such as gmb_0123… (from the server's /account/tokens page)".into());
+    }
+    Ok(token.to_string())
 }
 
 fn parse_name(text: &str) -> Result<PlayerName, String> {
@@ -259,6 +272,9 @@ pub fn normalize_url(text: &str) -> Result<String, TermError> {
 pub fn play(args: &PlayArgs) -> Result<(), TermError> {
     let urls = normalize_urls(&args.urls)?;
     let mut args = args.clone();
+    if let Some(token) = &args.token {
+        login::use_token(token);
+    }
     run_blocking(async move {
         if let Some(username) = &args.login {
             login::log_in(&urls[0], username).await?;
@@ -345,6 +361,7 @@ mod tests {
             seek: false,
             accept: None,
             login: None,
+            token: None,
             rated: false,
             setup: false,
             position: None,

@@ -465,6 +465,39 @@ async fn logs_in_keeps_the_session_privately_and_plays_under_the_username() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn plays_as_an_api_tokens_account_and_refuses_a_bad_token() {
+    let server = start().await;
+    let cookie = server.sign_up("Tess", "correct horse").await;
+    let made = server
+        .post("/api/tokens", &[("Cookie", &cookie)], json!({"description": "terminal", "scopes": ["board:play"]}))
+        .await;
+    let token = made.json()["token"].as_str().expect("a token").to_string();
+    let url = ws_url(server.addr);
+    let home = server_support::scratch("term-token");
+    let env = [("XDG_CONFIG_HOME", home.to_str().expect("utf-8"))];
+
+    // Not a token at all: clap's one line and exit 2; an unknown one: the server's refusal.
+    let (status, _, stderr) = Term::spawn_with(&["play", &url, "--token", "two words"], false, &env).finish().await;
+    assert_eq!(status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("personal API token"), "{stderr}");
+    let (status, _, stderr) =
+        Term::spawn_with(&["play", &url, "--token", "gmb_nope", "--vs-bot", "1"], false, &env).finish().await;
+    assert_eq!(status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("401"), "{stderr}");
+
+    let mut term = Term::spawn_with(&["play", &url, "--token", &token, "--vs-bot", "1"], true, &env);
+    term.until("your move").await;
+    let me = server.http("GET", "/api/me", &[("Cookie", &cookie)], "").await;
+    let game = me.json()["playing"][0].as_str().expect("the game is the token's account's").to_string();
+    let (_, state) = server.get(&format!("/api/games/{game}")).await;
+    assert!(state.contains("\"name\":\"Tess\""), "plays under the username: {state}");
+    assert!(!home.join("gambit/sessions.json").exists(), "a token is kept nowhere");
+    term.type_line("quit").await;
+    let _ = term.finish().await;
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn setup_mode_builds_a_position_refuses_every_bad_command_and_plays_from_it() {
     let server = start().await;
     let url = ws_url(server.addr);

@@ -34,8 +34,14 @@ impl Connection {
     /// change) takes the account's rights from sockets opened before it. A connection whose
     /// session has ended goes on as an anonymous one, with no name.
     pub(super) async fn recheck_session(&mut self) -> Result<(), Refusal> {
-        let (Some(account), Some(session)) = (&self.account, &self.session) else { return Ok(()) };
-        let now = self.shared.accounts.session(session).await.map_err(|e| {
+        let (Some(account), Some(credential)) = (&self.account, &self.session) else { return Ok(()) };
+        let now = match credential {
+            super::Credential::Session(session) => self.shared.accounts.session(session).await,
+            super::Credential::Token(token) => {
+                self.shared.accounts.api_token(token).await.map(|t| t.map(|t| t.account))
+            }
+        };
+        let now = now.map_err(|e| {
             tracing::error!(error = %e, "could not read a session");
             Refusal::server_error("could not check your session; try again")
         })?;

@@ -68,8 +68,18 @@ pub struct Peer {
     /// Its place in that address's count of connections, held for as long as the socket
     /// lives; None when the address holds its limit already and the socket is to be refused.
     pub slot: Option<Arc<ConnectionSlot>>,
-    /// The player logged in by the session cookie, if any, with the session's token.
-    pub account: Option<(Account, String)>,
+    /// The player logged in by the session cookie or an API token, if any, with it.
+    pub account: Option<(Account, Credential)>,
+}
+
+/// What logged a connection in, checked again before the account is used: a log-out or a
+/// revoked token takes the account's rights from sockets opened before.
+#[derive(Clone, Debug)]
+pub enum Credential {
+    /// A browser's session (its cookie's token).
+    Session(String),
+    /// A personal API token (`gambit play --token`).
+    Token(String),
 }
 
 /// Serves one upgraded WebSocket until it closes or the server shuts down.
@@ -152,9 +162,9 @@ struct Connection {
     /// The logged-in player, if any: their username is their name, and their seats' tokens
     /// come from the account.
     account: Option<Account>,
-    /// The token of the session that logged the connection in, checked again before the
-    /// account is used (see `Connection::recheck_session`).
-    session: Option<String>,
+    /// What logged the connection in, checked again before the account is used (see
+    /// `Connection::recheck_session`).
+    session: Option<Credential>,
     /// Chat lines have their own, slower rate.
     chat_limiter: RateLimiter,
     /// Where the lobby says this connection's seek was accepted.

@@ -11,8 +11,8 @@ use axum::Extension;
 use super::accounts::account_of;
 use super::error;
 use crate::protocol::ErrorCode;
-use crate::server::accounts::session_cookie;
-use crate::server::connection::{self, Peer};
+use crate::server::accounts::{session_cookie, Scope};
+use crate::server::connection::{self, Credential, Peer};
 use crate::server::limits::client_ip;
 use crate::server::listener::PeerSlot;
 use crate::server::state::Shared;
@@ -24,6 +24,13 @@ const READ_BUFFER: usize = 4096;
 /// floods pings, whose pongs would otherwise pile up) is closed at this point. Larger than the
 /// largest message the server sends (the games list at the room cap).
 const MAX_WRITE_BUFFER: usize = 1 << 20;
+
+/// The token of an `Authorization: Bearer …` header.
+fn bearer_token(headers: &HeaderMap) -> Option<String> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_string())
+}
 
 pub(super) async fn upgrade(
     upgrade: WebSocketUpgrade,
@@ -48,17 +55,33 @@ pub(super) async fn upgrade(
         PeerSlot::Counted(slot) => Some(slot),
         PeerSlot::Proxy => shared.limits.connect(ip).map(Arc::new),
     };
-    // A cookie naming no live session is no session: the player is anonymous.
-    let account = match account_of(&shared, &headers).await {
-        Ok(account) => account,
-        Err(e) => {
-            tracing::error!(error = %e, "could not read a session");
-            None
-        }
+    // A program (the terminal client's --token) may log in with a personal API token that
+    // may play (board:play); a bad one is refused, not taken as anonymous.
+    let account = match bearer_token(&headers) {
+        Some(token) => match shared.accounts.api_token(&token).await {
+            Ok(Some(found)) if found.scopes.contains(Scope::BoardPlay) => {
+                Some((found.account, Credential::Token(token)))
+            }
+            Ok(Some(_)) => {
+                return error(StatusCode::FORBIDDEN, ErrorCode::BadRequest, "that token may not play (board:play)")
+            }
+            Ok(None) => return error(StatusCode::UNAUTHORIZED, ErrorCode::BadRequest, "No such token"),
+            Err(e) => {
+                tracing::error!(error = %e, "could not read a token");
+                return error(StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::ServerError, "could not check the token");
+            }
+        },
+        // A cookie naming no live session is no session: the player is anonymous.
+        None => match account_of(&shared, &headers).await {
+            // The session is kept with the account, to check again before the account is used.
+            Ok(account) => account.zip(session_cookie(&headers).map(Credential::Session)),
+            Err(e) => {
+                tracing::error!(error = %e, "could not read a session");
+                None
+            }
+        },
     };
-    // The session is kept with the account, to check again before the account is used.
-    let session = account.as_ref().and(session_cookie(&headers));
-    let peer = Peer { ip, slot, account: account.map(|a| (a, session.unwrap_or_default())) };
+    let peer = Peer { ip, slot, account };
     // Accept somewhat more than the protocol allows so an oversized message can still be
     // answered with `too_large` instead of a dropped connection.
     let limit = shared.config.max_frame * 4;
