@@ -100,6 +100,8 @@ async fn serve_store(
     // A single server goes on with its unfinished games; a cluster node takes over the games
     // nobody holds as its lease task finds them.
     let unfinished = if joining.is_some() { Vec::new() } else { store.unfinished().await? };
+    // Rooms tell players their games started; the API's event streams and pages listen.
+    let notices = Arc::new(crate::server::notices::Notices::default());
     let ctx = RoomContext {
         config: config.room.clone(),
         metrics: metrics.clone(),
@@ -108,6 +110,7 @@ async fn serve_store(
         // The lobby puts its own channel here.
         lobby: mpsc::unbounded_channel().0,
         relay: joining.as_ref().map(|j| j.relay.clone()),
+        notices: Some(notices.clone()),
     };
     let limits = LobbyLimits {
         max_rooms: config.max_rooms,
@@ -123,6 +126,7 @@ async fn serve_store(
     let addr = listener.local_addr()?;
     let shared = Shared {
         cluster: cluster.clone(),
+        notices,
         ..Shared::new(lobby.clone(), metrics.clone(), config, shutdown_rx, stores, addr.ip())
     };
     let shared = Arc::new(shared);

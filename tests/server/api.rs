@@ -215,8 +215,8 @@ async fn bots_are_made_from_new_accounts_play_only_through_the_api_and_not_rated
 async fn the_event_stream_starts_with_games_in_progress_and_challenges_waiting() {
     let server = start().await;
     let all = ["board:play", "challenge:read", "challenge:write"];
-    let (_, ann) = account_with_token(&server, "Ann", &all).await;
-    let (_, ben) = account_with_token(&server, "Ben", &all).await;
+    let (ann_cookie, ann) = account_with_token(&server, "Ann", &all).await;
+    let (ben_cookie, ben) = account_with_token(&server, "Ben", &all).await;
     let ai = post_form(&server, "/api/challenge/ai", &ann, "level=2&clock.limit=600").await;
     let game = ai.json()["id"].as_str().expect("game").to_string();
     let challenge = post_form(&server, "/api/challenge/Ann", &ben, "color=black").await;
@@ -237,6 +237,18 @@ async fn the_event_stream_starts_with_games_in_progress_and_challenges_waiting()
     assert_eq!(post_form(&server, &format!("/api/board/game/{game}/resign"), &ann, "").await.status, 200);
     let finish = events.next().await;
     assert_eq!((&finish["type"], &finish["game"]["status"]["name"]), (&json!("gameFinish"), &json!("resign")));
+
+    // Games started on the web are the account's too: one against the computer at once, one
+    // between two people when the second sits down.
+    let mut web = server.client_with(&[("Cookie", &ann_cookie)]).await.expect("a socket");
+    let (vs_bot, _) = web.create(crate::server_support::human(), crate::server_support::bot(1), Some("white")).await;
+    let started = events.next().await;
+    assert_eq!((&started["type"], &started["game"]["id"]), (&json!("gameStart"), &json!(vs_bot)), "{started}");
+    let (people, _) = web.create(crate::server_support::human(), crate::server_support::human(), Some("black")).await;
+    let mut ben_web = server.client_with(&[("Cookie", &ben_cookie)]).await.expect("a socket");
+    ben_web.join(&people, "white").await;
+    let started = events.next().await;
+    assert_eq!((&started["game"]["id"], &started["game"]["color"]), (&json!(people), &json!("black")), "{started}");
 
     // A spectator's stream of a finished game is its one line; a game stream is refused to
     // someone who does not play in it.

@@ -37,6 +37,7 @@ use super::game_ref::GameRef;
 use super::limits::{ConnectionSlot, RateLimiter, Verdict};
 use super::lobby::seeks::SeekMatch;
 use super::lobby::Creator;
+use super::notices::Notice;
 use super::state::Shared;
 use crate::protocol::{
     parse_client, ClientMessage, ErrorCode, GameAction, GameId, Incoming, NewGame, PlayerName, Refusal, Request,
@@ -418,6 +419,12 @@ impl Connection {
             None => (GameRef::Local(created.handle.clone()), created.sub),
         };
         tracing::info!(game = %game, "game created");
+        if created.summary.status == crate::protocol::Status::Ongoing {
+            // Against the computer the game starts at once: the player's programs hear of it.
+            if let Some(account) = &self.account {
+                self.shared.notices.tell(account.id, Notice::GameStart { game: game.clone() });
+            }
+        }
         let (color, token) = match &created.seat {
             Some((side, token)) => (Some(*side), Some(token.clone())),
             None => (None, None),

@@ -183,6 +183,7 @@ mod tests {
             ratings: stores.ratings.clone(),
             lobby: mpsc::unbounded_channel().0,
             relay: None,
+            notices: None,
         };
         let lobby = Lobby::start(ctx.clone(), LobbyOptions::default());
         let (_stop, shutdown) = watch::channel(false);

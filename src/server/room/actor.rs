@@ -24,6 +24,7 @@ use crate::chess::{Color, Game, Move, MoveError, Outcome};
 use crate::protocol::{GameId, GameSummary, Refusal, Status};
 use crate::server::accounts::Player;
 use crate::server::faults;
+use crate::server::notices::Notice;
 use crate::server::store::{AccountKey, StoreEvent, StoredGame};
 use crate::timer::sleep_until;
 
@@ -41,6 +42,8 @@ pub(super) struct Room {
     /// Numbers, keeps, stores and publishes the game's events.
     events: EventLog,
     ctx: RoomContext,
+    /// The players have been told the game started (see [`Room::tell_started`]).
+    started: bool,
 }
 
 impl Room {
@@ -54,7 +57,10 @@ impl Room {
         me: WeakSender<RoomCommand>,
     ) -> Result<(Room, CreatorSeat, StoredGame), Refusal> {
         let (setup, seat) = build::new(id, spec, &player, &ctx.config.engines)?;
-        let room = Room::assemble(setup, ctx, me);
+        let mut room = Room::assemble(setup, ctx, me);
+        // A game against the computer starts at once; whoever creates it tells its player,
+        // once the lobby holds it (a notice now could arrive before the game can be found).
+        room.started = room.seats.status(&room.game) == Status::Ongoing;
         let stored = build::stored(&room.view(), room.events.version());
         Ok((room, seat, stored))
     }
@@ -69,7 +75,22 @@ impl Room {
         let events = EventLog::new(id.clone(), (v, game.is_over()), ctx.relay.clone(), ctx.store.clone());
         let (presence, offers) = (Presence::default(), Offers::default());
         let bots = Bots::new(id.clone(), ctx.config.clone(), me);
-        Room { id, game, seats, presence, bots, offers, clock, chat, record, events, ctx }
+        // A game rebuilt from the store was started before: its players heard then.
+        Room { id, game, seats, presence, bots, offers, clock, chat, record, events, ctx, started: true }
+    }
+
+    /// Tells each player with an account, wherever their event stream is, that the game has
+    /// started: once, when its last open seat is taken.
+    fn tell_started(&mut self) {
+        if self.started || self.seats.status(&self.game) != Status::Ongoing {
+            return;
+        }
+        self.started = true;
+        let Some(notices) = &self.ctx.notices else { return };
+        let accounts = self.seats.accounts();
+        for account in [accounts.white, accounts.black].into_iter().flatten() {
+            notices.tell(account, Notice::GameStart { game: self.id.clone() });
+        }
     }
 
     /// The task: commands and the room's own timers one at a time, each followed by the one
@@ -439,6 +460,7 @@ impl Room {
         if self.events.publish(batch, self.game.is_over()) {
             self.chat.open_spectators_room(&self.events);
         }
+        self.tell_started();
         self.report();
     }
 

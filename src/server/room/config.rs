@@ -109,6 +109,9 @@ pub struct RoomContext {
     pub lobby: mpsc::UnboundedSender<LobbyNote>,
     /// In a cluster: the bus every broadcast is also published on.
     pub relay: Option<Relay>,
+    /// Where players are told their game has started (the API's event stream); None in tests
+    /// of rooms alone.
+    pub notices: Option<Arc<crate::server::notices::Notices>>,
 }
 
 /// What a room tells the lobby.

@@ -31,6 +31,7 @@ fn context() -> RoomContext {
         ratings: Arc::new(SqliteStore::open(":memory:").expect("store")),
         lobby: mpsc::unbounded_channel().0,
         relay: None,
+        notices: None,
     }
 }
 

@@ -191,10 +191,8 @@ pub(super) async fn accept(
     if let Some(dir) = &shared.config.log_dir {
         crate::server::observers::textlog::start(dir.clone(), game.clone(), created.handle);
     }
+    // The room tells both players the game started (the join took its last open seat).
     challenge.status = Status::Accepted;
-    for account in [challenge.challenger.account, challenge.dest.account] {
-        shared.notices.tell(account, Notice::GameStart { game: game.clone() });
-    }
     tracing::info!(challenge = %id, game = %game, "challenge accepted");
     Ok(Json(json!({ "ok": true })).into_response())
 }

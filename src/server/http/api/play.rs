@@ -26,7 +26,6 @@ use crate::protocol::{
 use crate::server::accounts::{Account, Scope};
 use crate::server::game_ref::GameRef;
 use crate::server::lobby::seeks::Seeker;
-use crate::server::notices::Notice;
 use crate::server::room::{Command, Seated};
 use crate::server::state::Shared;
 
@@ -446,11 +445,11 @@ pub(super) async fn seek(
                 }
                 found = matched.recv() => {
                     if let Some(found) = found {
-                        // The seat is the account's; its game stream takes it up.
+                        // The seat is the account's; its game stream takes it up. (The room
+                        // tells the players the game started.)
                         if let Ok(room) = shared.room(&found.game).await {
                             room.tell(Command::Leave { token: found.token }).await;
                         }
-                        shared.notices.tell(account.id, Notice::GameStart { game: found.game.clone() });
                         let _ = tx.send(line(&json!({ "id": found.game }))).await;
                     }
                     return;
