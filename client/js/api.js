@@ -38,6 +38,11 @@ export function postJson(path, body) {
   });
 }
 
+/** `DELETE path`: `{status, data}` (data null for 204). */
+export function deleteJson(path) {
+  return request(path, { method: 'DELETE', headers: { Accept: 'application/json' } });
+}
+
 /** The text to show for a refused request: the server's `error`, else what the status means. */
 export function errorText({ status, data }) {
   if (data && typeof data.error === 'string' && data.error) return data.error;

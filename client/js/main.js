@@ -1,8 +1,9 @@
 // The client's entry point: draws the pieces once, puts the player's name and account in the top
 // bar, then shows the page the path names: the lobby at `/`, a game at `/g/{id}`, the forms at
 // `/login` and `/signup`, a player at `/@/{name}`, the leaderboard at `/leaderboard`, the board
-// editor at `/editor`. One page
-// serves them all so every link works as a bookmark and survives a reload.
+// editor at `/editor`, the API tokens at `/account/tokens`, the bots at `/bots`. One page
+// serves them all so every link works as a bookmark and survives a reload. Logged in, every
+// page follows the player's event stream (events.js) for the top bar's challenges.
 
 import { installTopBar, me } from './account.js';
 import { installNameBox } from './namebox.js';
@@ -13,10 +14,19 @@ import { startSignIn } from './signin.js';
 import { startPlayer } from './player.js';
 import { startLeaderboard } from './leaderboard.js';
 import { startEditor } from './editor.js';
+import { startTokens } from './tokens.js';
+import { startBots } from './bots.js';
+import { installChallengeBar } from './challengeBar.js';
+import { startEvents } from './events.js';
 
 installPieces();
 installNameBox();
 installTopBar();
+me().then((who) => {
+  if (!who) return;
+  installChallengeBar(who);
+  startEvents();
+});
 const root = document.getElementById('app');
 const path = location.pathname;
 
@@ -55,6 +65,16 @@ function start() {
   if (path === '/editor' || path === '/editor/') {
     document.body.classList.add('page-editor');
     startEditor(root);
+    return null;
+  }
+  if (path === '/account/tokens' || path === '/account/tokens/') {
+    document.body.classList.add('page-tokens');
+    startTokens(root);
+    return null;
+  }
+  if (path === '/bots' || path === '/bots/') {
+    document.body.classList.add('page-bots');
+    startBots(root);
     return null;
   }
   document.body.classList.add('page-lobby');

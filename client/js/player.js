@@ -2,7 +2,8 @@
 // draws and losses, the rating graph (ratingGraph.js), and their finished games, newest first, a
 // page of 20 at a time, each linking to the game and its PGN, with a link to all of them as one
 // PGN file. From `GET /api/players/{name}` and `…/games?page=N`. Everything the server sends
-// is set as text.
+// is set as text. By the name: a dot when they are online, "BOT" for a bot account; on another
+// player's page, logged in, the form that challenges them (challengeForm.js).
 
 import { getJson, errorText } from './api.js';
 import { changePassword, logoutEverywhere, me, passwordProblem, playerPath } from './account.js';
@@ -10,6 +11,7 @@ import { timeControlName } from './clock.js';
 import { headline } from './outcome.js';
 import { drawGraph } from './ratingGraph.js';
 import { CATEGORIES, CATEGORY_NAMES, changeDirection, formatChange, formatRating, modeName, OUTCOME_NAMES, outcomeFor } from './ratings.js';
+import { ChallengeForm } from './challengeForm.js';
 import { pick } from './ui.js';
 
 /** A table cell (`th` when `header`) holding `content`: text, or nodes. */
@@ -43,7 +45,8 @@ class PlayerPage {
     this.pages = 1;
     root.innerHTML = `
       <div class="player-page">
-        <h1 id="player-name" class="player-title"></h1>
+        <h1 class="player-title"><span id="player-online" class="dot" hidden></span><span id="player-name"></span><span id="player-bot" class="bot-badge" title="A computer program playing through the Bot API" hidden>BOT</span></h1>
+        <div id="player-challenge" class="player-challenge"></div>
         <p id="player-error" class="error" role="alert"></p>
         <div id="player-body" hidden>
           <div class="player-summary">
@@ -90,7 +93,7 @@ class PlayerPage {
     this.dom = pick(root, {
       title: '#player-name', error: '#player-error', body: '#player-body', ratings: '#player-ratings tbody', wins: '#wins', draws: '#draws',
       losses: '#losses', graph: '#graph-host', history: '#history tbody', prev: '#history-prev', next: '#history-next', pageLabel: '#history-page',
-      download: '#download-all',
+      download: '#download-all', online: '#player-online', bot: '#player-bot', challenge: '#player-challenge',
     });
     const d = this.dom;
     d.title.textContent = name;
@@ -127,9 +130,36 @@ class PlayerPage {
     if (svg) d.graph.replaceChildren(svg);
     else d.graph.replaceChildren(Object.assign(document.createElement('p'), { className: 'hint', textContent: 'No rated games yet.' }));
     d.body.hidden = false;
+    this.showPresence(p);
     const who = await me();
     if (who && who.username.toLowerCase() === this.name.toLowerCase()) this.showSecurity();
+    else this.showChallenge(who);
     await this.loadGames(this.page);
+  }
+
+  /** The online dot and the BOT mark by the name. */
+  showPresence(p) {
+    const d = this.dom;
+    if (typeof p.online === 'boolean') {
+      d.online.hidden = false;
+      d.online.className = `dot ${p.online ? 'on' : 'off'}`;
+      d.online.title = p.online ? 'Online' : 'Offline';
+      d.online.setAttribute('role', 'img');
+      d.online.setAttribute('aria-label', p.online ? 'online' : 'offline');
+    }
+    d.bot.hidden = p.bot !== true;
+  }
+
+  /** On another player's page: the challenge form when logged in, else the way to log in. */
+  showChallenge(who) {
+    const d = this.dom;
+    if (who) {
+      this.challengeForm = new ChallengeForm(d.challenge, { name: this.name });
+      return;
+    }
+    const a = link(`/login?next=${encodeURIComponent(playerPath(this.name))}`, `Log in to challenge ${this.name}`);
+    a.id = 'challenge-login';
+    d.challenge.replaceChildren(a);
   }
 
   /** On one's own page: a new password, and logging out on every device. */
@@ -146,7 +176,8 @@ class PlayerPage {
         <p class="hint">Changing it logs you out on every other device.</p>
       </form>
       <p><button type="button" id="logout-everywhere">Log out everywhere</button></p>
-      <p id="security-status" role="status"></p>`;
+      <p id="security-status" role="status"></p>
+      <p><a href="/account/tokens" id="tokens-link">API access tokens</a>: let programs (a board app, lichess-bot) play as you.</p>`;
     this.dom.body.append(card);
     const d = pick(card, { form: '#password-form', current: '#password-current', next: '#password-new', everywhere: '#logout-everywhere', status: '#security-status' });
     d.form.addEventListener('submit', async (event) => {

@@ -10,6 +10,7 @@ mod server_support;
 
 mod accounts;
 mod analysis;
+mod challenges;
 mod editor;
 mod engines;
 mod play;

@@ -194,7 +194,8 @@ pub(super) async fn accept(
     // The room tells both players the game started (the join took its last open seat).
     challenge.status = Status::Accepted;
     tracing::info!(challenge = %id, game = %game, "challenge accepted");
-    Ok(Json(json!({ "ok": true })).into_response())
+    // lichess answers `{"ok":true}`; the game's id is gambit's addition (the web page opens it).
+    Ok(Json(json!({ "ok": true, "game": game })).into_response())
 }
 
 /// `POST /api/challenge/{id}/decline` (`reason`: one of lichess's keys).
