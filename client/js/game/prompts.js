@@ -74,7 +74,10 @@ export class PromptsView {
       const back = encodeURIComponent(`/g/${ctrl.id}`);
       setHtml(join, `<span>This game is rated: <a href="/login?next=${back}" id="join-login">log in</a> or <a href="/signup?next=${back}">sign up</a> to play it.</span>`);
     } else {
-      setHtml(join, open.map((c) => `<button type="button" class="primary" data-join="${c}" id="join-${c}">Play as ${SIDE_NAMES[c]}</button>`).join(' '));
+      // An open challenge's link may name the side to take (`?color=white`, lichess's urlWhite).
+      const asked = new URLSearchParams(location.search).get('color');
+      const offered = open.includes(asked) ? [asked] : open;
+      setHtml(join, offered.map((c) => `<button type="button" class="primary" data-join="${c}" id="join-${c}">Play as ${SIDE_NAMES[c]}</button>`).join(' '));
     }
     invite.hidden = !(ctrl.seat && open.length > 0 && g.status !== 'ended');
   }
