@@ -68,7 +68,11 @@ class Leaderboard {
       const a = document.createElement('a');
       a.href = playerPath(p.username);
       a.textContent = p.username;
-      tr.append(cell(String(i + 1), 'num rank'), cell(a, 'name'), cell(Number.isFinite(p.rating) ? String(Math.round(p.rating)) : '?', 'num rating'), cell(Number.isInteger(p.games) ? String(p.games) : '', 'num games'));
+      const name = document.createElement('span');
+      const dot = Object.assign(document.createElement('span'), { className: `dot ${p.online ? 'on' : 'off'}`, title: p.online ? 'Online' : 'Offline' });
+      const state = Object.assign(document.createElement('span'), { className: 'visually-hidden', textContent: p.online ? 'online' : 'offline' });
+      name.append(dot, ' ', a, state);
+      tr.append(cell(String(i + 1), 'num rank'), cell(name, 'name'), cell(Number.isFinite(p.rating) ? String(Math.round(p.rating)) : '?', 'num rating'), cell(Number.isInteger(p.games) ? String(p.games) : '', 'num games'));
       return tr;
     });
     if (!rows.length) {

@@ -173,6 +173,11 @@ impl Notices {
         self.lock().get(&account).is_some_and(|e| e.online > 0) || self.elsewhere().iter().any(|r| r.account == account)
     }
 
+    /// True if the account called `name` (any case) is online (on any node).
+    pub fn is_name_online(&self, name: &str) -> bool {
+        self.here().into_iter().chain(self.elsewhere()).any(|r| r.name.eq_ignore_ascii_case(name))
+    }
+
     /// Everyone online now (on any node), by name.
     pub fn everyone(&self) -> Vec<OnlineAccount> {
         let mut all: Vec<OnlineAccount> = self
@@ -220,6 +225,7 @@ mod tests {
         assert!(matches!(relayed.try_recv(), Ok((7, Notice::GameStart { .. }))));
         notices.remote("b".into(), vec![RemoteOnline { account: 9, name: "Bo".into(), bot: true }]);
         assert!(notices.is_online(9) && !notices.is_online(8));
+        assert!(notices.is_name_online("bo") && !notices.is_name_online("al"));
         let _here = notices.online(8, "Al", false);
         let names: Vec<String> = notices.everyone().into_iter().map(|a| a.name).collect();
         assert_eq!(names, ["Al", "Bo"]);

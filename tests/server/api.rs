@@ -113,9 +113,22 @@ struct Lines {
 impl Lines {
     /// GETs `path` with `token`: the status and, for a 200, the stream.
     async fn open(server: &Server, path: &str, token: &str) -> (u16, Lines) {
+        Lines::request(server, "GET", path, token, "").await
+    }
+
+    /// Any request whose answer streams: `form` is a form body (none if empty), `token` a
+    /// Bearer token (none if empty).
+    async fn request(server: &Server, method: &str, path: &str, token: &str, form: &str) -> (u16, Lines) {
         use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
         let mut stream = tokio::net::TcpStream::connect(server.addr).await.expect("connect");
-        let request = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer {token}\r\n\r\n");
+        let mut request = format!("{method} {path} HTTP/1.1\r\nHost: localhost\r\n");
+        if !token.is_empty() {
+            request.push_str(&format!("Authorization: Bearer {token}\r\n"));
+        }
+        request.push_str(&format!(
+            "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{form}",
+            form.len()
+        ));
         stream.write_all(request.as_bytes()).await.expect("write");
         let mut reader = tokio::io::BufReader::new(stream);
         let mut status_line = String::new();
@@ -282,4 +295,46 @@ async fn an_open_challenge_seats_whoever_comes_and_streams_are_limited_per_token
     }
     let (status, _) = Lines::open(&server, "/api/stream/event", &host).await;
     assert_eq!(status, 429);
+}
+
+#[tokio::test]
+async fn a_board_seek_waits_for_its_taker_and_anyone_may_stream_the_game() {
+    let server = start().await;
+    let (_, seeker) = account_with_token(&server, "Seeker", &["board:play"]).await;
+    let (taker_cookie, _) = account_with_token(&server, "Taker", &[]).await;
+    let (_, mut events) = Lines::open(&server, "/api/stream/event", &seeker).await;
+    let bad = post_form(&server, "/api/board/seek", &seeker, "time=500").await;
+    assert_eq!(bad.status, 400, "{}", bad.body);
+    let (status, mut seek) =
+        Lines::request(&server, "POST", "/api/board/seek", &seeker, "time=5&increment=3&color=white").await;
+    assert_eq!(status, 200);
+
+    // A person in the lobby takes it: the held request ends naming the game, which starts.
+    let mut taker = server.client_with(&[("Cookie", &taker_cookie)]).await.expect("a socket");
+    taker.send(json!({"type":"list"})).await;
+    let seeks = taker.recv_type("seeks").await;
+    let id = seeks["seeks"][0]["seek"].as_str().expect("the seek is listed").to_string();
+    assert_eq!(seeks["seeks"][0]["name"], "Seeker");
+    assert_eq!(seeks["seeks"][0]["clock"], json!({"initial_ms": 300000, "increment_ms": 3000}));
+    taker.send(json!({"type":"accept_seek","seek":id})).await;
+    assert_eq!(taker.recv_type("joined").await["color"], "black");
+    let game = seek.next().await["id"].as_str().expect("the game").to_string();
+    let started = events.next().await;
+    assert_eq!((&started["game"]["id"], &started["game"]["color"]), (&json!(game), &json!("white")), "{started}");
+
+    // Anyone may follow it: the game, then each move's position.
+    let (status, mut watch) = Lines::request(&server, "GET", &format!("/api/stream/game/{game}"), "", "").await;
+    assert_eq!(status, 200);
+    let first = watch.next().await;
+    assert_eq!(
+        (&first["id"], &first["turns"], &first["player"]),
+        (&json!(game), &json!(0), &json!("white")),
+        "{first}"
+    );
+    assert_eq!(first["players"]["black"]["user"]["name"], "Taker");
+    assert_eq!(post_form(&server, &format!("/api/board/game/{game}/move/e2e4"), &seeker, "").await.status, 200);
+    let moved = watch.next().await;
+    assert_eq!(moved["lm"], "e2e4");
+    assert_eq!(moved["fen"], "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    assert!(moved["wc"].as_u64().is_some_and(|s| s > 290), "{moved}");
 }

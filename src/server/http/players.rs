@@ -310,6 +310,8 @@ struct Leader {
     rating: i64,
     rd: i64,
     games: u32,
+    /// An event stream or a page of theirs is open.
+    online: bool,
 }
 
 #[derive(Serialize)]
@@ -338,7 +340,13 @@ pub(super) async fn leaderboard(
         .map(|(username, stored)| (username, RatingView::of(&stored, now)))
         .filter(|(_, view)| !view.provisional)
         .take(LEADERBOARD as usize)
-        .map(|(username, view)| Leader { username, rating: view.rating, rd: view.rd, games: view.games })
+        .map(|(username, view)| Leader {
+            online: shared.notices.is_name_online(&username),
+            username,
+            rating: view.rating,
+            rd: view.rd,
+            games: view.games,
+        })
         .collect();
     Json(Leaderboard { category: category.name(), players }).into_response()
 }
