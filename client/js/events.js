@@ -4,6 +4,11 @@
 // challenge panel and the challenge forms listen here (`onEvent`), and each hears a
 // `{type: 'streamOpen'}` of its own each time the stream (re)opens, to fetch what it missed.
 //
+// One tab of the browser holds the stream and passes each event on to the others over a
+// BroadcastChannel (the tab holding a Web Lock leads; when it closes, another takes over): a
+// stream holds one of the six connections a browser opens to a server over HTTP/1.1, and a
+// player with many tabs open must not starve the pages of the rest.
+//
 // A game the page is waiting for — a challenge it sent, or one it accepted — is opened here when
 // its `gameStart` arrives (`expectGame`). The stream also repeats `gameStart` for every game
 // already in progress each time it opens; those are not followed (see challenges.js, shouldOpenGame).
@@ -18,6 +23,11 @@ const listeners = new Set();
 const expected = new Set(); // lower-cased names of the opponents whose new game this page opens
 const seen = new Set(); // the game ids this page has heard `gameStart` for
 let stream = null;
+/** The browser's other tabs of this site, where the leading tab passes its events on. */
+let channel = null;
+let leading = false;
+const CHANNEL = 'gambit-events';
+const LOCK = 'gambit-event-stream';
 
 /** Calls `handler(event)` for every event; returns the function that stops it. */
 export function onEvent(handler) {
@@ -38,6 +48,12 @@ export function forgetGame(opponent) {
 /** Goes to the game page of `id`. */
 export function openGame(id) {
   location.assign(`/g/${encodeURIComponent(id)}`);
+}
+
+/** An event read from the stream here: heard by this page and passed on to the other tabs. */
+function received(event) {
+  dispatch(event);
+  if (channel) channel.postMessage(event);
 }
 
 function dispatch(event) {
@@ -83,6 +99,7 @@ class EventStream {
       });
       if (response.status === 401) {
         this.stopped = true; // logged out meanwhile: nothing to follow
+        this.release?.(); // another tab, logged in afresh, may lead
         return;
       }
       if (!response.ok || !response.body) {
@@ -91,7 +108,7 @@ class EventStream {
       }
       this.attempt = 0;
       this.alive();
-      dispatch({ type: 'streamOpen' });
+      received({ type: 'streamOpen' });
       const reader = response.body.getReader();
       const decoder = new TextDecoder();
       let rest = '';
@@ -103,7 +120,7 @@ class EventStream {
         rest = split.rest;
         for (const line of split.lines) {
           const event = parseLine(line);
-          if (event) dispatch(event);
+          if (event) received(event);
         }
       }
     } catch {
@@ -126,9 +143,29 @@ class EventStream {
   }
 }
 
-/** Opens the stream (once per page); call it only when logged in. */
+/** Follows the player's events (once per page); call it only when logged in. */
 export function startEvents() {
   if (stream) return;
   stream = new EventStream();
-  stream.open();
+  if (typeof BroadcastChannel !== 'function' || !navigator.locks) {
+    stream.open(); // no way to share: a stream of this page's own
+    return;
+  }
+  channel = new BroadcastChannel(CHANNEL);
+  channel.onmessage = (message) => {
+    if (!leading && message.data && typeof message.data.type === 'string') dispatch(message.data);
+  };
+  // Until this tab leads, another does: what came before this page opened is fetched afresh.
+  dispatch({ type: 'streamOpen' });
+  document.documentElement.dataset.events = 'following';
+  navigator.locks.request(LOCK, () => new Promise((release) => {
+    leading = true;
+    document.documentElement.dataset.events = 'leading';
+    stream.release = () => {
+      leading = false;
+      document.documentElement.dataset.events = 'following';
+      release();
+    };
+    stream.open();
+  }));
 }

@@ -196,8 +196,22 @@ async fn challenge_declined_with_a_reason_then_accepted() {
         ))
     );
 
-    // Again, slower: Bob accepts, and both go to the same game.
+    // Bob opens a second tab: the first tab keeps the one event stream of his browser and
+    // passes its events on, so the challenge shows in both.
+    let first_tab = b.window().await.expect("the tab");
+    let second_tab = b.new_window(true).await.expect("a new tab").handle;
+    b.switch_to_window(second_tab.clone()).await.expect("to the new tab");
+    open(&b, &server, "/").await;
+    wait_settled(&b).await;
+    let follows = "return document.documentElement.dataset.events === 'following'";
+    wait_js(&b, "the second tab following the first", follows).await;
+
+    // Again, slower: Bob accepts (in his first tab), and both go to the same game.
     send_challenge(&a, "5+3").await;
+    let shown = wait_incoming(&b, &alice).await;
+    assert!(shown.contains("5+3 Blitz"), "the second tab hears it: {shown}");
+    b.close_window().await.expect("close the second tab");
+    b.switch_to_window(first_tab).await.expect("back to the first tab");
     let shown = wait_incoming(&b, &alice).await;
     assert!(shown.contains("5+3 Blitz"), "{shown}");
     click_css(&b, "li.challenge.incoming .challenge-accept").await;

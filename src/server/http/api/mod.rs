@@ -269,12 +269,12 @@ impl Fields {
         self.0.get(key).map(String::as_str).filter(|v| !v.is_empty())
     }
 
-    /// A true/false field.
+    /// A true/false field, in any case (lichess-bot's Python sends `rated=False`).
     pub fn bool(&self, key: &str) -> Result<Option<bool>, ApiError> {
         match self.get(key) {
             None => Ok(None),
-            Some("true") => Ok(Some(true)),
-            Some("false") => Ok(Some(false)),
+            Some(text) if text.eq_ignore_ascii_case("true") => Ok(Some(true)),
+            Some(text) if text.eq_ignore_ascii_case("false") => Ok(Some(false)),
             Some(other) => Err(ApiError::bad(format!("{key} is true or false, not {other:?}"))),
         }
     }
@@ -358,8 +358,9 @@ mod tests {
         assert!(json.number("clock.limit", 0..=60).is_err());
         assert!(Fields::parse(None, &headers("application/json"), &Bytes::from("[1]")).is_err());
         assert!(Fields::parse(None, &headers("application/json"), &Bytes::from("{")).is_err());
-        let bad = Fields::parse(None, &HeaderMap::new(), &Bytes::from("rated=maybe")).expect("a form");
+        let bad = Fields::parse(None, &HeaderMap::new(), &Bytes::from("rated=maybe&casual=False")).expect("a form");
         assert!(bad.bool("rated").is_err());
+        assert_eq!(bad.bool("casual").ok().flatten(), Some(false), "Python's spelling");
     }
 
     #[test]
