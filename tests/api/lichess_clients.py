@@ -108,6 +108,8 @@ next_of(bot_events, "challenge", lambda e: e["challenge"]["id"] == made["id"])
 bot.bots.accept_challenge(made["id"])
 game = next_of(bot_events, "gameStart")["game"]
 assert game["color"] == "black" and game["opponent"]["username"] == BOARD, game
+# As on lichess, the game takes the challenge's id (lichess-bot counts on it).
+assert game["id"] == made["id"], (game["id"], made["id"])
 assert next_of(board_events, "gameStart")["game"]["id"] == game["id"]
 gid = game["id"]
 assert [g["gameId"] for g in board.games.get_ongoing()] == [gid]

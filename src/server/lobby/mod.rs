@@ -71,6 +71,8 @@ pub fn new_game_id() -> GameId {
 
 pub(super) enum LobbyCommand {
     Create {
+        /// The id the game is to have (a challenge's, as on lichess), if it is free.
+        id: Option<GameId>,
         spec: NewGame,
         /// Who asks, for the counts of unfinished games per connection and per address.
         creator: Option<Creator>,
@@ -191,7 +193,18 @@ impl Lobby {
         creator: Option<Creator>,
         player: Player,
     ) -> Result<(GameId, Created), Refusal> {
-        self.ask(|reply| LobbyCommand::Create { spec, creator, player, reply }).await.unwrap_or_else(|| Err(gone()))
+        self.ask(|reply| LobbyCommand::Create { id: None, spec, creator, player, reply })
+            .await
+            .unwrap_or_else(|| Err(gone()))
+    }
+
+    /// Creates a game as [`Lobby::create`] does, under `id` if no game of this node has it (an
+    /// accepted challenge's game takes the challenge's id, as on lichess, where programs such as
+    /// lichess-bot count on it).
+    pub async fn create_as(&self, id: GameId, spec: NewGame, player: Player) -> Result<(GameId, Created), Refusal> {
+        self.ask(|reply| LobbyCommand::Create { id: Some(id), spec, creator: None, player, reply })
+            .await
+            .unwrap_or_else(|| Err(gone()))
     }
 
     /// The room of a game, if the lobby holds it.

@@ -126,7 +126,7 @@ impl LobbyTask {
     /// Carries out one command; for `Close`, hands back who waits for the rooms to close.
     fn handle(&mut self, command: LobbyCommand) -> Option<oneshot::Sender<()>> {
         match command {
-            LobbyCommand::Create { spec, creator, player, reply } => self.create(spec, creator, player, reply),
+            LobbyCommand::Create { id, spec, creator, player, reply } => self.create(id, spec, creator, player, reply),
             LobbyCommand::Saved { id, saved } => {
                 if !saved {
                     if let Some(entry) = self.games.remove(&id) {
@@ -183,6 +183,7 @@ impl LobbyTask {
     /// Creates a game; the creator hears of it once the store has it.
     fn create(
         &mut self,
+        wanted: Option<GameId>,
         spec: NewGame,
         creator: Option<Creator>,
         player: Player,
@@ -201,7 +202,7 @@ impl LobbyTask {
                 return;
             }
         }
-        let mut id = new_game_id();
+        let mut id = wanted.unwrap_or_else(new_game_id);
         while self.games.contains_key(&id) {
             id = new_game_id();
         }

@@ -16,12 +16,12 @@ use crate::server::ratings;
 use crate::server::state::Shared;
 use crate::server::store::now_ms;
 
-/// A player's public data as lichess shows a user (UserExtended, the parts gambit has).
-async fn user_json(shared: &Shared, headers: &HeaderMap, account: &Account) -> Result<Value, ApiError> {
-    let store = shared.accounts.store();
+/// An account's ratings as lichess's `perfs`: per category, `games`, `rating`, `rd`, `prog`,
+/// `prov` (matchmaking programs such as lichess-bot's read them).
+async fn perfs(shared: &Shared, account: &Account) -> Result<Map<String, Value>, ApiError> {
     let now = now_ms();
     let mut perfs = Map::new();
-    for stored in store.ratings(account.id).await? {
+    for stored in shared.accounts.store().ratings(account.id).await? {
         let r = ratings::current(&stored, now);
         perfs.insert(
             stored.category.name().to_string(),
@@ -34,6 +34,14 @@ async fn user_json(shared: &Shared, headers: &HeaderMap, account: &Account) -> R
             }),
         );
     }
+    Ok(perfs)
+}
+
+/// A player's public data as lichess shows a user (UserExtended, the parts gambit has).
+async fn user_json(shared: &Shared, headers: &HeaderMap, account: &Account) -> Result<Value, ApiError> {
+    let store = shared.accounts.store();
+    let now = now_ms();
+    let perfs = perfs(shared, account).await?;
     let created = store.account(&account.username).await?.map_or(0, |a| a.created_ms);
     let results = store.results(account.id).await?;
     let playing = store.playing(account.id).await?;
@@ -137,21 +145,29 @@ pub(super) struct OnlineQuery {
     nb: Option<usize>,
 }
 
-/// `GET /api/bot/online`: the bot accounts online now, as ndjson.
-pub(super) async fn online_bots(State(shared): State<Arc<Shared>>, Query(query): Query<OnlineQuery>) -> Response {
-    let limit = query.nb.unwrap_or(usize::MAX);
-    let lines: String = shared
-        .notices
-        .everyone()
-        .into_iter()
-        .filter(|a| a.bot)
-        .take(limit)
-        .map(|a| {
-            json!({ "id": lichess::user_id(&a.name), "username": a.name, "title": "BOT", "online": true }).to_string()
-                + "\n"
-        })
-        .collect();
-    ([(header::CONTENT_TYPE, "application/x-ndjson")], lines).into_response()
+/// The most bots `/api/bot/online` lists.
+const ONLINE_BOTS_MAX: usize = 512;
+
+/// `GET /api/bot/online`: the bot accounts online now, as ndjson, with their `perfs`.
+pub(super) async fn online_bots(
+    State(shared): State<Arc<Shared>>,
+    Query(query): Query<OnlineQuery>,
+) -> Result<Response, ApiError> {
+    let limit = query.nb.unwrap_or(ONLINE_BOTS_MAX).min(ONLINE_BOTS_MAX);
+    let mut lines = String::new();
+    for online in shared.notices.everyone().into_iter().filter(|a| a.bot).take(limit) {
+        let Some(account) = shared.accounts.find(&online.name).await? else { continue };
+        let user = json!({
+            "id": lichess::user_id(&account.username),
+            "username": account.username,
+            "title": "BOT",
+            "online": true,
+            "perfs": perfs(&shared, &account).await?,
+        });
+        lines.push_str(&user.to_string());
+        lines.push('\n');
+    }
+    Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], lines).into_response())
 }
 
 /// `POST /api/bot/account/upgrade`: the caller's account becomes a bot account, for good

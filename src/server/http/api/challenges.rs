@@ -173,7 +173,7 @@ pub(super) async fn accept(
     };
     let side = challenge.final_color;
     let spec = challenge.terms.game(side, challenger.name());
-    let (game, created) = match shared.lobby.create(spec, None, Player::of(&challenger)).await {
+    let (game, created) = match shared.lobby.create_as(challenge.id.clone(), spec, Player::of(&challenger)).await {
         Ok(made) => made,
         Err(refusal) => {
             // The game could not be made (the server is full): the challenge stays answerable.
