@@ -25,13 +25,6 @@ const READ_BUFFER: usize = 4096;
 /// largest message the server sends (the games list at the room cap).
 const MAX_WRITE_BUFFER: usize = 1 << 20;
 
-/// The token of an `Authorization: Bearer …` header.
-fn bearer_token(headers: &HeaderMap) -> Option<String> {
-    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
-    let (scheme, token) = value.split_once(' ')?;
-    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_string())
-}
-
 pub(super) async fn upgrade(
     upgrade: WebSocketUpgrade,
     headers: HeaderMap,
@@ -57,7 +50,7 @@ pub(super) async fn upgrade(
     };
     // A program (the terminal client's --token) may log in with a personal API token that
     // may play (board:play); a bad one is refused, not taken as anonymous.
-    let account = match bearer_token(&headers) {
+    let account = match super::api::bearer(&headers).map(str::to_string) {
         Some(token) => match shared.accounts.api_token(&token).await {
             Ok(Some(found)) if found.scopes.contains(Scope::BoardPlay) => {
                 Some((found.account, Credential::Token(token)))

@@ -276,7 +276,7 @@ pub(super) async fn ai(
 
 /// The game an AI challenge made, as lichess answers it.
 fn ai_game(state: &crate::protocol::GameState, side: Color) -> serde_json::Value {
-    let clock = state.clock.map(|c| ClockSpec { initial_ms: c.initial_ms, increment_ms: c.increment_ms });
+    let clock = lichess::time_control_of(state);
     let status = lichess::status(state);
     json!({
         "id": state.game,

@@ -14,7 +14,7 @@ use tokio::sync::{broadcast, mpsc};
 
 use super::play::{apply, keep_alive, line, ndjson, next_message};
 use super::{lichess, ApiError};
-use crate::protocol::{ClockSpec, Follower, GameState, ServerMessage, Status};
+use crate::protocol::{Follower, GameState, ServerMessage, Status};
 use crate::server::room::Command;
 use crate::server::state::Shared;
 
@@ -25,7 +25,7 @@ fn wants_json(headers: &HeaderMap) -> bool {
 
 /// A game as lichess's JSON export shows it (GameJson, the parts gambit has).
 fn game_json(state: &GameState, created_ms: i64) -> Value {
-    let clock = state.clock.map(|c| ClockSpec { initial_ms: c.initial_ms, increment_ms: c.increment_ms });
+    let clock = lichess::time_control_of(state);
     let player = |seat: &crate::protocol::SeatView| match seat {
         crate::protocol::SeatView::Human { name, account: true, .. } => {
             json!({ "user": { "name": name, "id": lichess::user_id(name) } })

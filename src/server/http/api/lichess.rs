@@ -33,6 +33,11 @@ pub fn variant_of(key: &str) -> Option<VariantName> {
     }
 }
 
+/// The time control of a game's clock (None: untimed).
+pub fn time_control_of(state: &GameState) -> Option<ClockSpec> {
+    state.clock.map(|c| ClockSpec { initial_ms: c.initial_ms, increment_ms: c.increment_ms })
+}
+
 /// lichess's speed of a time control (its estimate: initial + 40 × increment).
 pub fn speed(clock: Option<ClockSpec>) -> &'static str {
     let Some(clock) = clock else { return "correspondence" };
@@ -243,8 +248,8 @@ pub fn game_event(state: &GameState, side: Color, source: &str) -> Value {
         "source": source,
         "status": { "id": status_id(status), "name": status },
         "variant": { "key": variant(state.variant)["key"], "name": variant(state.variant)["name"] },
-        "speed": speed(state.clock.map(|c| ClockSpec { initial_ms: c.initial_ms, increment_ms: c.increment_ms })),
-        "perf": speed(state.clock.map(|c| ClockSpec { initial_ms: c.initial_ms, increment_ms: c.increment_ms })),
+        "speed": speed(time_control_of(state)),
+        "perf": speed(time_control_of(state)),
         "rated": state.rated,
         "hasMoved": state.moves.len() >= if first_mover(state) == side { 1 } else { 2 },
         "opponent": opponent(&state.seats[side.other()]),

@@ -187,12 +187,9 @@ impl FromRequestParts<Arc<Shared>> for Caller {
             },
         };
         let Some(token) = token else { return Err(ApiError::new(StatusCode::UNAUTHORIZED, "No such token")) };
-        let key = match token.id {
-            Some(id) => ApiCaller::Token(id),
-            None => ApiCaller::Session(token.account.id),
-        };
-        shared.api_limits.take(key, Instant::now()).map_err(ApiError::too_many)?;
-        Ok(Caller(token))
+        let caller = Caller(token);
+        shared.api_limits.take(caller.key(), Instant::now()).map_err(ApiError::too_many)?;
+        Ok(caller)
     }
 }
 
@@ -210,13 +207,17 @@ impl Caller {
         &self.0.account
     }
 
-    /// A slot for one more open stream of this caller; 429 when it holds all it may.
-    pub fn stream_slot(&self, shared: &Shared) -> Result<Slot, ApiError> {
-        let key = match self.0.id {
+    /// Whom the caller's requests and streams count against: its token, or its session.
+    fn key(&self) -> ApiCaller {
+        match self.0.id {
             Some(id) => ApiCaller::Token(id),
             None => ApiCaller::Session(self.0.account.id),
-        };
-        shared.api_streams.open(key).ok_or_else(|| ApiError {
+        }
+    }
+
+    /// A slot for one more open stream of this caller; 429 when it holds all it may.
+    pub fn stream_slot(&self, shared: &Shared) -> Result<Slot, ApiError> {
+        shared.api_streams.open(self.key()).ok_or_else(|| ApiError {
             status: StatusCode::TOO_MANY_REQUESTS,
             message: "too many streams open with this token; close some first".into(),
             retry_after: Some(60),
@@ -224,8 +225,9 @@ impl Caller {
     }
 }
 
-/// The token of an `Authorization: Bearer …` header.
-fn bearer(headers: &HeaderMap) -> Option<&str> {
+/// The token of an `Authorization: Bearer …` header (the API's, and the WebSocket's for
+/// `gambit play --token`).
+pub(super) fn bearer(headers: &HeaderMap) -> Option<&str> {
     let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = value.split_once(' ')?;
     scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())

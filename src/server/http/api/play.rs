@@ -361,7 +361,7 @@ async fn feed(
 
 /// The `gameFull` line that opens a game stream.
 pub async fn game_full(shared: &Shared, state: &GameState) -> Value {
-    let clock = state.clock.map(|c| ClockSpec { initial_ms: c.initial_ms, increment_ms: c.increment_ms });
+    let clock = lichess::time_control_of(state);
     let category = lichess::category(state.variant, clock);
     let player = |seat| lichess::game_player(shared, seat, category);
     let white = player(&state.seats.white).await.unwrap_or(Value::Null);
