@@ -90,6 +90,67 @@ impl Position {
     }
 }
 
+impl Position {
+    /// The legal move SAN names, however it was capitalised (`nf3`, `EXD5`, `o-o`, `e8=q`): as
+    /// written if that names a move; otherwise every reading of its letters as pieces or files,
+    /// and the move if exactly one of them names one. `bc4` stays the pawn capture it is in SAN
+    /// when that is legal; when only `Bc4` is, it is the bishop's move.
+    pub fn parse_san_lenient(&self, text: &str) -> Result<Move, SanError> {
+        let mut err = match self.parse_san(text) {
+            Ok(mv) => return Ok(mv),
+            Err(err @ SanError::Ambiguous { .. }) => return Err(err),
+            Err(err) => err,
+        };
+        let lower = text.to_ascii_lowercase();
+        let mut readings = vec![lower.replace('o', "O")];
+        // A leading piece letter; and a promotion piece after the last digit.
+        let mut piece = lower.clone();
+        if let Some(first) = piece.get(..1).map(str::to_ascii_uppercase) {
+            piece.replace_range(..1, &first);
+        }
+        readings.push(piece);
+        let readings: Vec<String> = readings
+            .into_iter()
+            .flat_map(|r| {
+                let promoted = match r.rfind(|c: char| c.is_ascii_digit()) {
+                    Some(at) if at + 1 < r.len() => Some(format!("{}{}", &r[..=at], r[at + 1..].to_ascii_uppercase())),
+                    _ => None,
+                };
+                std::iter::once(r).chain(promoted)
+            })
+            .collect();
+        let mut found: Vec<Move> = Vec::new();
+        for reading in &readings {
+            match self.parse_san(reading) {
+                Ok(mv) if !found.contains(&mv) => found.push(mv),
+                Err(SanError::Ambiguous { .. }) => {
+                    return Err(SanError::Ambiguous {
+                        san: text.to_string(),
+                        candidates: self.matching(reading).join(", "),
+                    })
+                }
+                // A move, read so, but not a legal one: say that rather than "not a move".
+                Err(SanError::Illegal(_)) => err = SanError::Illegal(text.to_string()),
+                _ => {}
+            }
+        }
+        match found.as_slice() {
+            [mv] => Ok(*mv),
+            [] => Err(err),
+            many => Err(SanError::Ambiguous {
+                san: text.to_string(),
+                candidates: many.iter().map(|&m| self.san(m)).collect::<Vec<_>>().join(", "),
+            }),
+        }
+    }
+
+    /// The SAN of every legal move `text` could name.
+    fn matching(&self, text: &str) -> Vec<String> {
+        let Some(pattern) = SanPattern::parse(text) else { return Vec::new() };
+        self.legal_moves().iter().copied().filter(|&m| pattern.matches(self, m)).map(|m| self.san(m)).collect()
+    }
+}
+
 fn file_char(sq: Square) -> char {
     char::from(b'a' + sq.file())
 }
@@ -171,5 +232,57 @@ impl SanPattern {
                     && !(role == Role::King && pos.is_castling(m))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lenient(fen: &str, text: &str) -> Result<String, SanError> {
+        let pos = Position::from_fen(fen, crate::chess::Variant::Standard).expect("fen");
+        pos.parse_san_lenient(text).map(|m| m.to_string())
+    }
+
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+    #[test]
+    fn any_capitalisation_names_the_one_move_it_can_be() {
+        assert_eq!(lenient(START, "nf3").as_deref(), Ok("g1f3"));
+        assert_eq!(lenient(START, "NF3").as_deref(), Ok("g1f3"));
+        assert_eq!(lenient(START, "E4").as_deref(), Ok("e2e4"));
+        let open = "r3k2r/pppq1ppp/2np1n2/2b1p1B1/2B1P1b1/2NP1N2/PPPQ1PPP/R3K2R w KQkq - 0 1";
+        assert_eq!(lenient(open, "o-o").as_deref(), Ok("e1g1"));
+        assert_eq!(lenient(open, "o-o-o").as_deref(), Ok("e1c1"));
+        let capture = "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1";
+        assert_eq!(lenient(capture, "EXD5").as_deref(), Ok("e4d5"));
+        let promote = "8/4P2k/8/8/8/8/8/4K3 w - - 0 1";
+        assert_eq!(lenient(promote, "e8=q").as_deref(), Ok("e7e8q"));
+        assert_eq!(lenient(promote, "e8n").as_deref(), Ok("e7e8n"));
+    }
+
+    #[test]
+    fn a_b_file_pawn_capture_stays_one_and_a_bishop_move_is_found_when_it_is_the_only_one() {
+        // Both bxc4 (pawn) and Bxc4 (bishop) are legal: "bc4" is SAN for the pawn's.
+        let both = "4k3/8/8/8/2p5/1P6/8/4KB2 w - - 0 1";
+        assert_eq!(lenient(both, "bc4").as_deref(), Ok("b3c4"));
+        assert_eq!(lenient(both, "Bc4").as_deref(), Ok("f1c4"));
+        // Only the bishop can go to c4: "bc4" reads as its move.
+        let bishop = "4k3/8/8/8/8/8/8/4KB2 w - - 0 1";
+        assert_eq!(lenient(bishop, "bc4").as_deref(), Ok("f1c4"));
+        // "BXC4" could be either: ambiguous, naming both.
+        let err = lenient(both, "BXC4").unwrap_err();
+        assert!(
+            matches!(&err, SanError::Ambiguous { candidates, .. } if candidates.contains("bxc4") && candidates.contains("Bxc4")),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn nonsense_and_illegal_moves_keep_their_errors() {
+        assert!(matches!(lenient(START, "zz9"), Err(SanError::Syntax(_))));
+        assert!(matches!(lenient(START, "nf6"), Err(SanError::Illegal(_))));
+        let knights = "4k3/8/8/8/8/8/8/2N1K1N1 w - - 0 1";
+        assert!(matches!(lenient(knights, "ne2"), Err(SanError::Ambiguous { .. })));
     }
 }

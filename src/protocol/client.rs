@@ -96,6 +96,13 @@ impl Serialize for GameAction {
     }
 }
 
+impl Action {
+    /// The move `uci`, chosen on the player's turn.
+    pub fn play(uci: impl Into<String>) -> Action {
+        Action::Move { uci: uci.into(), premove: false }
+    }
+}
+
 impl GameAction {
     pub fn new(game: impl Into<GameId>, action: Action) -> GameAction {
         GameAction { game: game.into(), action }
@@ -107,8 +114,14 @@ impl GameAction {
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Action {
-    /// Plays a move in UCI.
-    Move { uci: String },
+    /// Plays a move in UCI. `premove`: the client played it by itself the moment the turn came
+    /// (a move the player chose during the opponent's turn); the clock charges it as a move that
+    /// took no thought (docs/protocol.md, "Clocks").
+    Move {
+        uci: String,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        premove: bool,
+    },
     /// Takes back (vs a bot), offers to take back, or accepts the opponent's undo offer.
     Undo,
     /// Offers a draw, or accepts the opponent's draw offer.

@@ -337,6 +337,11 @@ pub struct ClockView {
     pub white_ms: u64,
     pub black_ms: u64,
     pub running: Option<Color>,
+    /// While a timed game waits for a side's first move (fewer than two moves played, no clock
+    /// running): the time the side to move has left to make it, as of the event; then the game
+    /// is aborted. Left out otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_move_ms: Option<u64>,
 }
 
 /// Where a game is in its life.

@@ -134,6 +134,10 @@ pub struct ServeArgs {
     /// An unfinished game nobody plays or watches for this long ends, in seconds
     #[arg(long, default_value_t = 1800, value_parser = clap::value_parser!(u64).range(1..))]
     pub idle_timeout: u64,
+    /// Time each player has for their first move of a timed game (no clock runs until both
+    /// have moved), in seconds; then the game is aborted with no result
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub first_move_timeout: u64,
     /// WebSocket connections the server holds at once
     #[arg(long, default_value_t = 16_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub max_connections: u64,
@@ -273,6 +277,7 @@ impl From<&ServeArgs> for ServerConfig {
             engine_movetime: Duration::from_millis(args.bot_movetime),
             bot_delay: Duration::from_millis(args.bot_delay),
             idle_timeout: Duration::from_secs(args.idle_timeout),
+            first_move_timeout: Duration::from_secs(args.first_move_timeout),
             unwatched_bot_pause: Duration::from_secs(args.unwatched_bot_pause),
             ..defaults.room.clone()
         };

@@ -89,8 +89,14 @@ mod tests {
         assert_eq!(format_time(Duration::from_millis(9_450)), "0:09.4");
         assert_eq!(format_time(Duration::ZERO), "0:00.0");
         assert_eq!(format_time(Duration::from_secs(3723)), "1:02:03");
-        let view =
-            ClockView { initial_ms: 1, increment_ms: 0, white_ms: 5_000, black_ms: 4_000, running: Some(Color::White) };
+        let view = ClockView {
+            initial_ms: 1,
+            increment_ms: 0,
+            white_ms: 5_000,
+            black_ms: 4_000,
+            running: Some(Color::White),
+            first_move_ms: None,
+        };
         assert_eq!(remaining(&view, Color::White, Duration::from_secs(1)), Duration::from_secs(4));
         assert_eq!(remaining(&view, Color::Black, Duration::from_secs(1)), Duration::from_secs(4));
         assert_eq!(remaining(&view, Color::White, Duration::from_secs(9)), Duration::ZERO);

@@ -126,22 +126,8 @@ pub fn resolve(pos: &Position, legal: &[String], text: &str) -> Result<Move, Mov
 }
 
 fn from_san(pos: &Position, text: &str) -> Result<Move, MoveInputError> {
-    let err = match pos.parse_san(text) {
-        Ok(mv) => return Ok(mv),
-        Err(err) => err,
-    };
-    // A piece letter typed in lowercase ("nf3"): retry capitalised, but only for letters that
-    // are not also files, since "bc4" is a pawn capture in SAN and "Bc4" a bishop move.
-    if let SanError::Syntax(_) = err {
-        let mut chars = text.chars();
-        if let Some(first) = chars.next().filter(|c| matches!(c, 'n' | 'r' | 'q' | 'k')) {
-            let capitalised: String = first.to_ascii_uppercase().to_string() + chars.as_str();
-            if let Ok(mv) = pos.parse_san(&capitalised) {
-                return Ok(mv);
-            }
-        }
-    }
-    Err(match err {
+    // However it is capitalised ("nf3", "o-o"), as long as it names one move.
+    pos.parse_san_lenient(text).map_err(|err| match err {
         SanError::Syntax(_) => MoveInputError::NotAMove(text.to_string()),
         SanError::Illegal(_) => MoveInputError::Illegal(format!("{text} is not a legal move in this position")),
         SanError::Ambiguous { .. } => MoveInputError::Ambiguous(err.to_string()),

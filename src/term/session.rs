@@ -395,7 +395,7 @@ impl Session {
                 } else if let Some(pos) = self.view.position() {
                     match input::resolve(pos, self.view.legal(), &text) {
                         Ok(mv) => {
-                            self.act(Action::Move { uci: mv.to_string() }).await;
+                            self.act(Action::play(mv.to_string())).await;
                         }
                         Err(e) => self.show(&move_error(&e)),
                     }

@@ -64,14 +64,17 @@ async fn killed_and_started_again(db: &str) {
     let mut c_black = s.client().await;
     c_black.send(json!({"type":"join","game":c,"name":"Dave"})).await;
     let c_bt = c_black.recv_type("joined").await["token"].as_str().expect("token").to_string();
+    // The first moves cost nothing (no clock runs until both sides have moved).
     c_white.play(&c, "d2d4").await;
-    tokio::time::sleep(Duration::from_millis(700)).await;
     c_black.play(&c, "d7d5").await;
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    c_white.play(&c, "c2c4").await;
     tokio::time::sleep(Duration::from_millis(500)).await;
-    let c_last = c_white.play(&c, "c2c4").await;
+    c_black.play(&c, "e7e6").await;
+    let c_last = c_white.play(&c, "g1f3").await;
     let (c_white_ms, c_black_ms) =
         (c_last["clock"]["white_ms"].as_u64().unwrap(), c_last["clock"]["black_ms"].as_u64().unwrap());
-    assert!(c_white_ms < 300_000 - 400 && c_black_ms < 300_000 - 600, "{c_last}");
+    assert!(c_white_ms < 300_000 - 600 && c_black_ms < 300_000 - 400, "{c_last}");
     c_white.send(json!({"type":"chat","game":c,"room":"players","text":"good luck, Dave"})).await;
     assert_eq!(c_black.recv_type("chat").await["text"], "good luck, Dave");
 
@@ -99,7 +102,7 @@ async fn killed_and_started_again(db: &str) {
 
     // C: the clock goes on from the times stored, with black's time running from the restart.
     let (mut c_black, state) = resume(s, &c, &c_bt, 0).await;
-    assert_eq!(moves(&state), ["d2d4", "d7d5", "c2c4"]);
+    assert_eq!(moves(&state), ["d2d4", "d7d5", "c2c4", "e7e6", "g1f3"]);
     // The chat is kept with the game: its lines follow the state.
     let line = c_black.recv().await;
     assert_eq!(
@@ -115,7 +118,7 @@ async fn killed_and_started_again(db: &str) {
     let black_ms = clock["black_ms"].as_u64().unwrap();
     assert!(black_ms <= c_black_ms && black_ms + 1000 > c_black_ms, "downtime charged? {black_ms} vs {c_black_ms}");
     let (_c_white, _) = resume(s, &c, &c_wt, 0).await;
-    let reply = c_black.play(&c, "e7e6").await;
+    let reply = c_black.play(&c, "g8f6").await;
     assert_eq!(reply["clock"]["running"], "white");
 
     // B: the bot was thinking when the server died; it thinks again and answers.

@@ -221,18 +221,44 @@ fn dechunk(body: &str) -> String {
     }
 }
 
-/// A WebSocket client speaking JSON.
+type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// A WebSocket client speaking JSON. Like a real client it reads all the time (a task of its
+/// own queues what arrives), so the server's pings are answered at once and the round trip it
+/// measures for lag compensation is the network's, not how long a test took to read.
 pub struct Client {
-    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    sink: futures::stream::SplitSink<Socket, Message>,
+    frames: tokio::sync::mpsc::UnboundedReceiver<Message>,
+    reader: tokio::task::JoinHandle<()>,
     /// Messages `play` read while waiting for its ack, handed out by the next receives: an
     /// opponent's reply or a system line can come before the ack, and must not be lost.
     pending: VecDeque<Value>,
 }
 
+impl Drop for Client {
+    fn drop(&mut self) {
+        self.reader.abort();
+    }
+}
+
 impl Client {
+    /// A client on this socket, reading it from now on.
+    fn over(ws: Socket) -> Client {
+        let (sink, mut stream) = ws.split();
+        let (tx, frames) = tokio::sync::mpsc::unbounded_channel();
+        let reader = tokio::spawn(async move {
+            while let Some(Ok(frame)) = stream.next().await {
+                if tx.send(frame).is_err() {
+                    break;
+                }
+            }
+        });
+        Client { sink, frames, reader, pending: VecDeque::new() }
+    }
+
     pub async fn connect(addr: SocketAddr) -> Client {
         let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await.expect("websocket connect");
-        Client { ws, pending: VecDeque::new() }
+        Client::over(ws)
     }
 
     /// Connects with these extra headers on the upgrade; the HTTP status if it is refused.
@@ -245,7 +271,7 @@ impl Client {
             request.headers_mut().insert(name, HeaderValue::from_str(value).expect("header value"));
         }
         match tokio_tungstenite::connect_async(request).await {
-            Ok((ws, _)) => Ok(Client { ws, pending: VecDeque::new() }),
+            Ok((ws, _)) => Ok(Client::over(ws)),
             Err(tokio_tungstenite::tungstenite::Error::Http(response)) => Err(response.status().as_u16()),
             Err(e) => panic!("websocket connect: {e}"),
         }
@@ -258,7 +284,7 @@ impl Client {
         let (ws, _) = tokio_tungstenite::client_async(format!("ws://{addr}/ws"), MaybeTlsStream::Plain(stream))
             .await
             .expect("websocket connect");
-        Client { ws, pending: VecDeque::new() }
+        Client::over(ws)
     }
 
     pub async fn send(&mut self, message: Value) {
@@ -266,11 +292,11 @@ impl Client {
     }
 
     pub async fn send_text(&mut self, text: &str) {
-        self.ws.send(Message::text(text)).await.expect("send");
+        self.sink.send(Message::text(text)).await.expect("send");
     }
 
     pub async fn send_binary(&mut self, bytes: Vec<u8>) {
-        self.ws.send(Message::binary(bytes)).await.expect("send");
+        self.sink.send(Message::binary(bytes)).await.expect("send");
     }
 
     /// The next message, whatever it is. Panics after the timeout.
@@ -284,8 +310,8 @@ impl Client {
             return Some(m);
         }
         loop {
-            let frame = tokio::time::timeout(wait, self.ws.next()).await.ok()??;
-            match frame.ok()? {
+            let frame = tokio::time::timeout(wait, self.frames.recv()).await.ok()??;
+            match frame {
                 Message::Text(text) => return Some(serde_json::from_str(&text).expect("server sent bad JSON")),
                 Message::Close(_) => return None,
                 _ => continue,
@@ -388,8 +414,8 @@ impl Client {
     /// without one (a reset, or nothing within the timeout).
     pub async fn recv_close_code(&mut self) -> Option<u16> {
         loop {
-            let frame = tokio::time::timeout(TIMEOUT, self.ws.next()).await.ok()??;
-            match frame.ok()? {
+            let frame = tokio::time::timeout(TIMEOUT, self.frames.recv()).await.ok()??;
+            match frame {
                 Message::Close(frame) => return frame.map(|f| u16::from(f.code)),
                 _ => continue,
             }
@@ -397,7 +423,7 @@ impl Client {
     }
 
     pub async fn close(mut self) {
-        let _ = self.ws.close(None).await;
+        let _ = self.sink.close().await;
     }
 }
 

@@ -108,7 +108,8 @@ impl Connection {
                 "you hold no seat in this game on this connection (spectators cannot act; players resume first)",
             ));
         };
-        handle.call(Command::Act { token, action }).await?.into_done()?;
+        let round_trip_ms = self.round_trip.millis();
+        handle.call(Command::Act { token, action, round_trip_ms }).await?.into_done()?;
         self.ack(id).await;
         Ok(())
     }

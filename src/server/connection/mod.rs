@@ -27,11 +27,13 @@ mod follows;
 mod identity;
 mod inbound;
 mod outbound;
+mod round_trip;
 mod social;
 
 use self::follows::{drop_follow, Follow};
 use self::inbound::{close_code, drain, id_of, too_often};
 use self::outbound::{forward_list, write_loop, Outbound};
+use self::round_trip::RoundTrip;
 use super::accounts::Account;
 use super::game_ref::GameRef;
 use super::limits::{ConnectionSlot, RateLimiter, Verdict};
@@ -132,6 +134,7 @@ pub async fn serve(mut socket: WebSocket, shared: Arc<Shared>, peer: Peer) {
         chat_limiter,
         matched,
         seeking: false,
+        round_trip: RoundTrip::default(),
     };
     conn.read_loop(stream, shared.shutdown.clone(), &mut matches).await;
     conn.close().await;
@@ -172,6 +175,8 @@ struct Connection {
     matched: mpsc::UnboundedSender<SeekMatch>,
     /// This connection has an open seek.
     seeking: bool,
+    /// The network round trip, measured with pings.
+    round_trip: RoundTrip,
 }
 
 impl Connection {
@@ -184,7 +189,10 @@ impl Connection {
         // `interval` panics on a zero period; the configuration never has one, but be sure.
         let ping_every = self.shared.config.ping_interval.max(Duration::from_millis(1));
         let timeout = self.shared.config.connection_timeout;
-        let mut ping = tokio::time::interval_at(Instant::now() + ping_every, ping_every);
+        // The first ping soon after connecting, so a player's round trip is known before their
+        // first move (lag compensation); then one every `ping_interval`.
+        let first = ping_every.min(Duration::from_secs(1));
+        let mut ping = tokio::time::interval_at(Instant::now() + first, ping_every);
         ping.set_missed_tick_behavior(MissedTickBehavior::Delay);
         let silence = tokio::time::sleep(timeout);
         tokio::pin!(silence);
@@ -230,7 +238,10 @@ impl Connection {
                 }
                 _ = ping.tick() => {
                     // A full queue means the socket is not keeping up; this ping can be skipped.
-                    let _ = self.out.try_send(Outbound::Ping);
+                    let permit = self.out.try_reserve();
+                    if let Ok(permit) = permit {
+                        permit.send(Outbound::Ping(self.round_trip.ping(Instant::now())));
+                    }
                 }
                 () = &mut silence => {
                     tracing::info!(?timeout, "closing a connection that stopped answering pings");
@@ -256,6 +267,9 @@ impl Connection {
             // frame: a flood of them is closed like a flood of messages (a refused one simply
             // goes unanswered here; the pong is already queued, within the write buffer's bound).
             Message::Ping(_) | Message::Pong(_) => {
+                if let Message::Pong(payload) = &frame {
+                    self.round_trip.pong(payload, Instant::now());
+                }
                 if self.limiter.check() == Verdict::Close {
                     self.close_for_flooding().await;
                 }

@@ -23,7 +23,8 @@ use crate::server::state::Shared;
 /// An item of the outbound queue.
 pub(super) enum Outbound {
     Text(Arc<str>),
-    Ping,
+    /// A ping with this payload (its number: see `RoundTrip`).
+    Ping([u8; 8]),
     Close(u16, &'static str),
     /// Follow a game: send the subscription's first messages, then its broadcasts (replacing
     /// what the connection followed of that game before).
@@ -61,7 +62,7 @@ where
             item = rx.recv() => match item {
                 None => break,
                 Some(Outbound::Text(text)) => send(&mut sink, &text).await,
-                Some(Outbound::Ping) => sink.send(Message::Ping(Default::default())).await,
+                Some(Outbound::Ping(payload)) => sink.send(Message::Ping(payload.to_vec().into())).await,
                 Some(Outbound::Close(code, reason)) => {
                     let _ = sink.send(Message::Close(Some(CloseFrame { code, reason: Utf8Bytes::from(reason) }))).await;
                     break;
@@ -203,7 +204,7 @@ mod tests {
         // 2 × 200 events, made before the writer reads any: far more than the broadcast channel
         // holds for a reader that waits.
         for _ in 0..200 {
-            let act = |token: &String, action| Command::Act { token: token.clone(), action };
+            let act = |token: &String, action| Command::act(token.clone(), action);
             created.handle.call(act(&white, Action::Draw)).await.expect("offer");
             created.handle.call(act(&black, Action::Decline)).await.expect("decline");
         }

@@ -35,6 +35,22 @@ pub(super) async fn asset(Path(path): Path<String>, headers: HeaderMap) -> Respo
     file(&path, &headers)
 }
 
+/// The client's file at `path`: from the directory named by `GAMBIT_CLIENT_DIR` when set (for
+/// working on the client: edit, reload, no rebuild), else as embedded in the binary.
+fn client_file(path: &str) -> Option<rust_embed::EmbeddedFile> {
+    match std::env::var_os("GAMBIT_CLIENT_DIR") {
+        Some(dir) => {
+            // Only plain relative paths inside the directory: no `..`, no absolute path.
+            let relative = std::path::Path::new(path);
+            if !relative.components().all(|c| matches!(c, std::path::Component::Normal(_))) {
+                return None;
+            }
+            rust_embed::utils::read_file_from_fs(&std::path::Path::new(&dir).join(relative)).ok()
+        }
+        None => Client::get(path),
+    }
+}
+
 fn not_found() -> Response {
     (StatusCode::NOT_FOUND, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], "not found\n").into_response()
 }
@@ -42,7 +58,7 @@ fn not_found() -> Response {
 /// Answers with the embedded file at `path` (or 404), honouring `If-None-Match` so a reload
 /// costs a round trip, not the bytes.
 fn file(path: &str, headers: &HeaderMap) -> Response {
-    let Some(found) = Client::get(path) else {
+    let Some(found) = client_file(path) else {
         return not_found();
     };
     let hash = found.metadata.sha256_hash();

@@ -113,7 +113,7 @@ pub async fn play(lobby: &Lobby, seek: Seek, player: Player) -> Result<(GameId, 
     let seated = created.handle.call(join).await?.into_seated()?;
     if seek.seeker.matched.send(SeekMatch { game: game.clone(), token: creator_token.clone() }).is_err() {
         // The creator left at this very moment: nobody is there to play.
-        let _ = created.handle.call(Command::Act { token: creator_token, action: Action::Abort }).await;
+        let _ = created.handle.call(Command::act(creator_token, Action::Abort)).await;
         return Err(Refusal::new(ErrorCode::NoSuchSeek, "the player who posted that seek has just left"));
     }
     tracing::info!(game = %game, seek = %seek.view.seek, "seek accepted");

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use super::build::bad;
 use super::events::Batch;
+use super::lag::Arrival;
 use super::offers::Offers;
 use super::presence::Presence;
 use super::seats::Seats;
@@ -18,8 +19,8 @@ use crate::protocol::{Refusal, Status};
 pub(super) enum Step {
     /// Nothing more (an offer made or declined: its event is added already).
     Nothing,
-    /// Play this move.
-    Play(Move),
+    /// Play this move (how a person's arrived; None for the computer's).
+    Play(Move, Option<Arrival>),
     /// Take back this many plies.
     TakeBack(usize),
     /// End the game so.
@@ -42,7 +43,7 @@ pub(super) struct Limits {
 /// What `action`, by the player on `side`, comes to in `game`; events of offers made or
 /// declined are added to `out`.
 pub(super) fn decide(
-    (action, side): (Action, Color),
+    (action, side, round_trip): (Action, Color, Option<Duration>),
     game: &Game,
     seats: &Seats,
     offers: &mut Offers,
@@ -68,7 +69,9 @@ pub(super) fn decide(
     let vs_bot = seats.seat(side.other()).is_bot();
     match action {
         Action::Move { .. } if waiting => Err(Refusal::not_your_turn("the game has not started: a seat is still open")),
-        Action::Move { uci } => human_move(game, side, &uci).map(Step::Play),
+        Action::Move { uci, premove } => {
+            human_move(game, side, &uci).map(|mv| Step::Play(mv, Some(Arrival { premove, round_trip })))
+        }
         Action::Undo => offers.undo(side, game, vs_bot, out).map(|plies| plies.map_or(Step::Nothing, Step::TakeBack)),
         Action::Draw => offers.draw(side, vs_bot, out).map(|agreed| agreed.map_or(Step::Nothing, Step::End)),
         Action::Decline => offers.decline(side, limits.takeback_cooldown, out).map(|()| Step::Nothing),

@@ -11,9 +11,10 @@ use super::answer::{Answer, Response};
 use super::bot::Bots;
 use super::build::{self, CreatorSeat, Setup};
 use super::chat::Chat;
-use super::clock::RoomClock;
+use super::clock::{RoomClock, Turn};
 use super::engine::Verdict;
 use super::events::{Batch, EventLog};
+use super::lag::Arrival;
 use super::offers::{self, Offers};
 use super::presence::{Idle, Presence};
 use super::record::Record;
@@ -76,7 +77,10 @@ impl Room {
         let (presence, offers) = (Presence::default(), Offers::default());
         let bots = Bots::new(id.clone(), ctx.config.clone(), me);
         // A game rebuilt from the store was started before: its players heard then.
-        Room { id, game, seats, presence, bots, offers, clock, chat, record, events, ctx, started: true }
+        let mut room =
+            Room { id, game, seats, presence, bots, offers, clock, chat, record, events, ctx, started: true };
+        room.sync_clock();
+        room
     }
 
     /// Tells each player with an account, wherever their event stream is, that the game has
@@ -227,7 +231,10 @@ impl Room {
                 }
                 done(Ok(()))
             }
-            Command::Act { token, action } => done(self.act(&token, action, out).await),
+            Command::Act { token, action, round_trip_ms } => {
+                let round_trip = round_trip_ms.map(std::time::Duration::from_millis);
+                done(self.act(&token, (action, round_trip), out).await)
+            }
             Command::Snapshot => {
                 let v = self.events.version();
                 Response::Ready(Ok(Reply::Snapshot { v, text: snapshot::state_text(&self.view(), v) }))
@@ -241,10 +248,17 @@ impl Room {
     }
 
     /// Acts as the seat holding `token`: what the parts concerned decide, carried out.
-    async fn act(&mut self, token: &str, action: Action, out: &mut Batch) -> Result<(), Refusal> {
+    /// `round_trip`: the connection's measured round trip, for lag compensation.
+    async fn act(
+        &mut self,
+        token: &str,
+        (action, round_trip): (Action, Option<std::time::Duration>),
+        out: &mut Batch,
+    ) -> Result<(), Refusal> {
         let side = self.seats.side_of(token).ok_or_else(|| Refusal::not_a_player("you hold no seat in this game"))?;
         let limits = Limits { grace: self.grace(), takeback_cooldown: self.ctx.config.takeback_cooldown };
-        let step = actions::decide((action, side), &self.game, &self.seats, &mut self.offers, &limits, out)?;
+        let step =
+            actions::decide((action, side, round_trip), &self.game, &self.seats, &mut self.offers, &limits, out)?;
         self.take(step, out).await
     }
 
@@ -252,7 +266,7 @@ impl Room {
     async fn take(&mut self, step: Step, out: &mut Batch) -> Result<(), Refusal> {
         match step {
             Step::Nothing => {}
-            Step::Play(mv) => return self.play(mv, out).await,
+            Step::Play(mv, arrival) => return self.play(mv, arrival, out).await,
             Step::TakeBack(plies) => return self.take_back(plies, out).await,
             Step::End(outcome) => self.finish(outcome, out).await,
             Step::Rematch(side) => return self.rematch(side, out).await,
@@ -263,10 +277,11 @@ impl Room {
     }
 
     /// Plays a legal move: stores it, then adds its event (and the end's, if it ends the game).
-    async fn play(&mut self, mv: Move, out: &mut Batch) -> Result<(), Refusal> {
+    /// `arrival`: how a person's move came (None: the computer's), for lag compensation.
+    async fn play(&mut self, mv: Move, arrival: Option<Arrival>, out: &mut Batch) -> Result<(), Refusal> {
         // The move counts as made when it arrives, before the store is written.
         let now = Instant::now();
-        if self.clock.flagged(now) {
+        if self.clock.too_late(now, arrival) {
             // The timer has not fired yet, but the time is up: the flag falls first.
             self.check_flag(out).await;
             return Err(Refusal::game_over("your time ran out"));
@@ -278,7 +293,7 @@ impl Room {
         };
         let ply = self.game.ply();
         // The clock as it will be after the move, stored with it.
-        let pressed = self.clock.pressed(now, self.game.is_over());
+        let pressed = self.clock.pressed(now, arrival, self.turn(), self.ctx.config.first_move_timeout);
         let (times, v) = (pressed.times(now), out.next_version());
         if let Err(e) = self.events.durable(StoreEvent::Move { ply, uci: uci.clone(), times, v }).await {
             // Not durable, so not visible: take it back as if it never happened.
@@ -353,7 +368,17 @@ impl Room {
     /// Runs the clock of the side to move while the game is on, stops it otherwise: true if it
     /// started a clock that stood still.
     fn sync_clock(&mut self) -> bool {
-        self.clock.sync(self.seats.status(&self.game) == Status::Ongoing, self.game.turn(), Instant::now())
+        self.clock.sync(self.turn(), Instant::now(), self.ctx.config.first_move_timeout)
+    }
+
+    /// Where the game stands, as the clock needs to know it.
+    fn turn(&self) -> Turn {
+        Turn {
+            ongoing: self.seats.status(&self.game) == Status::Ongoing && !self.game.is_over(),
+            side: self.game.turn(),
+            moves: self.game.ply(),
+            human: !self.seats.seat(self.game.turn()).is_bot(),
+        }
     }
 
     /// A seat holder comes back (or opens another connection): their side.

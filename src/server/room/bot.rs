@@ -222,7 +222,7 @@ impl Bots {
         if !self.answered(job) {
             return None;
         }
-        let step = mv.map_or(Step::Nothing, Step::Play);
+        let step = mv.map_or(Step::Nothing, |mv| Step::Play(mv, None));
         if mv.is_none() {
             tracing::warn!(game = %self.game, "bot found no move");
         }

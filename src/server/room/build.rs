@@ -10,7 +10,7 @@ use super::seats::Seats;
 use super::snapshot::View;
 use super::RESTART_GAP;
 use crate::chess::{Color, Game, Variant};
-use crate::protocol::{GameId, MatchScore, NewGame, Refusal, SeatSpec, Status};
+use crate::protocol::{GameId, MatchScore, NewGame, Refusal, SeatSpec};
 use crate::server::accounts::Player;
 use crate::server::engines::Engines;
 use crate::server::store::{now_ms, StoredGame};
@@ -88,7 +88,8 @@ pub(super) fn new(
     });
     let record = Record::new(&game, now_ms(), MatchScore::default(), spec.rated, None);
     let setup = Setup { id, game, seats, clock: RoomClock::new(clock), record, chat: Chat::default(), v: 0 };
-    Ok((started(setup), seat))
+    // The room starts the clock once it is assembled.
+    Ok((setup, seat))
 }
 
 /// The parts of a stored game after a restart: the moves are played again, players are away
@@ -103,14 +104,8 @@ pub(super) fn restore(stored: StoredGame) -> Result<Setup, Refusal> {
     let v = stored.v + RESTART_GAP;
     let chat = Chat::restore(&stored.id, &stored.chat);
     let record = Record::new(&game, stored.created_ms, stored.score.into(), stored.rated, stored.ratings);
-    Ok(started(Setup { id: stored.id, game, seats, clock, record, chat, v }))
-}
-
-/// The setup with its clock running if the game is on.
-fn started(mut setup: Setup) -> Setup {
-    let ongoing = setup.seats.status(&setup.game) == Status::Ongoing;
-    setup.clock.sync(ongoing, setup.game.turn(), Instant::now());
-    setup
+    // The room starts the clock (if the game is on) once it is assembled.
+    Ok(Setup { id: stored.id, game, seats, clock, record, chat, v })
 }
 
 /// The game `view` shows, at version `v`, as the store is to hold it now.

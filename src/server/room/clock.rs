@@ -10,6 +10,7 @@ use std::time::Duration;
 use thiserror::Error;
 use tokio::time::Instant;
 
+use super::lag::{Arrival, Lag};
 use crate::chess::{timeout_outcome, Color, Game, Outcome};
 use crate::protocol::{ClockSpec, ClockView};
 use crate::server::store::{StoredClock, StoredTimes};
@@ -103,13 +104,31 @@ impl Clock {
 
     /// The running side has moved at `now`: its time used is charged, the increment added, and
     /// the other side's time starts. Does nothing on a stopped clock.
+    #[cfg(test)]
     pub fn press(&mut self, now: Instant) {
-        if let Some(side) = self.running() {
+        self.press_crediting(now, Duration::ZERO);
+    }
+
+    /// As [`Clock::press`], giving back `credit` of the time used (lag compensation: no more
+    /// than the move took, so a side's time never grows by it).
+    pub fn press_crediting(&mut self, now: Instant, credit: Duration) {
+        if let Some((side, since)) = self.running {
             self.stop(now);
+            let credit = credit.min(now.saturating_duration_since(since));
             let left = &mut self.remaining[side.index()];
-            *left = left.saturating_add(self.increment);
+            *left = left.saturating_add(credit).saturating_add(self.increment);
             self.running = Some((!side, now));
         }
+    }
+
+    /// How long the running side has been thinking at `now`.
+    pub fn elapsed(&self, now: Instant) -> Option<Duration> {
+        self.running.map(|(_, since)| now.saturating_duration_since(since))
+    }
+
+    /// `side`'s time left as of the last press (or stop): what it has to spend this turn.
+    pub fn banked(&self, side: Color) -> Duration {
+        self.remaining[side.index()]
     }
 
     /// When the running side's time runs out, if a side is running.
@@ -118,21 +137,28 @@ impl Clock {
     }
 
     /// The side whose time has run out by `now`, if any.
+    #[cfg(test)]
     pub fn flagged(&self, now: Instant) -> Option<Color> {
         self.running().filter(|side| self.remaining(*side, now).is_zero())
     }
 
     /// The clock as sent in events, as of `now`.
     pub fn view(&self, now: Instant) -> ClockView {
-        let ms = |side: Color| u64::try_from(self.remaining(side, now).as_millis()).unwrap_or(u64::MAX);
+        let ms = |side: Color| millis(self.remaining(side, now));
         ClockView {
             initial_ms: self.spec.initial_ms,
             increment_ms: self.spec.increment_ms,
             white_ms: ms(Color::White),
             black_ms: ms(Color::Black),
             running: self.running(),
+            first_move_ms: None,
         }
     }
+}
+
+/// A duration in whole milliseconds, as events carry it.
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// Time kept back from a bot's budget, for the answer to reach the room before the flag.
@@ -144,15 +170,36 @@ fn think_budget(configured: Duration, remaining: Duration, increment: Duration) 
     configured.min(remaining / 20 + increment / 2).min(remaining.saturating_sub(BOT_MARGIN))
 }
 
-/// The room's clock: the chess clock of a timed game, none for an untimed one.
+/// Where the game stands, as the clock needs to know it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Turn {
+    /// Both seats are taken and the game is not over.
+    pub(super) ongoing: bool,
+    /// The side to move.
+    pub(super) side: Color,
+    /// Moves played in this game.
+    pub(super) moves: usize,
+    /// A person (or a program through the API) is to move, not the server's computer.
+    pub(super) human: bool,
+}
+
+/// The room's clock: the chess clock of a timed game, none for an untimed one. Fair as
+/// lichess's (docs/protocol.md, "Clocks"): no time runs until both sides have made their first
+/// move, each of which has to come within the first-move timeout or the game is aborted; and
+/// each side's network lag is credited back, within a bound (see `lag`).
 #[derive(Clone, Debug, Default)]
 pub(super) struct RoomClock {
     clock: Option<Clock>,
+    /// While the game waits for a person's first move: their side and the deadline.
+    first_move: Option<(Color, Instant)>,
+    /// Each side's lag compensation, indexed by `Color::index()` (timed games only).
+    lag: Option<[Lag; 2]>,
 }
 
 impl RoomClock {
     pub(super) fn new(clock: Option<Clock>) -> RoomClock {
-        RoomClock { clock }
+        let lag = clock.as_ref().map(|c| [Lag::new(c.spec()), Lag::new(c.spec())]);
+        RoomClock { clock, first_move: None, lag }
     }
 
     /// The clock of a stored game, stopped, with the times stored (if any).
@@ -177,7 +224,8 @@ impl RoomClock {
 
     /// The clock as sent in events, as of `now`.
     pub(super) fn view(&self, now: Instant) -> Option<ClockView> {
-        self.clock.as_ref().map(|c| c.view(now))
+        let first_move_ms = self.first_move.map(|(_, at)| millis(at.saturating_duration_since(now)));
+        self.clock.as_ref().map(|c| ClockView { first_move_ms, ..c.view(now) })
     }
 
     /// Both sides' times at `now`, as stored.
@@ -185,37 +233,79 @@ impl RoomClock {
         self.view(now).map(|view| StoredTimes { white_ms: view.white_ms, black_ms: view.black_ms })
     }
 
-    /// When the running side's flag falls, while `game` goes on.
+    /// When the game ends by the clock while `game` goes on: the running side's flag, once a
+    /// move sent in time can no longer be on its way; or the end of the wait for a first move.
     pub(super) fn flag_at(&self, game: &Game) -> Option<Instant> {
-        self.clock.as_ref().filter(|_| !game.is_over()).and_then(Clock::flag_at)
-    }
-
-    /// The end of `game` if the running side's time is up at `now`: a loss, or a draw when the
-    /// opponent cannot mate (docs/rules.md, "Time controls").
-    pub(super) fn flag(&self, game: &Game, now: Instant) -> Option<Outcome> {
         if game.is_over() {
             return None;
         }
-        let flagged = self.clock.as_ref()?.flagged(now)?;
+        if let Some((_, at)) = self.first_move {
+            return Some(at);
+        }
+        let clock = self.clock.as_ref()?;
+        Some(clock.flag_at()? + self.grace(clock.running()?))
+    }
+
+    /// The end of `game` by the clock at `now`, if it has come: aborted when a first move did
+    /// not come in time; a loss on time, or a draw when the opponent cannot mate (docs/rules.md,
+    /// "Time controls").
+    pub(super) fn flag(&self, game: &Game, now: Instant) -> Option<Outcome> {
+        let at = self.flag_at(game)?;
+        if now < at {
+            return None;
+        }
+        if self.first_move.is_some() {
+            return Some(Outcome::ABORTED);
+        }
+        let flagged = self.clock.as_ref()?.running()?;
         Some(timeout_outcome(game.position(), flagged))
     }
 
-    /// True if the running side's time is up at `now`.
-    pub(super) fn flagged(&self, now: Instant) -> bool {
-        self.clock.as_ref().and_then(|c| c.flagged(now)).is_some()
+    /// True if a move that arrived at `now` (`arrival`: how, for a person's; None for the
+    /// computer's) comes too late: the mover's time, less the lag credited, is used up, or the
+    /// wait for a first move is over.
+    pub(super) fn too_late(&self, now: Instant, arrival: Option<Arrival>) -> bool {
+        if self.first_move.is_some_and(|(_, at)| now >= at) {
+            return true;
+        }
+        let Some(clock) = &self.clock else { return false };
+        let (Some(side), Some(elapsed)) = (clock.running(), clock.elapsed(now)) else { return false };
+        let credit = match (arrival, &self.lag) {
+            (Some(arrival), Some(lag)) => lag[side.index()].credit_for(elapsed, arrival),
+            _ => Duration::ZERO,
+        };
+        elapsed.saturating_sub(credit) >= clock.banked(side)
     }
 
-    /// Runs the clock of `turn` while the game is `ongoing`, stops it otherwise. True if this
-    /// started a clock that was not running.
-    pub(super) fn sync(&mut self, ongoing: bool, turn: Color, now: Instant) -> bool {
+    /// How long after `side`'s time is up a move of theirs may still count.
+    fn grace(&self, side: Color) -> Duration {
+        self.lag.as_ref().map_or(Duration::ZERO, |lag| lag[side.index()].grace())
+    }
+
+    /// Runs the clock of the side to move while the game is on and both sides have moved,
+    /// stops it otherwise, and keeps the wait for a person's first move. True if what the
+    /// clock shows changed (a clock started or stopped, a first-move wait began or ended).
+    pub(super) fn sync(&mut self, turn: Turn, now: Instant, first_move_timeout: Duration) -> bool {
         let Some(clock) = &mut self.clock else { return false };
-        let was_running = clock.running().is_some();
-        if ongoing {
-            clock.start(turn, now);
-        } else {
+        let before = (clock.running(), self.first_move.map(|(side, _)| side));
+        if !turn.ongoing {
             clock.stop(now);
+            self.first_move = None;
+        } else if turn.moves >= 2 || !turn.human {
+            // The computer's time runs from its first move: it needs no grace, and its clock
+            // is what ends a game whose engine stops answering.
+            clock.start(turn.side, now);
+            self.first_move = None;
+        } else {
+            // Before both first moves no time of a person's runs (a takeback into them stops
+            // it again); they have a while to make the move.
+            clock.stop(now);
+            self.first_move = match self.first_move {
+                Some((side, at)) if side == turn.side => Some((side, at)),
+                _ => Some((turn.side, now + first_move_timeout)),
+            };
         }
-        ongoing && !was_running
+        before != (clock.running(), self.first_move.map(|(side, _)| side))
     }
 
     /// Stops the clock at `now` (the game ended, or paused).
@@ -223,18 +313,31 @@ impl RoomClock {
         if let Some(clock) = &mut self.clock {
             clock.stop(now);
         }
+        self.first_move = None;
     }
 
-    /// The clock as it will be after a move that arrived at `now` (stopped if the move `ends`
-    /// the game), for the room to store with the move before it keeps it.
-    pub(super) fn pressed(&self, now: Instant, ends: bool) -> RoomClock {
+    /// The clock as it will be after a move that arrived at `now` (`arrival`: how, for a
+    /// person's move; None for the computer's, which gets no lag credit), the game then standing
+    /// at `next`: for the room to store with the move before it keeps it.
+    pub(super) fn pressed(
+        &self,
+        now: Instant,
+        arrival: Option<Arrival>,
+        next: Turn,
+        first_move_timeout: Duration,
+    ) -> RoomClock {
         let mut pressed = self.clone();
         if let Some(clock) = &mut pressed.clock {
-            clock.press(now);
-            if ends {
-                clock.stop(now);
+            if let (Some(side), Some(elapsed)) = (clock.running(), clock.elapsed(now)) {
+                let credit = match (arrival, &mut pressed.lag) {
+                    (Some(arrival), Some(lag)) => lag[side.index()].credit(elapsed, arrival),
+                    _ => Duration::ZERO,
+                };
+                clock.press_crediting(now, credit);
             }
         }
+        pressed.first_move = None;
+        pressed.sync(next, now, first_move_timeout);
         pressed
     }
 

@@ -47,8 +47,14 @@ pub enum Command {
     Attend { tokens: Vec<String>, watchers: usize },
     /// A connection holding this seat's token closed.
     Leave { token: String },
-    /// The seat holding `token` acts.
-    Act { token: String, action: Action },
+    /// The seat holding `token` acts. `round_trip_ms`: the connection's measured network round
+    /// trip (WebSocket pings), for lag compensation; None where there is none (HTTP).
+    Act {
+        token: String,
+        action: Action,
+        #[serde(default)]
+        round_trip_ms: Option<u64>,
+    },
     /// A line for one of the chat rooms, from the seat holding `token` (if any) or a spectator
     /// called `name`.
     Chat { token: Option<String>, name: Option<PlayerName>, room: ChatRoom, text: ChatText },
@@ -61,6 +67,11 @@ pub enum Command {
 }
 
 impl Command {
+    /// The seat holding `token` does `action` (from a client that measured no round trip).
+    pub fn act(token: impl Into<String>, action: Action) -> Command {
+        Command::Act { token: token.into(), action, round_trip_ms: None }
+    }
+
     /// True for the commands answered with a subscription, whose feed a cluster node attaches
     /// itself (the bus, not the owner's channel).
     pub fn subscribes(&self) -> bool {

@@ -36,6 +36,9 @@ pub struct RoomConfig {
     pub takeback_cooldown: Duration,
     /// The UCI engines offered as seats (`--engine`).
     pub engines: Arc<crate::server::engines::Engines>,
+    /// How long each person has for their first move of a timed game (no clock runs until
+    /// both have moved); then the game is aborted, with no result.
+    pub first_move_timeout: Duration,
 }
 
 /// The grace period of an absent player: longer for longer time controls, as on lichess. A
@@ -92,6 +95,7 @@ impl Default for RoomConfig {
             claim_grace: ClaimGrace::default(),
             takeback_cooldown: Duration::from_secs(10),
             engines: Arc::default(),
+            first_move_timeout: Duration::from_secs(30),
         }
     }
 }

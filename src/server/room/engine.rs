@@ -149,7 +149,7 @@ pub(super) fn verdict(
     let resign = Step::End(Outcome::win(!side, EndReason::Resignation));
     match answer {
         EngineAnswer::BestMove(text) => match game.position().parse_uci(&text) {
-            Ok(mv) => Verdict { say: None, step: Step::Play(mv), who: "engine" },
+            Ok(mv) => Verdict { say: None, step: Step::Play(mv, None), who: "engine" },
             Err(e) => Verdict::engine(
                 format!("{label} answered {text:?}, which is not a legal move here ({e}): it loses the game"),
                 resign,

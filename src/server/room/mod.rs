@@ -15,6 +15,7 @@ mod engine;
 mod events;
 mod history;
 mod idle;
+mod lag;
 mod offers;
 mod presence;
 mod record;

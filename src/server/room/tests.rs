@@ -16,7 +16,7 @@ async fn join(room: &RoomHandle, color: Color) -> Result<Seated, Refusal> {
 }
 
 async fn act(room: &RoomHandle, token: String, action: Action) -> Result<(), Refusal> {
-    room.call(Command::Act { token, action }).await?.into_done()
+    room.call(Command::act(token, action)).await?.into_done()
 }
 
 async fn state(room: &RoomHandle) -> Result<GameState, Refusal> {
@@ -54,10 +54,11 @@ async fn next_event(rx: &mut broadcast::Receiver<Broadcast>) -> serde_json::Valu
     }
 }
 
-/// Under paused time the room's own timer ends the game at exactly the flag: nobody sends
-/// anything after the join, and a waiting game's clock did not run.
+/// Under paused time the room's own timers end a game with nobody sending anything: a first
+/// move not made in time aborts it, with no result and no time used (no clock runs before both
+/// sides have moved); once both have moved, the flag falls exactly when the time is up.
 #[tokio::test(start_paused = true)]
-async fn a_flag_falls_with_no_message_under_paused_time() {
+async fn the_first_move_wait_aborts_and_the_flag_falls_with_no_message_under_paused_time() {
     let created = spawn("paused01".into(), timed(60_000, None), Player::default(), context()).expect("room").created;
     let mut rx = created.sub.rx;
     tokio::time::sleep(Duration::from_secs(3600)).await; // waiting: nothing runs
@@ -66,8 +67,40 @@ async fn a_flag_falls_with_no_message_under_paused_time() {
     assert_eq!(next_event(&mut rx).await["type"], "seats");
     let state = next_event(&mut rx).await;
     assert_eq!(state["clock"]["white_ms"], 60_000, "{state}");
-    assert_eq!(state["clock"]["running"], "white", "{state}");
+    assert_eq!(state["clock"]["running"], serde_json::Value::Null, "{state}");
+    assert_eq!(state["clock"]["first_move_ms"], 30_000, "{state}");
     let end = next_event(&mut rx).await;
+    assert_eq!(tokio::time::Instant::now() - start, Duration::from_secs(30));
+    assert_eq!(
+        (end["type"].as_str(), end["result"].as_str(), end["reason"].as_str()),
+        (Some("end"), Some("*"), Some("aborted"))
+    );
+    assert_eq!((end["clock"]["white_ms"].as_u64(), end["clock"]["black_ms"].as_u64()), (Some(60_000), Some(60_000)));
+
+    let created = spawn("paused1b".into(), timed(60_000, None), Player::default(), context()).expect("room").created;
+    let white = created.seat.clone().expect("seat").1;
+    let mut rx = created.sub.rx;
+    let black = join(&created.handle, Color::Black).await.expect("join").token;
+    tokio::time::sleep(Duration::from_secs(20)).await;
+    act(&created.handle, white, Action::play("e2e4")).await.expect("move");
+    tokio::time::sleep(Duration::from_secs(25)).await;
+    act(&created.handle, black, Action::play("e7e5")).await.expect("reply");
+    let start = tokio::time::Instant::now();
+    let mut moves = Vec::new();
+    let end = loop {
+        let e = next_event(&mut rx).await;
+        if e["type"] == "move" {
+            moves.push(e["clock"].clone());
+        }
+        if e["type"] == "end" {
+            break e;
+        }
+    };
+    // The first moves cost nothing; Black's started White's clock.
+    assert_eq!(moves[0]["first_move_ms"], 30_000, "{moves:?}");
+    assert_eq!((moves[0]["white_ms"].as_u64(), moves[0]["running"].as_str()), (Some(60_000), None), "{moves:?}");
+    assert_eq!((moves[1]["black_ms"].as_u64(), moves[1]["running"].as_str()), (Some(60_000), Some("white")));
+    assert_eq!(moves[1]["first_move_ms"], serde_json::Value::Null, "{moves:?}");
     assert_eq!(tokio::time::Instant::now() - start, Duration::from_secs(60));
     assert_eq!(
         (end["type"].as_str(), end["result"].as_str(), end["reason"].as_str()),
@@ -80,8 +113,11 @@ async fn a_flag_falls_with_no_message_under_paused_time() {
 async fn a_flag_against_a_lone_knight_draws() {
     let spec = timed(5_000, Some("4k1n1/8/8/8/8/8/8/R3K3 w - - 0 1"));
     let created = spawn("paused02".into(), spec, Player::default(), context()).expect("room").created;
+    let white = created.seat.clone().expect("seat").1;
     let mut rx = created.sub.rx;
-    join(&created.handle, Color::Black).await.expect("join");
+    let black = join(&created.handle, Color::Black).await.expect("join").token;
+    act(&created.handle, white, Action::play("a1a2")).await.expect("move");
+    act(&created.handle, black, Action::play("g8f6")).await.expect("reply");
     let end = loop {
         let e = next_event(&mut rx).await;
         if e["type"] == "end" {
@@ -98,14 +134,16 @@ async fn undo_keeps_the_time_used_and_runs_the_side_to_move() {
     let white = created.seat.clone().expect("seat").1;
     let mut rx = created.sub.rx;
     let black = join(&created.handle, Color::Black).await.expect("join").token;
+    act(&created.handle, white.clone(), Action::play("e2e4")).await.expect("move");
+    act(&created.handle, black.clone(), Action::play("e7e5")).await.expect("reply");
     tokio::time::sleep(Duration::from_secs(10)).await;
-    act(&created.handle, white.clone(), Action::Move { uci: "e2e4".into() }).await.expect("move");
+    act(&created.handle, white.clone(), Action::play("g1f3")).await.expect("move");
     tokio::time::sleep(Duration::from_secs(5)).await;
-    act(&created.handle, black.clone(), Action::Move { uci: "e7e5".into() }).await.expect("reply");
+    act(&created.handle, black.clone(), Action::play("b8c6")).await.expect("reply");
     // White offers to take back (both have moved), Black accepts: both moves go.
     act(&created.handle, white, Action::Undo).await.expect("offer");
     act(&created.handle, black, Action::Undo).await.expect("accept");
-    // The state that follows the move (the one after the join came before it).
+    // The state that follows the moves (the one after the join came before them).
     let mut moved = false;
     let state = loop {
         let e = next_event(&mut rx).await;
@@ -114,7 +152,7 @@ async fn undo_keeps_the_time_used_and_runs_the_side_to_move() {
             break e;
         }
     };
-    assert_eq!(state["moves"], serde_json::json!([]), "{state}");
+    assert_eq!(state["moves"], serde_json::json!(["e2e4", "e7e5"]), "{state}");
     assert_eq!(state["clock"]["white_ms"], 50_000, "{state}");
     assert_eq!(state["clock"]["black_ms"], 55_000, "{state}");
     assert_eq!(state["clock"]["running"], "white", "{state}");
@@ -187,7 +225,7 @@ async fn a_claim_after_the_grace_ends_the_game() {
         let mut rx = created.sub.rx;
         let black = join(&created.handle, Color::Black).await.expect("join").token;
         next_seats(&mut rx).await;
-        act(&created.handle, white.clone(), Action::Move { uci: "e2e4".into() }).await.expect("move");
+        act(&created.handle, white.clone(), Action::play("e2e4")).await.expect("move");
         let start = tokio::time::Instant::now();
         created.handle.tell(Command::Leave { token: black }).await;
         assert_eq!(next_seats(&mut rx).await["claim"]["in_ms"], 15_000);
@@ -257,7 +295,7 @@ async fn a_move_the_store_refuses_is_not_played() {
     join(&created.handle, Color::Black).await.expect("join");
     next_seats(&mut rx).await;
     let before = state(&created.handle).await.expect("state");
-    let e = act(&created.handle, white, Action::Move { uci: "e2e4".into() }).await.unwrap_err();
+    let e = act(&created.handle, white, Action::play("e2e4")).await.unwrap_err();
     assert_eq!(e.code, ErrorCode::ServerError, "{e:?}");
     assert!(e.message.contains("disk full"), "{e:?}");
     assert_eq!(state(&created.handle).await.expect("state"), before);

@@ -246,11 +246,19 @@ fn clocks_in_the_header_and_a_draw_on_time() {
         white_ms: 298_400,
         black_ms: 300_000,
         running: None,
+        first_move_ms: None,
     });
     let mut view = GameView::new(state, Some(Color::White));
     let text = view.render();
     assert!(text.contains("\nWhite 4:58 · Black 5:00 (5+3)\n"), "{text}");
-    let clock = ClockView { initial_ms: 300_000, increment_ms: 3_000, white_ms: 0, black_ms: 12_000, running: None };
+    let clock = ClockView {
+        initial_ms: 300_000,
+        increment_ms: 3_000,
+        white_ms: 0,
+        black_ms: 12_000,
+        running: None,
+        first_move_ms: None,
+    };
     let end = ServerMessage::End {
         game: "g1".into(),
         v: 2,

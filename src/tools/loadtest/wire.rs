@@ -75,7 +75,7 @@ pub fn unwatch(game: &str) -> String {
 
 /// Plays `uci` in `game`, asking for an `ack` with `id`.
 pub fn play(game: &str, uci: &str, id: u64) -> String {
-    encode(GameAction::new(game, Action::Move { uci: uci.to_string() }), Some(id))
+    encode(GameAction::new(game, Action::play(uci.to_string())), Some(id))
 }
 
 #[cfg(test)]

@@ -89,7 +89,7 @@ fn ok() -> Response {
 /// Carries out `action` for the caller's seat in `game`.
 async fn act_as(shared: &Shared, account: &Account, game: &str, action: Action) -> Result<(), ApiError> {
     let room = shared.room(game).await?;
-    room.call(Command::Act { token: account.seat_token(game), action }).await?.into_done()?;
+    room.call(Command::act(account.seat_token(game), action)).await?.into_done()?;
     Ok(())
 }
 
@@ -103,7 +103,7 @@ pub(super) async fn make_move(
 ) -> Result<Response, ApiError> {
     api.admit(&caller)?;
     let offering_draw = fields.bool("offeringDraw")?.unwrap_or(false);
-    act_as(&shared, caller.account(), &game, Action::Move { uci }).await?;
+    act_as(&shared, caller.account(), &game, Action::play(uci)).await?;
     if offering_draw {
         // The move is made either way; an offer the game no longer takes (it ended) is moot.
         let _ = act_as(&shared, caller.account(), &game, Action::Draw).await;
