@@ -219,10 +219,12 @@ pub(super) async fn log_out_everywhere(State(shared): State<Arc<Shared>>, header
     response
 }
 
+/// `GET /api/me`: the logged-in player and the games they play, or `null` for a visitor.
 pub(super) async fn me(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response {
     let account = match account_of(&shared, &headers).await {
         Ok(Some(account)) => account,
-        Ok(None) => return refusal(StatusCode::UNAUTHORIZED, "not logged in"),
+        // A visitor is nobody, which is an answer, not an error (pages ask on every load).
+        Ok(None) => return Json(None::<players::Me>).into_response(),
         Err(e) => return AccountError::Store(e).into_response(),
     };
     match players::me(&shared, &account).await {

@@ -25,10 +25,12 @@ pub(super) async fn request(Path(id): Path<String>, State(shared): State<Arc<Sha
     }
 }
 
-/// `GET`: the report (200), the analysis running (200), or 404 if none was asked for.
+/// `GET`: the report (200), the analysis running (200), or `null` (200) if none was asked for:
+/// most finished games have none, which is no error (a page asking shows nothing).
 pub(super) async fn get(Path(id): Path<String>, State(shared): State<Arc<Shared>>) -> Response {
     match shared.analyses.get(&id).await {
-        Ok(answer) => Json(answer).into_response(),
+        Ok(answer) => Json(Some(answer)).into_response(),
+        Err(AnalysisError::NotRequested(_)) => Json(None::<Answer>).into_response(),
         Err(e) => refused(e),
     }
 }

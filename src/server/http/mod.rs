@@ -23,6 +23,8 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use tower_http::compression::predicate::{NotForContentType, Predicate};
+use tower_http::compression::{CompressionLayer, DefaultPredicate};
 
 use super::state::Shared;
 use super::store::StoreError;
@@ -64,6 +66,13 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/bots", get(web::index))
         .route("/api/bots", get(players::bots))
         .merge(api::routes())
+        // gzip where the client takes it, but not the API's streams: a compressor holds lines
+        // back until it has enough of them, and a stream's lines must go out as they come.
+        .layer(
+            CompressionLayer::new()
+                .gzip(true)
+                .compress_when(DefaultPredicate::new().and(NotForContentType::const_new("application/x-ndjson"))),
+        )
         .layer(middleware::from_fn_with_state(shared.clone(), check_origin))
         .layer(middleware::from_fn_with_state(shared.clone(), check_host))
         .layer(middleware::map_response(nosniff))
