@@ -7,6 +7,7 @@
 // stays the authority and its refusal is what the forms show.
 
 import { getJson, postJson } from './api.js';
+import { forgetName } from './store.js';
 
 export const USERNAME_MIN = 3;
 export const USERNAME_MAX = 20;
@@ -64,7 +65,10 @@ export function parseMe(data) {
 
 let current = null;
 
-/** Who this browser is logged in as: a promise of `{username, playing}`, or of null. Asked once per page. */
+/**
+ * Who this browser is logged in as: a promise of `{username, playing}`, or of null. Asked once
+ * per page. A visitor is answered 200 `null` (an older server said 401: read the same way).
+ */
 export function me() {
   current ??= getJson('/api/me').then(({ status, data }) => (status === 200 ? parseMe(data) : null));
   return current;
@@ -84,14 +88,21 @@ export async function enter(kind, username, password) {
 /** `POST /api/logout`; true when the server ended the session. */
 export async function logout() {
   const { status } = await postJson('/api/logout');
-  if (status === 204 || status === 200) current = Promise.resolve(null);
-  return status === 204 || status === 200;
+  const out = status === 204 || status === 200;
+  if (out) {
+    current = Promise.resolve(null);
+    forgetName();
+  }
+  return out;
 }
 
 /** `POST /api/logout/everywhere`: every session of the account ends, this one too. */
 export async function logoutEverywhere() {
   const answer = await postJson('/api/logout/everywhere');
-  if (answer.status === 204) current = Promise.resolve(null);
+  if (answer.status === 204) {
+    current = Promise.resolve(null);
+    forgetName();
+  }
   return answer;
 }
 

@@ -3,10 +3,15 @@
 // the keyboard (arrow keys move between squares, Enter or Space picks up and puts down).
 //
 // The board knows nothing of the protocol. Its owner calls `update()` with what to show and the
-// legal moves, and gets `onMove(uci)` back; the promotion picker is part of the board.
+// legal moves, and gets `onMove(uci)` back; the promotion picker is part of the board. While
+// the opponent is to move the owner may offer premoves instead (`premover`, `premoveLegal`):
+// the same click and drag set one up, `onPremove(uci)`. A king put on its own rook castles.
+// Moves slide (animate.js); a right button draws arrows and circles (arrows.js).
 
+import { movedPieces, slide } from './animate.js';
+import { onBoard, Shapes } from './arrows.js';
 import { PIECE_NAMES, pieceId } from './pieces.js';
-import { parseSquare, pieceColor, squareName } from './chess.js';
+import { castlingByRook, parseSquare, pieceColor, squareName } from './chess.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const UNIT = 100; // one square in SVG units
@@ -44,16 +49,28 @@ export function arrowShape(x1, y1, x2, y2, unit = UNIT) {
 export class Board {
   /**
    * @param {HTMLElement} container where the board goes
-   * @param {object} options `onMove(uci)`; `label` for screen readers
+   * @param {object} options `onMove(uci)`; `label` for screen readers; `onPremove(uci)` and
+   *   `onCancelPremoves()` for a board that premoves; `shapesKey`, where the arrows and circles
+   *   drawn with the right button are kept (none: no drawing); `animate`, whether moves slide
+   *   (not in the editor, whose pieces are put where they go)
    */
-  constructor(container, { onMove, label = 'Chess board' }) {
+  constructor(container, { onMove, label = 'Chess board', onPremove = null, onCancelPremoves = null, shapesKey = null, animate = false }) {
     this.onMove = onMove;
+    this.animate = animate;
+    this.onPremove = onPremove;
+    this.onCancelPremoves = onCancelPremoves;
+    this.shapes = shapesKey ? new Shapes(shapesKey) : null;
+    this.drawn = null; // what the last render showed: {placement, size, orientation}, to animate from
+    this.dropped = null; // the square a dragged piece was just dropped on: it is there, no slide
     this.wrap = document.createElement('div');
     this.wrap.className = 'board-wrap';
     container.appendChild(this.wrap);
     this.svg = el('svg', { class: 'board', role: 'group', 'aria-label': label });
     this.wrap.appendChild(this.svg);
-    this.state = { size: 8, placement: new Map(), orientation: 'white', lastMove: null, check: null, legal: [], mover: null, arrow: null };
+    this.state = {
+      size: 8, placement: new Map(), orientation: 'white', lastMove: null, check: null, legal: [], mover: null, arrow: null,
+      premover: null, premoves: [], premoveLegal: [],
+    };
     this.selected = null;
     this.focusSquare = null;
     this.drag = null;
@@ -63,6 +80,8 @@ export class Board {
     this.svg.addEventListener('pointermove', (e) => this.pointerMove(e));
     this.svg.addEventListener('pointerup', (e) => this.pointerUp(e));
     this.svg.addEventListener('pointercancel', () => this.cancelDrag());
+    // The right button draws: no context menu over the board.
+    if (this.shapes) this.svg.addEventListener('contextmenu', (e) => e.preventDefault());
     this.svg.addEventListener('keydown', (e) => this.keyDown(e));
     // The page scrolls on touch everywhere but on the board, where a touch is a move.
     this.svg.style.touchAction = 'none';
@@ -73,7 +92,9 @@ export class Board {
    * `orientation` ('white' at the bottom or 'black'), `lastMove` (UCI or null), `check` (the
    * square of a king in check or null), `legal` (UCI moves the viewer may make now; empty when
    * they may not move), `mover` (the colour whose pieces may be picked up, or null), `arrow`
-   * (an arrow drawn over the pieces, `{uci, id, title}` — e.g. the engine's best move — or null).
+   * (an arrow drawn over the pieces, `{uci, id, title}` — e.g. the engine's best move — or null),
+   * `premover` (the colour that may set up premoves now, or null), `premoveLegal` (the UCI
+   * premoves it may set up) and `premoves` (those set up, shown in their own colour).
    */
   update(state) {
     this.state = { ...this.state, ...state };
@@ -86,18 +107,41 @@ export class Board {
     }
     // Redraw only when something visible changed: a redraw replaces the squares, which would
     // cost keyboard focus its place and a pointer its target for no reason.
-    const { size, placement, orientation, lastMove, check, legal, mover, arrow } = this.state;
-    const signature = JSON.stringify([size, [...placement], orientation, lastMove, check, legal, mover, this.selected, arrow]);
-    if (signature === this.signature) return;
+    if (this.currentSignature() === this.signature) return;
     this.render();
+  }
+
+  currentSignature() {
+    const { size, placement, orientation, lastMove, check, legal, mover, arrow, premover, premoves, premoveLegal } = this.state;
+    return JSON.stringify([size, [...placement], orientation, lastMove, check, legal, mover, this.selected, arrow, premover, premoves, premoveLegal]);
   }
 
   get interactive() {
     return this.state.legal.length > 0 && this.state.mover !== null;
   }
 
+  /** True when the owner offers premoves (and no moves). */
+  get premoving() {
+    return !this.interactive && this.state.premover !== null && this.state.premoveLegal.length > 0;
+  }
+
+  /** The moves the pieces may make now: the legal ones, or else the premoves. */
+  get moves() {
+    if (this.interactive) return this.state.legal;
+    return this.premoving ? this.state.premoveLegal : [];
+  }
+
   destinations(from) {
-    return [...new Set(this.state.legal.filter((m) => m.startsWith(from)).map((m) => m.slice(2, 4)))];
+    return [...new Set(this.moves.filter((m) => m.startsWith(from)).map((m) => m.slice(2, 4)))];
+  }
+
+  /** The moves from→to (several: the promotions), or the castling a king put on its rook means. */
+  options(from, to) {
+    const moves = this.moves;
+    const direct = moves.filter((m) => m.slice(0, 4) === from + to);
+    if (direct.length) return direct;
+    const castle = castlingByRook(moves, this.state.placement, from, to);
+    return castle ? [castle] : [];
   }
 
   /** Screen position (file, rank) → SVG coordinates of the square's top-left corner. */
@@ -110,8 +154,9 @@ export class Board {
   }
 
   render() {
-    const { size: n, placement, orientation, lastMove, check, legal, mover, arrow } = this.state;
-    this.signature = JSON.stringify([n, [...placement], orientation, lastMove, check, legal, mover, this.selected, arrow]);
+    const { size: n, placement, orientation, lastMove, check, arrow, premoves } = this.state;
+    this.signature = this.currentSignature();
+    const premoveSquares = new Set(premoves.flatMap((m) => [m.slice(0, 2), m.slice(2, 4)]));
     const hadFocus = this.svg.contains(document.activeElement);
     this.svg.replaceChildren();
     this.svg.setAttribute('viewBox', `0 0 ${n * UNIT} ${n * UNIT}`);
@@ -141,6 +186,7 @@ export class Board {
         const label = [sq, piece ? `${pieceColor(piece)} ${PIECE_NAMES[piece.toLowerCase()]}` : 'empty'];
         if (sq === this.selected) label.push('selected');
         if (dests.includes(sq)) label.push('legal destination');
+        if (premoveSquares.has(sq)) label.push('premove');
         el('rect', {
           x, y, width: UNIT, height: UNIT,
           class: `sq ${light ? 'light' : 'dark'}`,
@@ -150,6 +196,7 @@ export class Board {
           'aria-label': label.join(', '),
         }, squares);
         if (sq === lastFrom || sq === lastTo) el('rect', { x, y, width: UNIT, height: UNIT, class: 'mark-last' }, marks);
+        if (premoveSquares.has(sq)) el('rect', { x, y, width: UNIT, height: UNIT, class: 'mark-premove', 'data-square': sq }, marks);
         if (sq === this.selected) el('rect', { x, y, width: UNIT, height: UNIT, class: 'mark-selected' }, marks);
         if (sq === check) el('circle', { cx: x + UNIT / 2, cy: y + UNIT / 2, r: UNIT * 0.5, class: 'mark-check' }, marks);
         // Coordinates sit inside the edge squares, in the other square colour, as on lichess.
@@ -175,8 +222,47 @@ export class Board {
       }
     }
     this.pieceLayer = pieces;
+    this.animateFrom(this.drawn);
+    this.drawn = { placement, size: n, orientation };
     this.drawArrow(arrow);
+    this.drawShapes();
     if (hadFocus) this.focus();
+  }
+
+  /** Slides the pieces that moved since `before` (what the last render showed), see animate.js. */
+  animateFrom(before) {
+    const { size: n, placement, orientation } = this.state;
+    const dropped = this.dropped;
+    this.dropped = null;
+    if (!this.animate || !before || before.size !== n || before.orientation !== orientation) return;
+    const at = (sq) => {
+      const { file, rank } = parseSquare(sq);
+      return this.origin(file, rank);
+    };
+    const distance = (a, b) => {
+      const [p, q] = [parseSquare(a), parseSquare(b)];
+      return Math.hypot(p.file - q.file, p.rank - q.rank);
+    };
+    const items = [];
+    for (const { from, to } of movedPieces(before.placement, placement, distance)) {
+      const element = this.pieceLayer.querySelector(`use[data-square="${to}"]`);
+      if (!element || to === dropped) continue;
+      const [[fx, fy], [tx, ty]] = [at(from), at(to)];
+      items.push([element, fx - tx, fy - ty]);
+    }
+    slide(items);
+  }
+
+  /** The layer of arrows and circles drawn with the right button (a board without: nothing). */
+  drawShapes() {
+    if (!this.shapes) return;
+    const n = this.state.size;
+    const centre = (sq) => {
+      if (!onBoard(sq, n)) return null;
+      const { file, rank } = parseSquare(sq);
+      return this.origin(file, rank).map((v) => v + UNIT / 2);
+    };
+    this.shapes.draw(this.svg, centre, UNIT);
   }
 
   /** Draws `arrow` (`{uci, id, title}`, see `update`) over the pieces, if its squares are on the board. */
@@ -214,19 +300,25 @@ export class Board {
 
   canPickUp(sq) {
     const piece = this.state.placement.get(sq);
-    return Boolean(piece && pieceColor(piece) === this.state.mover && this.destinations(sq).length);
+    const color = this.interactive ? this.state.mover : this.state.premover;
+    return Boolean(piece && pieceColor(piece) === color && this.destinations(sq).length);
   }
 
-  /** A click (or Enter) on `sq`: select, move the selected piece there, or deselect. */
+  /**
+   * A click (or Enter) on `sq`: select, move the selected piece there, or deselect. While
+   * premoving, a click on neither a destination nor a piece of ours cancels the premoves (as
+   * on lichess); another premove replaces them, or joins them where the owner queues them.
+   */
   activate(sq) {
-    if (!this.interactive || !sq) return false;
-    if (this.selected && this.destinations(this.selected).includes(sq)) {
+    if (!sq || (!this.interactive && !this.premoving)) return false;
+    if (this.selected && this.options(this.selected, sq).length) {
       this.tryMove(this.selected, sq);
       return true;
     }
     if (this.canPickUp(sq) && sq !== this.selected) {
       this.selected = sq;
     } else {
+      if (this.premoving && sq !== this.selected && this.state.premoves.length) this.onCancelPremoves?.();
       this.selected = null;
     }
     this.render();
@@ -234,9 +326,16 @@ export class Board {
   }
 
   pointerDown(e) {
-    if (e.button !== 0 || this.picker) return;
+    if (this.picker) return;
     const sq = this.squareAt(e.clientX, e.clientY);
-    if (!sq || !this.interactive) return;
+    if (e.button === 2) {
+      this.startShape(e, sq);
+      return;
+    }
+    if (e.button !== 0) return;
+    // A left click on the board wipes the arrows and circles, as on lichess.
+    if (this.shapes?.clear()) this.drawShapes();
+    if (!sq || (!this.interactive && !this.premoving)) return;
     e.preventDefault();
     this.focusSquare = sq;
     const wasSelected = this.selected === sq;
@@ -248,7 +347,22 @@ export class Board {
     this.render();
   }
 
+  /** The right button went down on `sq`: an arrow or circle starts; premoves are cancelled. */
+  startShape(e, sq) {
+    if (!this.shapes || this.drag) return;
+    e.preventDefault();
+    if (this.state.premoves.length) this.onCancelPremoves?.();
+    if (!sq) return;
+    this.shapes.start(sq, e);
+    this.svg.setPointerCapture?.(e.pointerId);
+    this.drawShapes();
+  }
+
   pointerMove(e) {
+    if (this.shapes?.drawing?.pointerId === e.pointerId) {
+      if (this.shapes.move(this.squareAt(e.clientX, e.clientY))) this.drawShapes();
+      return;
+    }
     const drag = this.drag;
     if (!drag || e.pointerId !== drag.pointerId) return;
     if (!drag.moved && Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < DRAG_THRESHOLD_PX) return;
@@ -272,13 +386,18 @@ export class Board {
   }
 
   pointerUp(e) {
+    if (this.shapes?.drawing?.pointerId === e.pointerId) {
+      this.shapes.end(this.squareAt(e.clientX, e.clientY));
+      this.drawShapes();
+      return;
+    }
     const drag = this.drag;
     if (!drag || e.pointerId !== drag.pointerId) return;
     this.drag = null;
     if (drag.moved) {
       const to = this.squareAt(e.clientX, e.clientY);
-      if (to && to !== drag.from && this.destinations(drag.from).includes(to)) {
-        this.tryMove(drag.from, to);
+      if (to && to !== drag.from && this.options(drag.from, to).length) {
+        this.tryMove(drag.from, to, true);
       } else {
         this.selected = to === drag.from ? drag.from : null;
         this.render();
@@ -295,6 +414,10 @@ export class Board {
   }
 
   cancelDrag() {
+    if (this.shapes?.drawing) {
+      this.shapes.drawing = null;
+      this.drawShapes();
+    }
     if (!this.drag) return;
     this.drag = null;
     this.deferred = false;
@@ -324,10 +447,20 @@ export class Board {
     }
   }
 
-  /** Plays from→to, asking which piece first when the move is a promotion. */
-  tryMove(from, to) {
-    const options = this.state.legal.filter((m) => m.slice(0, 4) === from + to);
+  /**
+   * Plays from→to, asking which piece first when the move is a promotion; `dropped`: the piece
+   * was dragged there (so it is there already, and does not slide). A premove promotes to a queen.
+   */
+  tryMove(from, to, dropped = false) {
+    const options = this.options(from, to);
     this.selected = null;
+    if (dropped && options.length) this.dropped = options[0].slice(2, 4);
+    if (!this.interactive) {
+      if (options.length) this.onPremove?.(options.find((m) => m[4] === 'q') || options[0]);
+      // The owner redraws with the premove; if it did not, the selection still goes.
+      if (this.currentSignature() !== this.signature) this.render();
+      return;
+    }
     if (options.length > 1) {
       this.render();
       this.askPromotion(options);

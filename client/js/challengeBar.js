@@ -8,7 +8,7 @@ import { errorText, getJson, postJson } from './api.js';
 import { playerPath } from './account.js';
 import { ChallengeList, challengeTerms, DECLINE_REASONS, declineReasonsFor, opponentOf, partyName, sideForChallenged } from './challenges.js';
 import { expectGame, forgetGame, onEvent, openGame } from './events.js';
-import { escapeHtml, pick } from './ui.js';
+import { dropdown, escapeHtml, pick } from './ui.js';
 
 /** Two crossed swords: the button's picture. */
 const ICON = `<svg viewBox="0 0 24 24" aria-hidden="true" class="challenge-icon"><path d="M4 4l9 9M20 4l-9 9M6 15l-2 2 3 3 2-2M18 15l2 2-3 3-2-2M3 3h4M3 3v4M21 3h-4M21 3v4" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>`;
@@ -66,24 +66,10 @@ class ChallengeBar {
       toggle: '#challenge-toggle', count: '#challenge-count', panel: '#challenge-panel', list: '#challenge-list', none: '#challenge-none', news: '#challenge-news',
     });
     const d = this.dom;
-    d.toggle.addEventListener('click', () => this.setOpen(d.panel.hidden));
-    d.panel.addEventListener('keydown', (e) => {
-      if (e.key === 'Escape') {
-        this.setOpen(false);
-        d.toggle.focus();
-      }
-    });
-    document.addEventListener('click', (e) => {
-      if (!d.panel.hidden && !slot.contains(e.target)) this.setOpen(false);
-    });
+    this.setOpen = dropdown(slot, d.toggle, d.panel);
     d.list.addEventListener('click', (e) => this.clicked(e));
     onEvent((event) => this.event(event));
     this.render();
-  }
-
-  setOpen(open) {
-    this.dom.panel.hidden = !open;
-    this.dom.toggle.setAttribute('aria-expanded', String(open));
   }
 
   async event(event) {

@@ -141,11 +141,98 @@ export function kingSquare(board, color) {
 
 const UCI_RE = /^([a-h][1-8])([a-h][1-8])([qrbnca])?$/;
 const SAN_RE = /^([KQRBNCAF])?([a-h])?([1-8])?(x)?([a-h][1-8])(?:=?([QRBNCAF]))?$/;
+// The same, case-folded (the input lowercased): a leading letter may name a piece or a file, so
+// a piece's reading and a pawn's are tried separately ("bc4": Bc4 or bxc4).
+const PIECE_FOLDED = /^([kqrbncaf])([a-h])?([1-8])?(x)?([a-h][1-8])$/;
+const PAWN_FOLDED = /^([a-h])?([1-8])?(x)?([a-h][1-8])(?:=?([qrbnca]))?$/;
 
 /**
- * Resolves a typed move to one of the `legal` UCI moves. Accepts UCI (`e2e4`, `e7e8q`) and
- * SAN (`Nf3`, `exd5`, `e8=Q`, `O-O`), forgiving check marks, annotations, a missing or extra
- * `x`, `0-0` for `O-O` and over-specified origins (`Ngf3`).
+ * The castling move among the UCI `moves` that the king's move from `from` onto its own rook on
+ * `to` stands for, or null: as on lichess, a king put on its rook castles that side. The rook is
+ * the corner one (the only castling there is here, see `applyUci`).
+ */
+export function castlingByRook(moves, board, from, to) {
+  const king = board.get(from);
+  const rook = board.get(to);
+  const f = parseSquare(from);
+  const t = parseSquare(to);
+  if (!king || !rook || !f || !t || king.toLowerCase() !== 'k' || rook.toLowerCase() !== 'r') return null;
+  if (pieceColor(king) !== pieceColor(rook) || f.rank !== t.rank || (t.file !== 0 && t.file !== 7)) return null;
+  const dir = Math.sign(t.file - f.file);
+  return moves.find((m) => {
+    const d = parseSquare(m.slice(2, 4));
+    return m.slice(0, 2) === from && d && d.rank === f.rank && d.file - f.file === 2 * dir;
+  }) || null;
+}
+
+/**
+ * The SAN of the UCI move `uci` on `board` among the `legal` moves, without check marks: enough
+ * to name a move unambiguously in a message ("Nbd2", "bxc4", "O-O", "e8=Q").
+ */
+export function sanOf(uci, board, legal) {
+  const from = uci.slice(0, 2);
+  const to = uci.slice(2, 4);
+  const piece = board.get(from);
+  const f = parseSquare(from);
+  const t = parseSquare(to);
+  if (!piece || !f || !t) return uci;
+  const role = piece.toLowerCase();
+  if (role === 'k' && Math.abs(t.file - f.file) === 2) return t.file > f.file ? 'O-O' : 'O-O-O';
+  const capture = board.has(to) || (role === 'p' && f.file !== t.file);
+  if (role === 'p') return `${capture ? `${from[0]}x` : ''}${to}${uci[4] ? `=${uci[4].toUpperCase()}` : ''}`;
+  const rivals = legal.filter((m) => m.slice(2, 4) === to && m.slice(0, 2) !== from && board.get(m.slice(0, 2)) === piece);
+  let which = '';
+  if (rivals.length) {
+    if (!rivals.some((m) => m[0] === from[0])) which = from[0];
+    else if (!rivals.some((m) => m[1] === from[1])) which = from[1];
+    else which = from;
+  }
+  return `${role.toUpperCase()}${which}${capture ? 'x' : ''}${to}`;
+}
+
+/** The `legal` moves of a piece of role `role` (lowercase) matching a parsed SAN. */
+function sanMoves(board, legal, { role, file, rank, to, promo }) {
+  return legal.filter((mv) => {
+    const piece = board.get(mv.slice(0, 2));
+    if (!piece || piece.toLowerCase() !== role) return false;
+    if (mv.slice(2, 4) !== to) return false;
+    if (file && mv[0] !== file) return false;
+    if (rank && mv[1] !== rank) return false;
+    if (promo) return mv[4] === promo.toLowerCase();
+    return true;
+  });
+}
+
+/**
+ * The moves a SAN text stands for: as written (`exact`: piece letters uppercase, files
+ * lowercase), and under case-folding (`folded`: any case, "nf3", "NF3", "EXD5"); each null
+ * when that reading does not parse.
+ */
+function sanReadings(san, board, legal) {
+  const m = SAN_RE.exec(san);
+  const exact = m ? sanMoves(board, legal, { role: (m[1] || 'P').toLowerCase(), file: m[2], rank: m[3], to: m[5], promo: m[6] }) : null;
+  const lower = san.toLowerCase();
+  const piece = PIECE_FOLDED.exec(lower);
+  const pawn = PAWN_FOLDED.exec(lower);
+  if (!piece && !pawn) return { exact, folded: null };
+  const folded = new Set();
+  if (piece) for (const mv of sanMoves(board, legal, { role: piece[1], file: piece[2], rank: piece[3], to: piece[5] })) folded.add(mv);
+  if (pawn) for (const mv of sanMoves(board, legal, { role: 'p', file: pawn[1], rank: pawn[2], to: pawn[4], promo: pawn[5] })) folded.add(mv);
+  return { exact, folded: [...folded] };
+}
+
+/** True when `moves` are one pawn move differing only in the promotion piece. */
+function onlyPromotions(moves) {
+  return moves.length > 1 && moves.every((mv) => mv.length === 5 && mv.slice(0, 4) === moves[0].slice(0, 4));
+}
+
+/**
+ * Resolves a typed move to one of the `legal` UCI moves. Accepts UCI (`e2e4`, `e7e8q`, and the
+ * king onto its own rook, `e1h1`, for castling) and SAN (`Nf3`, `exd5`, `e8=Q`, `O-O`),
+ * forgiving check marks, annotations, a missing or extra `x`, `0-0` for `O-O`, over-specified
+ * origins (`Ngf3`) and letter case where that leaves one move (`nf3`, `NF3`, `o-o`). When
+ * case-folding leaves several, the reading as written wins (`bxc4` the pawn, `Bxc4` the bishop);
+ * failing that the answer names the candidates.
  *
  * Returns `{uci}`; `{choices}` when only the promotion piece is missing; or `{error}`.
  */
@@ -158,6 +245,8 @@ export function resolveMove(text, board, legal) {
     if (legal.includes(lower)) return { uci: lower };
     const choices = legal.filter((m) => m.length === 5 && m.startsWith(lower));
     if (!uci[3] && choices.length > 0) return { choices };
+    const castle = uci[3] ? null : castlingByRook(legal, board, uci[1], uci[2]);
+    if (castle) return { uci: castle };
     if (!/[A-Z]/.test(raw) || !SAN_RE.test(raw)) return { error: `${raw} is not a legal move here.` };
   }
   let san = raw.replace(/[+#!?]+$/g, '').replace(/0/g, 'O');
@@ -172,23 +261,18 @@ export function resolveMove(text, board, legal) {
     });
     return found.length === 1 ? { uci: found[0] } : { error: `${raw}: castling is not possible here.` };
   }
-  const m = SAN_RE.exec(san);
-  if (!m) return { error: `${raw} is neither UCI (e2e4) nor SAN (Nf3).` };
-  const [, role, file, rank, , to, promo] = m;
-  const wanted = (role || 'P').toLowerCase();
-  const found = legal.filter((mv) => {
-    const piece = board.get(mv.slice(0, 2));
-    if (!piece || piece.toLowerCase() !== wanted) return false;
-    if (mv.slice(2, 4) !== to) return false;
-    if (file && mv[0] !== file) return false;
-    if (rank && mv[1] !== rank) return false;
-    if (promo) return mv[4] === promo.toLowerCase();
-    return true;
-  });
+  san = raw.replace(/[+#!?]+$/g, '');
+  const { exact, folded } = sanReadings(san, board, legal);
+  if (!exact && !folded) return { error: `${raw} is neither UCI (e2e4) nor SAN (Nf3).` };
+  const loose = folded || [];
+  // One move (or one pawn move's promotions) whatever the case: that one. Else the reading as
+  // written, if it finds any.
+  const found = loose.length <= 1 || onlyPromotions(loose) || !exact?.length ? loose : exact;
   if (found.length === 1) return { uci: found[0] };
-  if (found.length > 1 && found.every((mv) => mv.length === 5 && mv.slice(0, 4) === found[0].slice(0, 4))) {
-    return { choices: found };
+  if (onlyPromotions(found)) return { choices: found };
+  if (found.length > 1) {
+    const names = [...new Set(found.map((mv) => sanOf(mv.slice(0, 4), board, legal)))];
+    return { error: `${raw} is ambiguous: ${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}.` };
   }
-  if (found.length > 1) return { error: `${raw} is ambiguous: say which piece, e.g. ${wanted === 'p' ? '' : (role || '')}${found[0][0]}${to}.` };
   return { error: `${raw} is not a legal move here.` };
 }

@@ -15,6 +15,7 @@
 
 import { shouldOpenGame } from './challenges.js';
 import { backoffMs, parseLine, splitLines } from './ndjson.js';
+import { arrivalSound } from './sound.js';
 
 /** With nothing at all for this long (the server sends an empty line every ~6 s), the stream is dead. */
 const SILENCE_MS = 20000;
@@ -47,6 +48,7 @@ export function forgetGame(opponent) {
 
 /** Goes to the game page of `id`. */
 export function openGame(id) {
+  arrivalSound(id); // a challenge was accepted: the game page greets it with a sound
   location.assign(`/g/${encodeURIComponent(id)}`);
 }
 

@@ -20,7 +20,10 @@ import { askAgain, nameForSeat } from './namebox.js';
 import { labelLevels, levelOptions } from './levels.js';
 import { engineCard, wireEngineCard } from './engines.js';
 import { isNameRefusal } from './names.js';
-import { modeName } from './ratings.js';
+import { hasFairyPieces, legendHtml } from './legend.js';
+import { ratingFor } from './playerRatings.js';
+import { categoryOf, formatRating, modeName } from './ratings.js';
+import { arrivalSound } from './sound.js';
 import { escapeHtml, guestMark, seatName, setConnectionBadge, setHtml, SIDE_NAMES } from './ui.js';
 
 const VARIANTS = { standard: 'Standard', minichess7: 'Minichess 7×7' };
@@ -44,6 +47,11 @@ class Lobby {
     // `{seek: message}`, `{accept: seek id}` or `{cancel: true}`.
     this.requests = new Map();
     this.seeks = []; // the open seeks, as the server lists them
+    // A registered player's rating arrived (playerRatings.js): the lists show it.
+    this.onRating = () => {
+      this.renderGames(this.games);
+      if (this.dom.seeks.dataset.html !== undefined) this.renderSeeks();
+    };
     this.mySeek = null; // the id of this page's open seek
     this.seekMsg = null; // the `seek` this page wants open (posted again after a reconnect)
     this.moving = null; // the game this page is on its way to
@@ -94,6 +102,7 @@ class Lobby {
               <label>Variant
                 <select name="variant" id="seek-variant">${Object.entries(VARIANTS).map(([k, v]) => `<option value="${k}">${v}</option>`).join('')}</select>
               </label>
+              <div id="seek-legend-slot" hidden>${legendHtml('seek-legend')}</div>
               ${colorChoice('random')}
               ${ratedChoice('seek-rated')}
               <button type="submit" class="primary" id="post-seek">Seek</button>
@@ -125,6 +134,7 @@ class Lobby {
               <label>Variant
                 <select id="variant">${Object.entries(VARIANTS).map(([k, v]) => `<option value="${k}">${v}</option>`).join('')}</select>
               </label>
+              <div id="options-legend-slot" class="wide" hidden>${legendHtml('options-legend')}</div>
               <label><input type="checkbox" id="castling" checked> Castling</label>
               <label><input type="checkbox" id="en-passant" checked> En passant</label>
               <label>Repetition
@@ -174,6 +184,12 @@ class Lobby {
     });
     this.dom.variant.addEventListener('change', () => this.syncOptions());
     this.syncOptions();
+    // The fairy pieces explained next to whichever variant choice picks minichess7.
+    for (const [select, slot] of [['#seek-variant', '#seek-legend-slot'], ['#variant', '#options-legend-slot']]) {
+      const sync = () => { $(slot).hidden = !hasFairyPieces($(select).value); };
+      $(select).addEventListener('change', sync);
+      sync();
+    }
     $('#friend-form').addEventListener('submit', (e) => {
       e.preventDefault();
       this.create(friendSeats(this.side(e.target), this.dom.rated.checked && !this.dom.rated.disabled));
@@ -293,6 +309,7 @@ class Lobby {
       // A game of ours: created here, or a seek's (ours accepted, or theirs taken up here).
       if (this.moving) return;
       this.moving = msg.game;
+      if (msg.type === 'joined') arrivalSound(msg.game); // a seek was taken up: the game page greets it
       enterGame(msg);
     } else if (msg.type === 'error') {
       this.error(msg, asked);
@@ -359,25 +376,44 @@ class Lobby {
       setHtml(this.dom.seeks, '<li class="none">No open challenges — post one above.</li>');
       return;
     }
-    setHtml(this.dom.seeks, seeks.map((s) => seekRow(s, s.seek === this.mySeek, Boolean(this.account))).join(''));
+    // A rated seek is an account's: its rating in the seek's category goes beside the name.
+    const rating = (s) => (s.rated ? ratingFor(s.name, categoryOf(s.variant, s.clock), this.onRating) : null);
+    setHtml(this.dom.seeks, seeks.map((s) => seekRow(s, s.seek === this.mySeek, Boolean(this.account), rating(s))).join(''));
   }
 
   renderGames(games) {
     const order = { ongoing: 0, waiting: 1, ended: 2 };
     const sorted = [...games].sort((a, b) => (order[a.status] - order[b.status]) || b.plies - a.plies);
     if (!sorted.length) {
-      this.dom.games.innerHTML = '<li class="none">No games yet — start one above.</li>';
+      setHtml(this.dom.games, '<li class="none">No games yet — start one above.</li>');
       return;
     }
-    this.dom.games.innerHTML = sorted.map(gameRow).join('');
+    // Redrawn only when something changed (setHtml): a list redrawn under the pointer loses hover and focus.
+    setHtml(this.dom.games, sorted.map((g) => gameRow(g, (seat) => seatRating(seat, g, this.onRating))).join(''));
   }
 }
 
 /**
- * The list item of one game summary (of `games`). Everything from the server — the players'
- * names above all, which people choose — goes in as escaped text.
+ * The rating to show beside `seat` of game summary `g` (`{rating, provisional}`), or null: only
+ * in rated games, and only for a registered player (a bot's label carries its rating already).
+ * `onLoad` is called when a rating not known yet arrives.
  */
-export function gameRow(g) {
+function seatRating(seat, g, onLoad) {
+  if (!g.rated || seat?.kind !== 'human' || !seat.account) return null;
+  return ratingFor(seat.name, categoryOf(g.variant, g.clock), onLoad);
+}
+
+/** A rating beside a name, as HTML: " 1500?" ('' for none). */
+function ratingHtml(r) {
+  return r ? ` <span class="rating">${formatRating(r.rating, r.provisional)}</span>` : '';
+}
+
+/**
+ * The list item of one game summary (of `games`). Everything from the server — the players'
+ * names above all, which people choose — goes in as escaped text. `rating(seat)` is the rating
+ * to show beside a seat's name (`{rating, provisional}`), or null.
+ */
+export function gameRow(g, rating = () => null) {
   const status = g.status === 'ended' ? (g.result || 'ended') : g.status === 'waiting' ? 'waiting for a player' : 'playing';
   const moves = Math.ceil(g.plies / 2);
   const time = timeControlName(g.clock);
@@ -385,7 +421,7 @@ export function gameRow(g) {
   const label = `${VARIANTS[g.variant] || g.variant}, ${time}${g.rated ? ', rated' : ''}: ${seatName(g.white)} against ${seatName(g.black)}, ${status}, ${moves} moves, ${g.watchers} watching`;
   return `<li><a href="/g/${encodeURIComponent(g.game)}" class="game-row status-${escapeHtml(g.status)}" data-game="${escapeHtml(g.game)}" aria-label="${escapeHtml(label)}">
         <span class="variant">${escapeHtml(VARIANTS[g.variant] || g.variant)} <span class="time-control">${escapeHtml(time)}</span> <span class="mode${g.rated ? ' rated' : ''}">${mode}</span></span>
-        <span class="players"><span class="swatch white" aria-hidden="true"></span><span class="name">${escapeHtml(seatName(g.white))}</span>${guestMark(g.white)} <span class="vs">vs</span> <span class="swatch black" aria-hidden="true"></span><span class="name">${escapeHtml(seatName(g.black))}</span>${guestMark(g.black)}</span>
+        <span class="players"><span class="swatch white" aria-hidden="true"></span><span class="name">${escapeHtml(seatName(g.white))}</span>${ratingHtml(rating(g.white))}${guestMark(g.white)} <span class="vs">vs</span> <span class="swatch black" aria-hidden="true"></span><span class="name">${escapeHtml(seatName(g.black))}</span>${ratingHtml(rating(g.black))}${guestMark(g.black)}</span>
         <span class="plies">${moves} ${moves === 1 ? 'move' : 'moves'}</span>
         <span class="state">${escapeHtml(status)}</span>
         <span class="watchers">${g.watchers} watching</span>
@@ -396,10 +432,10 @@ export function gameRow(g) {
  * The list item of one open seek (of `seeks`): who posted it, the time control, rated or casual,
  * the variant and the side its creator plays, with the button that accepts it — or, for this
  * page's own seek (`mine`), a note that it waits and the button that withdraws it; or, for a
- * rated seek when not logged in (`loggedIn` false), the way to log in. Text from the server goes
- * in escaped.
+ * rated seek when not logged in (`loggedIn` false), the way to log in. `rating` is its creator's
+ * (`{rating, provisional}`), or null. Text from the server goes in escaped.
  */
-export function seekRow(s, mine, loggedIn = true) {
+export function seekRow(s, mine, loggedIn = true, rating = null) {
   const time = timeControlName(s.clock);
   const variant = `${VARIANTS[s.variant] || s.variant}${s.fen ? ', from a position' : ''}`;
   const side = SIDE_NAMES[s.color];
@@ -410,7 +446,7 @@ export function seekRow(s, mine, loggedIn = true) {
   // Only accounts play rated games: the way in is to log in first.
   if (!mine && s.rated && !loggedIn) action = '<span class="seek-login"><a href="/login">Log in</a> to accept</span>';
   return `<li class="seek${mine ? ' mine' : ''}" data-seek="${escapeHtml(s.seek)}">
-        <span class="seek-name">${escapeHtml(name)}${mine ? ' (you)' : ''}</span>
+        <span class="seek-name">${escapeHtml(name)}${ratingHtml(rating)}${mine ? ' (you)' : ''}</span>
         <span class="time-control">${escapeHtml(time)} <span class="mode${s.rated ? ' rated' : ''}">${modeName(s.rated)}</span></span>
         <span class="variant">${escapeHtml(variant)}</span>
         <span class="seek-color"><span class="swatch ${side ? s.color : 'random'}" aria-hidden="true"></span>${side ? `plays ${side}` : 'random side'}</span>

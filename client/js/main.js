@@ -4,86 +4,65 @@
 // editor at `/editor`, the API tokens at `/account/tokens`, the bots at `/bots`. One page
 // serves them all so every link works as a bookmark and survives a reload. Logged in, every
 // page follows the player's event stream (events.js) for the top bar's challenges.
+//
+// Only the top bar's modules are imported statically (index.html preloads them): each page's
+// own code comes with a dynamic `import()` of its route, so the lobby never downloads the
+// editor. So that a route's modules do not arrive one import level at a time, the route's
+// whole module graph is announced at once with `<link rel="modulepreload">` before the import
+// (the routes and their module lists are in routes.js).
 
 import { installTopBar, me } from './account.js';
 import { installNameBox } from './namebox.js';
 import { installPieces } from './pieces.js';
-import { startLobby } from './lobby.js';
-import { startGame } from './game/main.js';
-import { startSignIn } from './signin.js';
-import { startPlayer } from './player.js';
-import { startLeaderboard } from './leaderboard.js';
-import { startEditor } from './editor.js';
-import { startTokens } from './tokens.js';
-import { startBots } from './bots.js';
-import { installChallengeBar } from './challengeBar.js';
-import { startEvents } from './events.js';
+import { routeFor } from './routes.js';
+import { installPrefsMenu } from './prefsMenu.js';
+import { armSound } from './sound.js';
+
+/** Announces modules the page is about to import, so they download side by side. */
+function preload(paths) {
+  const seen = new Set([...document.querySelectorAll('link[rel="modulepreload"]')].map((l) => l.href));
+  for (const path of paths) {
+    // Beside this module, under the same versioned prefix (see web.rs), so each module has one URL.
+    const href = new URL(path, import.meta.url).href;
+    if (seen.has(href)) continue;
+    seen.add(href);
+    const link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.href = href;
+    document.head.append(link);
+  }
+}
 
 installPieces();
 installNameBox();
 installTopBar();
-me().then((who) => {
+// Sound and the other preferences, on every page: the mute button and the settings panel.
+installPrefsMenu();
+armSound();
+me().then(async (who) => {
   if (!who) return;
+  // Only a logged-in player has challenges to show in the top bar.
+  preload(['challengeBar.js', 'challenges.js', 'events.js', 'ndjson.js']);
+  const [{ installChallengeBar }, { startEvents }] = await Promise.all([import('./challengeBar.js'), import('./events.js')]);
   installChallengeBar(who);
   startEvents();
 });
-const root = document.getElementById('app');
-const path = location.pathname;
-
-/** The decoded path segment, or null when it is not valid percent-encoding. */
-function decoded(segment) {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return null;
-  }
-}
-
-function start() {
-  const game = /^\/g\/([A-Za-z0-9]{1,32})\/?$/.exec(path);
-  if (game) {
-    document.body.classList.add('page-game');
-    return startGame(root, game[1], { account: me() });
-  }
-  const player = /^\/@\/([^/]+)\/?$/.exec(path);
-  const name = player && decoded(player[1]);
-  if (name) {
-    document.body.classList.add('page-player');
-    startPlayer(root, name);
-    return null;
-  }
-  if (path === '/login' || path === '/signup') {
-    document.body.classList.add('page-account');
-    startSignIn(root, path.slice(1));
-    return null;
-  }
-  if (path === '/leaderboard' || path === '/leaderboard/') {
-    document.body.classList.add('page-leaderboard');
-    startLeaderboard(root);
-    return null;
-  }
-  if (path === '/editor' || path === '/editor/') {
-    document.body.classList.add('page-editor');
-    startEditor(root);
-    return null;
-  }
-  if (path === '/account/tokens' || path === '/account/tokens/') {
-    document.body.classList.add('page-tokens');
-    startTokens(root);
-    return null;
-  }
-  if (path === '/bots' || path === '/bots/') {
-    document.body.classList.add('page-bots');
-    startBots(root);
-    return null;
-  }
-  document.body.classList.add('page-lobby');
-  startLobby(root);
-  return null;
-}
 
 /**
- * The game page's controller on `/g/{id}` (null on the other pages). Nothing in the client reads
- * it: it is for the browser tests and the curious, who reach it with `import('/assets/js/main.js')`.
+ * The game page's controller on `/g/{id}` (null on the other pages, and until the game page's
+ * code has loaded). Nothing in the client reads it: it is for the browser tests and the
+ * curious, who reach it with `import(document.querySelector('script[type=module]').src)` (the
+ * binding is live; the URL carries the assets' version).
  */
-export const page = start();
+export let page = null;
+
+/** Resolves once the page's own code has started (to its controller, or null). */
+export const ready = (async () => {
+  const root = document.getElementById('app');
+  const { route, match } = routeFor(location.pathname);
+  document.body.classList.add(`page-${route.name}`);
+  preload([route.module, ...route.graph]);
+  const module = await import(`./${route.module}`);
+  page = route.start(module, root, match, { account: me() }) ?? null;
+  return page;
+})();

@@ -52,6 +52,18 @@ export function saveName(name) {
   } catch { /* see above */ }
 }
 
+/**
+ * Forgets the display name (on logging out: a name stored while logged in, or one an account
+ * holds, would otherwise greet the next person on this browser, and the server refuses a guest
+ * the name of an account).
+ */
+export function forgetName() {
+  pageName = null;
+  try {
+    localStorage.removeItem(NAME_KEY);
+  } catch { /* see above */ }
+}
+
 const MUTE_PREFIX = 'gambit:mute:';
 // Without storage the mutes last as long as the page.
 const mutes = new Set();

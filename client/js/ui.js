@@ -55,3 +55,25 @@ export function setHtml(node, html) {
 export function pick(root, selectors) {
   return Object.fromEntries(Object.entries(selectors).map(([name, selector]) => [name, root.querySelector(selector)]));
 }
+
+/**
+ * A top-bar button that opens a panel: the button toggles it, Escape in the panel closes it
+ * (focus back on the button), a click anywhere outside `slot` closes it. Returns `setOpen(open)`.
+ */
+export function dropdown(slot, toggle, panel) {
+  const setOpen = (open) => {
+    panel.hidden = !open;
+    toggle.setAttribute('aria-expanded', String(open));
+  };
+  toggle.addEventListener('click', () => setOpen(panel.hidden));
+  panel.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') {
+      setOpen(false);
+      toggle.focus();
+    }
+  });
+  document.addEventListener('click', (e) => {
+    if (!panel.hidden && !slot.contains(e.target)) setOpen(false);
+  });
+  return setOpen;
+}

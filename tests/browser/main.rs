@@ -13,5 +13,8 @@ mod analysis;
 mod challenges;
 mod editor;
 mod engines;
+mod feel;
+mod layout;
 mod play;
+mod premoves;
 mod study;

@@ -79,6 +79,12 @@ pub async fn driver() -> Option<Driver> {
 }
 
 impl Driver {
+    /// Where chromedriver listens: for WebDriver endpoints fantoccini has no method for (the
+    /// DevTools protocol through `/session/{id}/goog/cdp/execute`, see tests/browser/feel.rs).
+    pub fn addr(&self) -> std::net::SocketAddr {
+        std::net::SocketAddr::from(([127, 0, 0, 1], self.port))
+    }
+
     /// A new browser with its own fresh profile (so its own localStorage).
     pub async fn browser(&mut self, width: u32, height: u32) -> Client {
         let profile = std::env::temp_dir().join(format!("gambit-chromium-{}-{}", std::process::id(), rand_suffix()));
@@ -99,11 +105,73 @@ impl Driver {
                 "mobileEmulation": { "deviceMetrics": { "width": width, "height": height, "pixelRatio": 1.0 } },
             }),
         );
+        // Keep the page's console, for `console_errors`.
+        caps.insert("goog:loggingPrefs".into(), json!({ "browser": "ALL" }));
         let url = format!("http://127.0.0.1:{}", self.port);
         let mut builder = ClientBuilder::new(HttpConnector::new());
         builder.capabilities(caps);
         builder.connect(&url).await.expect("start a chromium session")
     }
+
+    /// The console lines of browser `c` at level SEVERE (errors, failed loads) since the last
+    /// call, as "source: message". WebDriver has no standard log command: this is chromedriver's.
+    pub async fn console_errors(&self, c: &Client) -> Vec<String> {
+        let log = self.session_post(c, "se/log", &json!({ "type": "browser" })).await;
+        let entries = log["value"].as_array().cloned().unwrap_or_default();
+        entries
+            .iter()
+            .filter(|e| e["level"] == "SEVERE")
+            .map(|e| format!("{}: {}", e["source"].as_str().unwrap_or("?"), e["message"].as_str().unwrap_or("")))
+            .collect()
+    }
+
+    /// `POST /session/{id}/{endpoint}` to chromedriver for browser `c`, with `body`.
+    pub async fn session_post(&self, c: &Client, endpoint: &str, body: &Value) -> Value {
+        session_post(self.addr(), c, endpoint, body).await
+    }
+}
+
+/// One DevTools command for browser `c` through chromedriver (at `driver`)'s
+/// `goog/cdp/execute`: its result.
+pub async fn cdp(driver: std::net::SocketAddr, c: &Client, cmd: &str, params: Value) -> Value {
+    session_post(driver, c, "goog/cdp/execute", &json!({ "cmd": cmd, "params": params })).await["value"].take()
+}
+
+/// `POST /session/{id}/{endpoint}` to chromedriver (at `driver`) for browser `c`, with `body`:
+/// for the endpoints fantoccini has no method for, over plain HTTP. Chromedriver keeps the socket
+/// open after answering, so the answer is read by its Content-Length.
+pub async fn session_post(driver: std::net::SocketAddr, c: &Client, endpoint: &str, body: &Value) -> Value {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let id = c.session_id().await.expect("session id").expect("a session");
+    let body = body.to_string();
+    let request = format!(
+        "POST /session/{id}/{endpoint} HTTP/1.1\r\nHost: {driver}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = tokio::net::TcpStream::connect(driver).await.expect("reach chromedriver");
+    stream.write_all(request.as_bytes()).await.expect("send to chromedriver");
+    let read = async {
+        let mut answer = Vec::new();
+        let mut chunk = [0u8; 65536];
+        loop {
+            let n = stream.read(&mut chunk).await.expect("read chromedriver's answer");
+            assert!(n > 0, "chromedriver closed before answering {endpoint}");
+            answer.extend_from_slice(&chunk[..n]);
+            let Some(end) = answer.windows(4).position(|w| w == b"\r\n\r\n") else { continue };
+            let head = String::from_utf8_lossy(&answer[..end]).to_string();
+            let length = head
+                .lines()
+                .find_map(|l| l.split_once(':').filter(|(k, _)| k.eq_ignore_ascii_case("content-length")))
+                .and_then(|(_, v)| v.trim().parse::<usize>().ok())
+                .expect("a Content-Length");
+            if answer.len() - (end + 4) >= length {
+                let body = String::from_utf8_lossy(&answer[end + 4..end + 4 + length]).to_string();
+                assert!(head.starts_with("HTTP/1.1 200"), "{endpoint}: {head} {body}");
+                return serde_json::from_str::<Value>(&body).expect("chromedriver's JSON");
+            }
+        }
+    };
+    tokio::time::timeout(WAIT, read).await.expect("chromedriver answered in time")
 }
 
 pub fn rand_suffix() -> u64 {
@@ -234,7 +302,10 @@ pub async fn drag(c: &Client, (fx, fy): (f64, f64), (tx, ty): (f64, f64)) {
 /// The page keeps no global for it: the client's entry module exports it, and a dynamic
 /// `import()` of that module yields the page's own instance. WebDriver waits for the promise.
 pub fn on_page(body: &str) -> String {
-    format!("return import('/assets/js/main.js').then((m) => {{ const page = m.page; {body} }});")
+    // The page's own main.js (its URL carries the assets' version): the same module instance.
+    format!(
+        "return import(document.querySelector('script[type=module]').src).then((m) => {{ const page = m.page; {body} }});"
+    )
 }
 
 /// A legal move for the player now, preferring ones that develop a knight or bishop (not a

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { moveNumber, moveRows } from '../../client/js/chess.js';
+import { moveNumber, moveRows, parsePlacement, resolveMove } from '../../client/js/chess.js';
 
 const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 
@@ -46,4 +46,56 @@ test('no moves, no rows', () => {
 
 test('7x7 minichess numbers like standard chess', () => {
   assert.equal(list('nbqkacr/fpppppf/7/7/7/FPPPPPF/NBQKACR w - - 0 1', ['b3', 'b5']), '1. b3 b5');
+});
+
+// Typed moves (resolveMove): SAN in any letter case where that leaves one move, the reading as
+// written where it leaves several, and the king onto its rook for castling.
+
+/** The placement of `fen` and its legal moves as the server would send them. */
+function typed(text, fen, legal) {
+  return resolveMove(text, parsePlacement(fen, 8), legal);
+}
+
+const OPEN = 'r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4';
+const OPEN_LEGAL = ['e1g1', 'e1f1', 'e1e2', 'f3g5', 'f3e5', 'f3h4', 'f3d4', 'f3g1', 'b1c3', 'b1a3', 'c4b5', 'c4d5', 'c4f7', 'd2d4', 'd2d3', 'h1f1', 'h1g1'];
+
+test('SAN in any case, where it names one move', () => {
+  for (const text of ['Nc3', 'nc3', 'NC3', 'nC3']) assert.deepEqual(typed(text, OPEN, OPEN_LEGAL), { uci: 'b1c3' }, text);
+  for (const text of ['o-o', 'O-O', '0-0', 'o-o+']) assert.deepEqual(typed(text, OPEN, OPEN_LEGAL), { uci: 'e1g1' }, text);
+  assert.deepEqual(typed('BXF7+', OPEN, OPEN_LEGAL), { uci: 'c4f7' });
+  assert.deepEqual(typed('D4', OPEN, OPEN_LEGAL), { uci: 'd2d4' });
+  const fen = 'rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2';
+  assert.deepEqual(typed('EXD5', fen, ['e4d5', 'e4e5', 'g1f3']), { uci: 'e4d5' });
+  assert.deepEqual(typed('exd5', fen, ['e4d5', 'e4e5', 'g1f3']), { uci: 'e4d5' });
+});
+
+test('several moves under case-folding: as written if that is one, else the candidates named', () => {
+  // A bishop on f1 and a pawn on b3 can both take on c4.
+  const fen = '4k3/8/8/8/2p5/1P6/8/4KB2 w - - 0 1';
+  const legal = ['f1c4', 'b3c4', 'b3b4', 'f1e2', 'e1d1'];
+  assert.deepEqual(typed('bxc4', fen, legal), { uci: 'b3c4' });
+  assert.deepEqual(typed('Bxc4', fen, legal), { uci: 'f1c4' });
+  assert.deepEqual(typed('bc4', fen, legal), { uci: 'b3c4' });
+  assert.deepEqual(typed('Bc4', fen, legal), { uci: 'f1c4' });
+  const both = typed('BXC4', fen, legal);
+  assert.match(both.error, /BXC4 is ambiguous/);
+  assert.match(both.error, /Bxc4/);
+  assert.match(both.error, /bxc4/);
+  // Two knights: the SAN as written is ambiguous too; the answer says how to tell them apart.
+  const knights = typed('Nd2', '4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1', ['b1d2', 'f3d2', 'e1e2']);
+  assert.equal(knights.error, 'Nd2 is ambiguous: Nbd2 or Nfd2.');
+  assert.deepEqual(typed('nbd2', '4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1', ['b1d2', 'f3d2', 'e1e2']), { uci: 'b1d2' });
+});
+
+test('promotions, errors and the king onto its rook', () => {
+  const fen = '4k3/P7/8/8/8/8/8/R3K2R w KQ - 0 1';
+  const legal = ['a7a8q', 'a7a8r', 'a7a8b', 'a7a8n', 'e1g1', 'e1c1', 'e1d1', 'a1b1'];
+  assert.deepEqual(typed('a8', fen, legal), { choices: ['a7a8q', 'a7a8r', 'a7a8b', 'a7a8n'] });
+  assert.deepEqual(typed('a8=q', fen, legal), { uci: 'a7a8q' });
+  assert.deepEqual(typed('A8Q', fen, legal), { uci: 'a7a8q' });
+  assert.deepEqual(typed('e1h1', fen, legal), { uci: 'e1g1' });
+  assert.deepEqual(typed('e1a1', fen, legal), { uci: 'e1c1' });
+  assert.deepEqual(typed('Nf3', fen, legal), { error: 'Nf3 is not a legal move here.' });
+  assert.deepEqual(typed('e2e4', fen, legal), { error: 'e2e4 is not a legal move here.' });
+  assert.deepEqual(typed('hello', fen, legal), { error: 'hello is neither UCI (e2e4) nor SAN (Nf3).' });
 });

@@ -5,7 +5,8 @@
 //
 // The server keeps a finished analysis: the page asks for it as soon as it sees the game finished
 // (on load, or when the game ends while it is open) and shows it to anyone who comes later.
-// `GET /api/games/{id}/analysis` answers 404 when none was asked for (the button shows), the
+// `GET /api/games/{id}/analysis` answers 200 with `null` when none was asked for (the button
+// shows; an older server said 404, read the same way), the
 // progress while it runs (the page asks again every half second) and the result when done;
 // `POST` to the same path asks for one.
 
@@ -80,10 +81,10 @@ export class AnalysisView {
     return `/api/games/${encodeURIComponent(this.ctrl.id)}/analysis`;
   }
 
-  /** Whether the game shown can be analysed: it is over and has moves. */
+  /** Whether the game shown can be analysed: it is over, was played (not aborted) and has moves. */
   get applies() {
     const g = this.ctrl.game;
-    return Boolean(g && g.status === 'ended' && g.moves.length > 0);
+    return Boolean(g && g.status === 'ended' && g.reason !== 'aborted' && g.moves.length > 0);
   }
 
   /** Asks the server what it has for this game. */
@@ -116,7 +117,7 @@ export class AnalysisView {
       this.progress = read.progress;
       this.error = '';
       this.poll(POLL_MS);
-    } else if (answer.status === 404 && !posted) {
+    } else if (!posted && ((answer.status === 200 && answer.data === null) || answer.status === 404)) {
       // None asked for (or one the server lost, a restart): the button.
       this.state = 'absent';
     } else if (polling && (answer.status === 0 || answer.status >= 500)) {

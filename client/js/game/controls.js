@@ -39,6 +39,20 @@ export function template(id) {
           </div>`;
 }
 
+/** The draw and takeback buttons' words: at rest, with our offer pending, with the opponent's. */
+const OFFER_LABELS = {
+  draw: { rest: 'Offer draw', mine: 'Draw offered — withdraw', theirs: 'Accept draw' },
+  undo: { rest: 'Take back', mine: 'Takeback requested — withdraw', theirs: 'Accept takeback' },
+};
+
+/** Words and state of an offer button; `aria-pressed` tells assistive technology an offer of ours stands. */
+function offerButton(button, mine, theirs, labels) {
+  const text = mine ? labels.mine : theirs ? labels.theirs : labels.rest;
+  if (button.textContent !== text) button.textContent = text;
+  button.setAttribute('aria-pressed', String(mine));
+  button.classList.toggle('pending', mine);
+}
+
 export class ControlsView {
   /** `choosePromotion(choices)` asks which piece a typed promotion makes (the board's picker). */
   constructor(root, ctrl, { choosePromotion }) {
@@ -55,8 +69,8 @@ export class ControlsView {
       if (found.uci || found.choices) d.input.value = '';
       if (found.choices) choosePromotion(found.choices);
     });
-    d.undo.addEventListener('click', () => ctrl.send({ type: 'undo' }));
-    d.draw.addEventListener('click', () => ctrl.send({ type: 'draw' }));
+    d.undo.addEventListener('click', () => ctrl.offer('undo'));
+    d.draw.addEventListener('click', () => ctrl.offer('draw'));
     d.resign.addEventListener('click', () => {
       d.confirmBox.hidden = false;
       d.confirm.focus();
@@ -88,8 +102,14 @@ export class ControlsView {
     const ongoing = g.status === 'ongoing' && ctrl.connected;
     // A person may be asked to take back only once both have moved; a bot, after any move.
     const opponent = ctrl.seat && g.seats[otherColor(ctrl.seat.color)];
-    d.undo.disabled = !ongoing || g.moves.length < (opponent?.kind === 'bot' ? 1 : 2);
-    d.draw.disabled = !ongoing || (offer?.kind === 'draw' && offer.by === ctrl.seat?.color);
+    const mine = offer && offer.by === ctrl.seat?.color ? offer.kind : null;
+    const theirs = offer && ctrl.seat && offer.by !== ctrl.seat.color ? offer.kind : null;
+    // A pending offer of ours shows on its own button, which then withdraws it.
+    offerButton(d.undo, mine === 'undo', theirs === 'undo', OFFER_LABELS.undo);
+    offerButton(d.draw, mine === 'draw', theirs === 'draw', OFFER_LABELS.draw);
+    const asking = Boolean(ctrl.offerSent);
+    d.undo.disabled = !ongoing || asking || (mine !== 'undo' && g.moves.length < (opponent?.kind === 'bot' ? 1 : 2));
+    d.draw.disabled = !ongoing || asking;
     d.resign.disabled = !ongoing;
     d.input.disabled = !ctrl.myTurn();
     d.watchers.textContent = ctrl.archived ? 'From the archive' : `${g.watchers} watching`;

@@ -23,12 +23,17 @@ import { otherColor, resolveMove } from '../chess.js';
 import { Connection } from '../connection.js';
 import { APPLIED, follow, modelFromState, RESYNC } from '../follow.js';
 import { isNameRefusal } from '../names.js';
+import { LiveEvents } from './live.js';
+import { Premoves } from './premoves.js';
 import { chatLine, chatRooms, checkChat } from '../social.js';
 import { forgetSeat, loadName, loadSeat, saveSeat } from '../store.js';
 import { setConnectionBadge } from '../ui.js';
 
 /** The chat lines the page keeps; beyond this the oldest go. */
 const CHAT_KEPT = 400;
+
+/** The events after which no offer of ours is on its way any more. */
+const ANSWERS_OFFERS = new Set(['offer', 'declined', 'state', 'move', 'end']);
 
 /** What each kind of offer is called when it is declined. */
 const OFFER_NAMES = { draw: 'draw offer', undo: 'takeback request', rematch: 'rematch offer' };
@@ -41,15 +46,21 @@ export class GameCtrl {
   constructor(id, { account } = {}) {
     this.id = id;
     this.seat = loadSeat(id);
+    // Who hears each event as it happens: sounds, the your-move signal, blind mode (live.js).
+    this.live = new LiveEvents(this);
     this.game = null; // the follower's model (follow.js), or null before the first `state`
     this.review = null; // the ply shown while reviewing, or null for live
     this.pending = null; // a move sent and not yet confirmed
+    this.premoves = new Premoves(); // moves set up during the opponent's turn (premoves.js)
     this.orientation = this.seat?.color || 'white';
     this.flipped = false;
     this.notice = '';
     this.resumeId = null;
     this.missing = false;
     this.claimSent = false; // a claim was sent and not yet answered
+    // A draw or takeback offer (or its withdrawal) sent and not yet answered: its kind. Until the
+    // server's event or refusal comes, the button that sent it does nothing more.
+    this.offerSent = null;
     this.joining = null; // the last `join` sent: {id, color}
     // The chat: the lines shown (`chatLine`s, oldest first), their keys to drop repeats, and a
     // count of clears (the view starts its log afresh when it changes).
@@ -118,6 +129,7 @@ export class GameCtrl {
       return;
     }
     const v = this.game && !this.game.awaiting ? this.game.v : undefined;
+    this.live.subscribed(v);
     if (this.seat) this.resume(v);
     else if (this.username && !this.noAccountSeat) this.resumeAccount(v);
     else this.watch(v);
@@ -195,6 +207,8 @@ export class GameCtrl {
       if (outcome === RESYNC) this.resync();
       else if (outcome === APPLIED) this.applied(msg);
       else return;
+      // The events that answer an offer (or move past it): what stands is the server's word now.
+      if (ANSWERS_OFFERS.has(msg.type)) this.offerSent = null;
     }
     this.redraw();
   }
@@ -205,6 +219,8 @@ export class GameCtrl {
     switch (msg.type) {
       case 'state':
         this.pending = null;
+        // A fresh state (a takeback, a resync) changes the position under any premove.
+        this.premoves.clear();
         this.claimSent = false;
         this.clockAt = now;
         this.claimAt = now;
@@ -213,10 +229,12 @@ export class GameCtrl {
       case 'move':
         if (msg.clock) this.clockAt = now;
         if (this.pending === msg.uci) this.pending = null;
+        this.playPremove();
         break;
       case 'end':
         if (msg.clock) this.clockAt = now;
         this.pending = null;
+        this.premoves.clear();
         // Players read the spectators' room once the game is over: the server sends them its
         // lines so far right after the end (new ones arrive by themselves).
         break;
@@ -233,6 +251,7 @@ export class GameCtrl {
       default:
         break;
     }
+    this.live.applied(msg);
   }
 
   error(msg) {
@@ -264,6 +283,7 @@ export class GameCtrl {
     }
     this.pending = null;
     this.claimSent = false;
+    this.offerSent = null;
     this.notice = msg.message || msg.code;
     if (msg.id !== undefined && msg.id === this.chatSent?.id) {
       // The line was refused: it goes back in the box, to be fixed or sent again.
@@ -327,12 +347,35 @@ export class GameCtrl {
     return Boolean(g && this.seat && g.status === 'ongoing' && g.turn === this.seat.color && this.conn.connected);
   }
 
-  play(uci) {
+  /** Plays `uci`; `premove`: it was set up during the opponent's turn (the server is told so). */
+  play(uci, { premove = false } = {}) {
     if (!this.game || !this.myTurn()) return;
     this.notice = '';
     this.review = null;
-    if (this.send({ type: 'move', uci }) !== null) this.pending = uci;
+    if (this.send({ type: 'move', uci, ...(premove ? { premove: true } : {}) }) !== null) this.pending = uci;
     this.redraw();
+  }
+
+  /** Sets up the premove `uci` (see premoves.js). */
+  premove(uci) {
+    this.premoves.add(uci);
+    this.redraw();
+  }
+
+  cancelPremoves() {
+    if (this.premoves.clear()) this.redraw();
+  }
+
+  setPremoveQueue(on) {
+    this.premoves.setQueueing(on);
+    this.redraw();
+  }
+
+  /** Now that it may be our turn: the next premove goes at once if it is legal, else they all go. */
+  playPremove() {
+    if (!this.premoves.queue.length || !this.myTurn() || this.pending) return;
+    const uci = this.premoves.take(this.game.legal);
+    if (uci) this.play(uci, { premove: true });
   }
 
   /**
@@ -402,6 +445,28 @@ export class GameCtrl {
     this.moving = next;
     if (this.seat) saveSeat(next, { token: this.seat.token, color: otherColor(this.seat.color) });
     this.navigate(`/g/${encodeURIComponent(next)}`);
+  }
+
+  /**
+   * The draw or takeback button (`kind` 'draw' or 'undo'): offers it, accepts the opponent's
+   * offer of it, or withdraws our own pending one. Once per answer: a second click before the
+   * server answered would only be refused.
+   */
+  offer(kind) {
+    if (this.offerSent || !this.seat) return;
+    this.notice = '';
+    const offer = this.game?.offer;
+    const mine = offer?.kind === kind && offer.by === this.seat.color;
+    if (this.send({ type: mine ? 'withdraw' : kind }) !== null) this.offerSent = kind;
+    this.redraw();
+  }
+
+  /** Withdraws our own pending offer (a rematch after the end, a draw or takeback during it). */
+  withdraw() {
+    if (this.offerSent) return;
+    this.notice = '';
+    if (this.send({ type: 'withdraw' }) !== null) this.offerSent = this.game?.offer?.kind ?? 'offer';
+    this.redraw();
   }
 
   /** Claims the game of an absent opponent: `result` is 'win' or 'draw'. */

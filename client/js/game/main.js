@@ -7,6 +7,8 @@
 // controller.
 
 import { GameCtrl } from './ctrl.js';
+import { YourMoveSignal } from './signal.js';
+import { GameSounds } from './sounds.js';
 import { GameView } from './view.js';
 
 /**
@@ -17,6 +19,13 @@ export function startGame(root, id, { account } = {}) {
   const ctrl = new GameCtrl(id, { account });
   const view = new GameView(root, ctrl);
   ctrl.redraw = () => view.render();
+  // What the page does as events happen, besides drawing them: sounds and the your-move signal.
+  const sounds = new GameSounds(ctrl);
+  const signal = new YourMoveSignal(ctrl);
+  ctrl.live.listen((msg, live) => {
+    sounds.heard(msg, live);
+    signal.heard(msg, live);
+  });
   ctrl.start();
   return ctrl;
 }

@@ -1,13 +1,16 @@
-// The player bars above and below the board: who sits on each side, whether they are online,
-// which side is to move. Each bar also holds that side's clock (clocks.js).
+// The player bars beside the board's top and bottom edges: who sits on each side, their rating
+// in a rated game, whether they are online, which side is to move. Each bar also holds that
+// side's clock and first-move count-down (clocks.js).
 
 import { otherColor } from '../chess.js';
+import { ratingFor } from '../playerRatings.js';
+import { categoryOf, formatRating } from '../ratings.js';
 import { escapeHtml, guestMark, pick, seatName, setHtml, SIDE_NAMES } from '../ui.js';
-import { template as clock } from './clocks.js';
+import { template as clock, countdownTemplate as countdown } from './clocks.js';
 
-/** The bar at `position`, 'top' or 'bottom'. */
+/** The bar at `position`, 'top' or 'bottom': name, rating and clock; the first-move count-down under them. */
 export function template(position) {
-  return `<div class="player player-${position}" id="player-${position}"><span class="who"></span>${clock}</div>`;
+  return `<div class="player player-${position}" id="player-${position}"><span class="who"></span>${clock}${countdown}</div>`;
 }
 
 /**
@@ -25,6 +28,21 @@ export class PlayersView {
   constructor(root, ctrl) {
     this.ctrl = ctrl;
     this.dom = pick(root, { top: '#player-top', bottom: '#player-bottom' });
+    // A registered player's rating arrived: the bars show it.
+    this.onRating = () => this.render();
+  }
+
+  /**
+   * The rating beside `color`'s name in a rated game, "1500?" while provisional, or '': the new
+   * rating once the game has changed it, else the player's current one (a bot's label carries
+   * its rating already).
+   */
+  ratingText(color) {
+    const g = this.ctrl.game;
+    const seat = g.seats[color];
+    if (!g.rated || seat.kind !== 'human' || !seat.account) return '';
+    const r = g.status === 'ended' && g.ratings?.[color] ? g.ratings[color] : ratingFor(seat.name, categoryOf(g.variant, g.clock), this.onRating);
+    return r ? formatRating(r.rating, r.provisional) : '';
   }
 
   render() {
@@ -37,7 +55,9 @@ export class PlayersView {
       const online = seat.kind === 'human' ? `<span class="dot ${seat.online ? 'on' : 'off'}" title="${seat.online ? 'online' : 'offline'}"></span>` : '';
       const toMove = g.status === 'ongoing' && g.turn === color ? ' to-move' : '';
       node.className = `player player-${position}${toMove}`;
-      setHtml(node.querySelector('.who'), `<span class="swatch ${color}" aria-hidden="true"></span>${online}${nameHtml(seat, you)}<span class="side">${SIDE_NAMES[color]}</span>`);
+      const rating = this.ratingText(color);
+      const rated = rating ? `<span class="rating" title="rating">${escapeHtml(rating)}</span>` : '';
+      setHtml(node.querySelector('.who'), `<span class="swatch ${color}" aria-hidden="true"></span>${online}${nameHtml(seat, you)}${rated}<span class="side">${SIDE_NAMES[color]}</span>`);
     }
   }
 }

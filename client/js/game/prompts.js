@@ -38,7 +38,8 @@ export class PromptsView {
     });
     d.offer.addEventListener('click', (e) => {
       const act = e.target.closest('[data-act]')?.dataset.act;
-      if (act) ctrl.send({ type: act });
+      if (act === 'withdraw') ctrl.withdraw();
+      else if (act) ctrl.send({ type: act });
     });
     d.claim.addEventListener('click', (e) => {
       const result = e.target.closest('[data-claim]')?.dataset.claim;
@@ -96,7 +97,9 @@ export class PromptsView {
           <button type="button" class="primary" data-act="${offer.kind}" id="accept-offer">${offer.kind === 'rematch' ? 'Accept rematch' : 'Accept'}</button>
           <button type="button" data-act="decline" id="decline-offer">Decline</button>`);
     } else if (seat) {
-      setHtml(node, `<span>You offered ${what}; waiting for an answer.</span>`);
+      const off = this.ctrl.offerSent || !this.ctrl.connected ? ' disabled' : '';
+      setHtml(node, `<span>You offered ${what}; waiting for an answer.</span>
+          <button type="button" data-act="withdraw" id="withdraw-offer"${off}>Withdraw</button>`);
     } else {
       setHtml(node, `<span>${SIDE_NAMES[offer.by]} offers ${what}.</span>`);
     }

@@ -1,15 +1,23 @@
 // The game page's view: lays out the board, the panel and the chat from each view's template,
-// and redraws them all from the controller. The board (board.js) shows a reviewed position, or the live one
-// with the move we sent shown until the server confirms it.
+// and redraws them all from the controller. Board first: the player bars (names, ratings,
+// clocks) sit beside the board's top and bottom edges with the status, offers, moves and buttons
+// between them, the chat on the board's other side, so that on a laptop screen nothing a player
+// needs is below the fold; on a phone the bars go above and below the board and the buttons
+// right under it (gambit.css, "Game page"). The board (board.js) shows a reviewed position, or
+// the live one with the move we sent shown until the server confirms it.
 
 import { Board } from '../board.js';
 import { applyUci, kingSquare, moveNumber } from '../chess.js';
 import { AnalysisView, template as analysis } from './analysis.js';
+import { BlindView } from './blind.js';
 import { ChatView, template as chat } from './chat.js';
 import { ClocksView } from './clocks.js';
 import { ControlsView, template as controls } from './controls.js';
+import { hasFairyPieces, legendHtml } from '../legend.js';
 import { MovesView, template as moves } from './moves.js';
 import { PlayersView, template as playerBar } from './players.js';
+import { canPremove } from './premoves.js';
+import { PremoveToggleView } from './premoveToggle.js';
 import { PromptsView, template as prompts } from './prompts.js';
 import { RatingsView, template as ratings } from './ratings.js';
 import { StatusView, template as status } from './status.js';
@@ -21,14 +29,23 @@ export class GameView {
     root.innerHTML = `
       <div class="game">
         <section class="board-area" aria-label="Board">
-          ${playerBar('top')}
           <div id="board-host"></div>
-          ${playerBar('bottom')}
         </section>
-        <aside class="panel">${status}${ratings}${prompts}${moves}${analysis}${controls(ctrl.id)}
-        </aside>${chat}
+        <div class="game-side">
+          ${playerBar('top')}
+          <aside class="panel">${status}${ratings}${prompts}${moves}${analysis}${controls(ctrl.id)}
+            <div id="game-legend" class="game-legend" hidden>${legendHtml('fairy-legend')}</div>
+          </aside>
+          ${playerBar('bottom')}
+        </div>${chat}
       </div>`;
-    this.board = new Board(root.querySelector('#board-host'), { onMove: (uci) => ctrl.play(uci), label: `Board of game ${ctrl.id}` });
+    this.board = new Board(root.querySelector('#board-host'), {
+      onMove: (uci) => ctrl.play(uci), label: `Board of game ${ctrl.id}`,
+      onPremove: (uci) => ctrl.premove(uci), onCancelPremoves: () => ctrl.cancelPremoves(),
+      // Arrows and circles drawn on the board last as long as the page's tab (and its reloads).
+      shapesKey: location.pathname,
+      animate: true,
+    });
     this.status = new StatusView(root, ctrl);
     this.players = new PlayersView(root, ctrl);
     this.clocks = new ClocksView(root, ctrl);
@@ -39,12 +56,17 @@ export class GameView {
     this.ratings = new RatingsView(root, ctrl);
     this.controls = new ControlsView(root, ctrl, { choosePromotion: (choices) => this.board.choosePromotion(choices) });
     this.chat = new ChatView(root, ctrl);
+    // Blind mode: a text interface for screen readers in the board's place, when the setting is on.
+    this.blind = new BlindView(root, ctrl);
+    this.premoveToggle = new PremoveToggleView(root, ctrl);
+    this.legend = root.querySelector('#game-legend');
   }
 
   render() {
     const ctrl = this.ctrl;
     const g = ctrl.game;
     this.status.render();
+    this.blind.render();
     // What tests (and styles) can read without knowing the page's insides.
     this.root.dataset.status = g?.status || (ctrl.missing ? 'missing' : 'connecting');
     this.root.dataset.plies = g ? String(g.moves.length) : '';
@@ -60,6 +82,8 @@ export class GameView {
     this.ratings.render();
     this.controls.render();
     this.chat.render();
+    this.premoveToggle.render();
+    this.legend.hidden = !hasFairyPieces(g.variant);
   }
 
   renderBoard() {
@@ -78,10 +102,16 @@ export class GameView {
       check = kingSquare(placement, moveNumber(g.initialFen, ply + 1).color);
     }
     const canMove = live && !ctrl.pending && ctrl.myTurn();
+    // During the opponent's turn (or while our move is on its way) the player may premove.
+    const premoving = !canMove && canPremove(g, ctrl.seat, { live, pending: ctrl.pending });
+    const pre = premoving
+      ? ctrl.premoves.boardState(g, ctrl.seat.color, placement, ctrl.pending)
+      : { placement, premoves: [], premoveLegal: [] };
     this.board.update({
-      size: g.size, placement, orientation: ctrl.orientation, lastMove, check,
+      size: g.size, placement: pre.placement, orientation: ctrl.orientation, lastMove, check,
       legal: canMove ? g.legal : [], mover: canMove ? ctrl.seat.color : null,
       arrow: this.analysis.arrow(ply),
+      premover: premoving ? ctrl.seat.color : null, premoves: pre.premoves, premoveLegal: pre.premoveLegal,
     });
   }
 }

@@ -2,7 +2,7 @@
 //! text shown for it: the board, the move list, the FEN, the status line, and a plain-words note
 //! for each event.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::chess::{Color, EndReason, MoveNumbers, Outcome, Position, UciMove, Variant};
 use crate::protocol::{
@@ -399,7 +399,14 @@ impl GameView {
             format!("{} {time}{mark}", colour_name(s))
         };
         let spec = crate::protocol::ClockSpec { initial_ms: view.initial_ms, increment_ms: view.increment_ms };
-        Some(format!("{} · {} ({})", side(Color::White), side(Color::Black), clock::time_control_name(spec)))
+        let mut line = format!("{} · {} ({})", side(Color::White), side(Color::Black), clock::time_control_name(spec));
+        // No clock runs before both first moves; the side to move has a while, or the game is
+        // aborted.
+        if let Some(ms) = view.first_move_ms.filter(|_| self.g().status == Status::Ongoing) {
+            let left = Duration::from_millis(ms).saturating_sub(elapsed).as_secs();
+            line.push_str(&format!(" · {} has {left} s for a first move", colour_name(self.g().turn)));
+        }
+        Some(line)
     }
 
     /// The line that says where the game is: whose move, who is thinking, or how it ended.

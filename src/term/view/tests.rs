@@ -248,9 +248,14 @@ fn clocks_in_the_header_and_a_draw_on_time() {
         running: None,
         first_move_ms: None,
     });
-    let mut view = GameView::new(state, Some(Color::White));
+    let mut view = GameView::new(state.clone(), Some(Color::White));
     let text = view.render();
     assert!(text.contains("\nWhite 4:58 · Black 5:00 (5+3)\n"), "{text}");
+    // Before both first moves no clock runs: the countdown to the first move shows instead.
+    let mut waiting = state;
+    waiting.clock = waiting.clock.map(|c| ClockView { first_move_ms: Some(27_400), ..c });
+    let text = GameView::new(waiting, Some(Color::White)).render();
+    assert!(text.contains("(5+3) · White has 27 s for a first move\n"), "{text}");
     let clock = ClockView {
         initial_ms: 300_000,
         increment_ms: 3_000,
