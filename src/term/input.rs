@@ -3,7 +3,7 @@
 
 use thiserror::Error;
 
-use crate::chess::{Move, Position, SanError, UciMove};
+use crate::chess::{Move, Position, Role, SanError, UciMove};
 
 /// One line of input, understood.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -115,7 +115,10 @@ pub enum MoveInputError {
 pub fn resolve(pos: &Position, legal: &[String], text: &str) -> Result<Move, MoveInputError> {
     let text = text.trim();
     let mv = match text.parse::<UciMove>() {
-        Ok(uci) => uci.to_move(pos).map_err(|e| MoveInputError::Illegal(e.to_string()))?,
+        Ok(uci) => match uci.to_move(pos) {
+            Ok(mv) => mv,
+            Err(e) => king_onto_rook(pos, uci).ok_or_else(|| MoveInputError::Illegal(e.to_string()))?,
+        },
         Err(_) => from_san(pos, text)?,
     };
     let uci = mv.to_string();
@@ -123,6 +126,21 @@ pub fn resolve(pos: &Position, legal: &[String], text: &str) -> Result<Move, Mov
         return Err(MoveInputError::Illegal(format!("{uci} is not allowed by this game's rules")));
     }
     Ok(mv)
+}
+
+/// The king moved onto its own rook (`e1h1`), as the board lets one castle: the castling move
+/// on that side, if it is legal.
+fn king_onto_rook(pos: &Position, uci: UciMove) -> Option<Move> {
+    let UciMove::Normal { from, to, promotion: None } = uci else { return None };
+    let (king, rook) = (pos.piece_at(from)?, pos.piece_at(to)?);
+    if king.role != Role::King || rook.role != Role::Rook || rook.color != king.color || from.rank() != to.rank() {
+        return None;
+    }
+    let kingside = to.file() > from.file();
+    pos.legal_moves()
+        .iter()
+        .copied()
+        .find(|&m| m.from == from && pos.is_castling(m) && (m.to.file() > from.file()) == kingside)
 }
 
 fn from_san(pos: &Position, text: &str) -> Result<Move, MoveInputError> {
@@ -199,6 +217,9 @@ mod tests {
         assert_eq!(uci(&pos, "O-O").unwrap(), "e1g1");
         assert_eq!(uci(&pos, "0-0-0").unwrap(), "e1c1");
         assert_eq!(uci(&pos, "e1g1").unwrap(), "e1g1");
+        // The king onto its own rook castles, as on the board.
+        assert_eq!(uci(&pos, "e1h1").unwrap(), "e1g1");
+        assert_eq!(uci(&pos, "e1a1").unwrap(), "e1c1");
         assert_eq!(uci(&pos, "b8=Q").unwrap(), "b7b8q");
         assert_eq!(uci(&pos, "bxa8=N").unwrap(), "b7a8n");
         assert_eq!(uci(&pos, "b7b8r").unwrap(), "b7b8r");

@@ -192,9 +192,9 @@ async fn moves_charge_the_mover_and_add_the_increment() {
     let mv = move_of(&mut black, "g1f3").await;
     let clock = &mv["clock"];
     let white_ms = clock["white_ms"].as_u64().expect("white_ms");
-    // 60 s, less the 300+ ms White took (a round trip on loopback is credited: well under 10 ms),
-    // plus 2 s.
-    assert!((61_000..=61_710).contains(&white_ms), "{mv}");
+    // 60 s, less the 300+ ms White took, plus 2 s; the round trip measured on loopback is
+    // credited (well under 100 ms, even on a busy machine).
+    assert!((61_000..=61_800).contains(&white_ms), "{mv}");
     assert_eq!(clock["black_ms"], 60_000, "{mv}");
     assert_eq!(clock["running"], "black", "{mv}");
     assert_eq!(clock["initial_ms"], 60_000);
@@ -206,7 +206,7 @@ async fn moves_charge_the_mover_and_add_the_increment() {
     let mv = white.recv_type("move").await;
     assert_eq!(mv["uci"], "b8c6");
     let black_ms = mv["clock"]["black_ms"].as_u64().expect("black_ms");
-    assert!((61_000..=61_810).contains(&black_ms), "{mv}");
+    assert!((61_000..=61_900).contains(&black_ms), "{mv}");
     assert_eq!(mv["clock"]["white_ms"].as_u64(), Some(white_ms), "{mv}");
     assert_eq!(mv["clock"]["running"], "white", "{mv}");
 }

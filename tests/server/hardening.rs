@@ -25,6 +25,7 @@ async fn a_peer_that_stops_answering_is_closed_and_its_seat_goes_offline() {
     black.join(&game, "black").await;
     // `silent` reads nothing now, so its WebSocket never answers the server's pings; `black`
     // keeps reading (and so answering).
+    silent.stop_reading();
     let seats = tokio::time::timeout(Duration::from_secs(5), async {
         loop {
             let m = black.recv().await;

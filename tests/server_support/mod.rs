@@ -287,6 +287,12 @@ impl Client {
         Client::over(ws)
     }
 
+    /// Stops reading the socket (keeping it open): from now on the client answers no ping, as a
+    /// peer that hung would. What was already queued can still be received.
+    pub fn stop_reading(&mut self) {
+        self.reader.abort();
+    }
+
     pub async fn send(&mut self, message: Value) {
         self.send_text(&message.to_string()).await;
     }
