@@ -102,16 +102,10 @@ impl Clock {
         }
     }
 
-    /// The running side has moved at `now`: its time used is charged, the increment added, and
-    /// the other side's time starts. Does nothing on a stopped clock.
-    #[cfg(test)]
-    pub fn press(&mut self, now: Instant) {
-        self.press_crediting(now, Duration::ZERO);
-    }
-
-    /// As [`Clock::press`], giving back `credit` of the time used (lag compensation: no more
-    /// than the move took, so a side's time never grows by it).
-    pub fn press_crediting(&mut self, now: Instant, credit: Duration) {
+    /// The running side has moved at `now`: its time used, less `credit` (lag compensation: no
+    /// more than the move took, so a side's time never grows by it), is charged, the increment
+    /// added, and the other side's time starts. Does nothing on a stopped clock.
+    pub fn press(&mut self, now: Instant, credit: Duration) {
         if let Some((side, since)) = self.running {
             self.stop(now);
             let credit = credit.min(now.saturating_duration_since(since));
@@ -134,12 +128,6 @@ impl Clock {
     /// When the running side's time runs out, if a side is running.
     pub fn flag_at(&self) -> Option<Instant> {
         self.running.map(|(side, since)| since + self.remaining[side.index()])
-    }
-
-    /// The side whose time has run out by `now`, if any.
-    #[cfg(test)]
-    pub fn flagged(&self, now: Instant) -> Option<Color> {
-        self.running().filter(|side| self.remaining(*side, now).is_zero())
     }
 
     /// The clock as sent in events, as of `now`.
@@ -333,7 +321,7 @@ impl RoomClock {
                     (Some(arrival), Some(lag)) => lag[side.index()].credit(elapsed, arrival),
                     _ => Duration::ZERO,
                 };
-                clock.press_crediting(now, credit);
+                clock.press(now, credit);
             }
         }
         pressed.first_move = None;
@@ -395,14 +383,14 @@ mod tests {
         let view = clock.view(Instant::now());
         assert_eq!((view.white_ms, view.black_ms, view.running), (3_500, 5_000, Some(Color::White)));
 
-        clock.press(Instant::now());
+        clock.press(Instant::now(), Duration::ZERO);
         let view = clock.view(Instant::now());
         assert_eq!((view.white_ms, view.black_ms, view.running), (5_500, 5_000, Some(Color::Black)));
 
         tokio::time::advance(Duration::from_millis(4_999)).await;
-        assert_eq!(clock.flagged(Instant::now()), None);
+        assert!(!clock.remaining(Color::Black, Instant::now()).is_zero());
         tokio::time::advance(Duration::from_millis(1)).await;
-        assert_eq!(clock.flagged(Instant::now()), Some(Color::Black));
+        assert!(clock.remaining(Color::Black, Instant::now()).is_zero());
         assert_eq!(clock.flag_at(), Some(Instant::now()));
         assert!(Instant::now() > t0);
 
@@ -421,7 +409,7 @@ mod tests {
         let at = clock.flag_at().unwrap();
         tokio::time::sleep_until(at).await;
         assert_eq!(Instant::now() - start, Duration::from_secs(2));
-        assert_eq!(clock.flagged(Instant::now()), Some(Color::Black));
+        assert!(clock.remaining(Color::Black, Instant::now()).is_zero());
     }
 
     #[test]

@@ -57,12 +57,6 @@ impl Lag {
         Lag { gain, quota: gain * 3, recent: Vec::with_capacity(RECENT), round_trip: None }
     }
 
-    /// The most the next move can be credited.
-    #[cfg(test)]
-    fn quota(&self) -> Duration {
-        self.quota
-    }
-
     /// The credit for a move that arrived `elapsed` after the turn began, taken from the quota
     /// (which then gains for the next move).
     pub(super) fn credit(&mut self, elapsed: Duration, arrival: Arrival) -> Duration {
@@ -115,7 +109,7 @@ mod tests {
         assert_eq!(lag(180_000, 2_000).gain, MAX_GAIN);
         assert_eq!(lag(10_800_000, 60_000).gain, MAX_GAIN);
         assert_eq!(lag(1_000, 0).gain, ms(154));
-        assert_eq!(lag(60_000, 0).quota(), ms(1_170));
+        assert_eq!(lag(60_000, 0).quota, ms(1_170));
     }
 
     #[test]
@@ -141,7 +135,7 @@ mod tests {
         let premove = Arrival { premove: true, round_trip: None };
         let total: Duration = (0..100).map(|_| side.credit(ms(5_000), premove)).sum();
         assert!(total <= gain * 3 + gain * 100, "{total:?}");
-        assert!(side.quota() <= gain * 7);
+        assert!(side.quota <= gain * 7);
     }
 
     #[test]
@@ -157,7 +151,7 @@ mod tests {
         for _ in 0..RECENT {
             side.credit(ms(3_000), api);
         }
-        let quota = side.quota();
+        let quota = side.quota;
         assert!(quota > ms(150));
         assert_eq!(side.credit(ms(3_000), api), ms(3_000).min(quota));
     }
