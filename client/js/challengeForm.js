@@ -1,7 +1,8 @@
-// The form that challenges one player by name (on their page, and for each bot on /bots): a
-// time control, the variant, one's side, rated or casual; then "Waiting for NAME…" with Cancel
-// until the answer comes through the event stream (events.js): declined with the reason's
-// words, withdrawn, or accepted — then events.js takes the page to the game on its `gameStart`.
+// The form that challenges one player by name (on their page, for each bot on /bots, and for
+// each friend online in the lobby's Friends panel): a time control, the variant, one's side,
+// rated or casual; then "Waiting for NAME…" with Cancel until the answer comes through the
+// event stream (events.js): declined with the reason's words, withdrawn, or accepted — then
+// events.js takes the page to the game on its `gameStart`.
 
 import { errorText, getJson, postJson } from './api.js';
 import { challengeRequest, declineText, DEFAULT_TIME, isTimed, TIME_CONTROLS, VARIANTS } from './challenges.js';

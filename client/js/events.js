@@ -1,5 +1,6 @@
-// The logged-in player's event stream, one per page: `GET /api/stream/event` (lichess's ndjson
-// of challenges to and from them, and their games starting and finishing), read with `fetch`
+// The logged-in player's event stream, one per page: `GET /api/stream/event?notifications=true`
+// (lichess's ndjson of challenges to and from them, and their games starting and finishing;
+// with gambit's `notification` events for the top bar's bell, notificationBar.js), read with `fetch`
 // as it arrives and opened again with a growing delay whenever it ends or fails. The top bar's
 // challenge panel and the challenge forms listen here (`onEvent`), and each hears a
 // `{type: 'streamOpen'}` of its own each time the stream (re)opens, to fetch what it missed.
@@ -30,7 +31,11 @@ let leading = false;
 const CHANNEL = 'gambit-events';
 const LOCK = 'gambit-event-stream';
 
-/** Calls `handler(event)` for every event; returns the function that stops it. */
+/**
+ * Calls `handler(event, {here})` for every event — `here` true in the tab that read it from the
+ * stream itself, false in the others it was passed on to (so that one tab, not each, plays a
+ * sound); returns the function that stops it.
+ */
 export function onEvent(handler) {
   listeners.add(handler);
   return () => listeners.delete(handler);
@@ -54,11 +59,11 @@ export function openGame(id) {
 
 /** An event read from the stream here: heard by this page and passed on to the other tabs. */
 function received(event) {
-  dispatch(event);
+  dispatch(event, true);
   if (channel) channel.postMessage(event);
 }
 
-function dispatch(event) {
+function dispatch(event, here) {
   if (event.type === 'gameStart') {
     const open = shouldOpenGame(event.game, expected, seen);
     if (event.game && typeof event.game.id === 'string') seen.add(event.game.id);
@@ -69,7 +74,7 @@ function dispatch(event) {
   }
   for (const handler of [...listeners]) {
     try {
-      handler(event);
+      handler(event, { here });
     } catch (e) {
       console.error('event handler failed', e); // one listener's bug does not silence the others
     }
@@ -96,7 +101,7 @@ class EventStream {
     this.controller = controller;
     let retryAfter = 0;
     try {
-      const response = await fetch('/api/stream/event', {
+      const response = await fetch('/api/stream/event?notifications=true', {
         credentials: 'same-origin', cache: 'no-store', headers: { Accept: 'application/x-ndjson' }, signal: controller.signal,
       });
       if (response.status === 401) {
@@ -155,10 +160,10 @@ export function startEvents() {
   }
   channel = new BroadcastChannel(CHANNEL);
   channel.onmessage = (message) => {
-    if (!leading && message.data && typeof message.data.type === 'string') dispatch(message.data);
+    if (!leading && message.data && typeof message.data.type === 'string') dispatch(message.data, false);
   };
   // Until this tab leads, another does: what came before this page opened is fetched afresh.
-  dispatch({ type: 'streamOpen' });
+  dispatch({ type: 'streamOpen' }, false);
   document.documentElement.dataset.events = 'following';
   navigator.locks.request(LOCK, () => new Promise((release) => {
     leading = true;

@@ -10,7 +10,8 @@
 // the same way. A seek lost with a dropped connection is posted again when it comes back.
 //
 // Logged in (account.js), a player may make a friend game or a seek rated, and the lobby lists
-// "Your games": the unfinished games the account holds a seat in, wherever they were started.
+// "Your games": the unfinished games the account holds a seat in, wherever they were started,
+// and their Friends (friendsPanel.js): the players they follow, what each is doing.
 
 import { me } from './account.js';
 import { clockSpec, PRESETS, timeControlName } from './clock.js';
@@ -62,6 +63,8 @@ class Lobby {
     me().then((who) => {
       this.account = who;
       this.renderAccount();
+      // The Friends panel is an account's: its code comes only then.
+      if (who) import('./friendsPanel.js').then(({ installFriends }) => installFriends(this.root.querySelector('#friends')));
     });
     this.conn = new Connection({
       onOpen: () => {
@@ -166,6 +169,7 @@ class Lobby {
           <h2 id="my-games-title">Your games</h2>
           <ul id="my-games" class="game-list"></ul>
         </section>
+        <section class="friends" id="friends" aria-labelledby="friends-title" hidden></section>
         <section class="seeks" aria-labelledby="seeks-title">
           <h2 id="seeks-title">Open challenges</h2>
           <ul id="seeks" class="seek-list"><li class="none">Loading…</li></ul>

@@ -3,7 +3,8 @@
 // `/login` and `/signup`, a player at `/@/{name}`, the leaderboard at `/leaderboard`, the board
 // editor at `/editor`, the API tokens at `/account/tokens`, the bots at `/bots`. One page
 // serves them all so every link works as a bookmark and survives a reload. Logged in, every
-// page follows the player's event stream (events.js) for the top bar's challenges.
+// page follows the player's event stream (events.js) for the top bar's challenges and its
+// notifications bell.
 //
 // Only the top bar's modules are imported statically (index.html preloads them): each page's
 // own code comes with a dynamic `import()` of its route, so the lobby never downloads the
@@ -41,10 +42,13 @@ installPrefsMenu();
 armSound();
 me().then(async (who) => {
   if (!who) return;
-  // Only a logged-in player has challenges to show in the top bar.
-  preload(['challengeBar.js', 'challenges.js', 'events.js', 'ndjson.js']);
-  const [{ installChallengeBar }, { startEvents }] = await Promise.all([import('./challengeBar.js'), import('./events.js')]);
+  // Only a logged-in player has challenges and notifications to show in the top bar.
+  preload(['challengeBar.js', 'challenges.js', 'events.js', 'ndjson.js', 'notificationBar.js', 'notifications.js']);
+  const [{ installChallengeBar }, { installNotificationBar }, { startEvents }] = await Promise.all([
+    import('./challengeBar.js'), import('./notificationBar.js'), import('./events.js'),
+  ]);
   installChallengeBar(who);
+  installNotificationBar();
   startEvents();
 });
 

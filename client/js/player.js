@@ -3,9 +3,10 @@
 // page of 20 at a time, each linking to the game and its PGN, with a link to all of them as one
 // PGN file. From `GET /api/players/{name}` and `…/games?page=N`. Everything the server sends
 // is set as text. By the name: a dot when they are online, "BOT" for a bot account; on another
-// player's page, logged in, the form that challenges them (challengeForm.js).
+// player's page, logged in, Follow and Block (`/api/rel/…`), "Follows you", and the form that
+// challenges them (challengeForm.js).
 
-import { getJson, errorText } from './api.js';
+import { errorText, getJson, postJson } from './api.js';
 import { changePassword, logoutEverywhere, me, passwordProblem, playerPath } from './account.js';
 import { timeControlName } from './clock.js';
 import { headline } from './outcome.js';
@@ -40,12 +41,19 @@ function count(n) {
 class PlayerPage {
   constructor(root, name) {
     this.name = name;
+    this.relation = { following: false, blocking: false }; // the viewer's, to this player
     const asked = Number(new URLSearchParams(location.search).get('page'));
     this.page = Number.isInteger(asked) && asked >= 1 ? asked : 1;
     this.pages = 1;
     root.innerHTML = `
       <div class="player-page">
         <h1 class="player-title"><span id="player-online" class="dot" hidden></span><span id="player-name"></span><span id="player-bot" class="bot-badge" title="A computer program playing through the Bot API" hidden>BOT</span></h1>
+        <div id="player-relations" class="player-relations" hidden>
+          <button type="button" id="follow"></button>
+          <button type="button" id="block"></button>
+          <span id="follows-you" class="follows-you" hidden>Follows you</span>
+          <span id="relation-news" class="visually-hidden" role="status" aria-live="polite"></span>
+        </div>
         <div id="player-challenge" class="player-challenge"></div>
         <p id="player-error" class="error" role="alert"></p>
         <div id="player-body" hidden>
@@ -94,10 +102,13 @@ class PlayerPage {
       title: '#player-name', error: '#player-error', body: '#player-body', ratings: '#player-ratings tbody', wins: '#wins', draws: '#draws',
       losses: '#losses', graph: '#graph-host', history: '#history tbody', prev: '#history-prev', next: '#history-next', pageLabel: '#history-page',
       download: '#download-all', online: '#player-online', bot: '#player-bot', challenge: '#player-challenge',
+      relations: '#player-relations', follow: '#follow', block: '#block', followsYou: '#follows-you', relationNews: '#relation-news',
     });
     const d = this.dom;
     d.title.textContent = name;
     document.title = `gambit · ${name}`;
+    d.follow.addEventListener('click', () => this.relate(this.relation.following ? 'unfollow' : 'follow'));
+    d.block.addEventListener('click', () => this.relate(this.relation.blocking ? 'unblock' : 'block'));
     d.prev.addEventListener('click', () => this.loadGames(this.page - 1));
     d.next.addEventListener('click', () => this.loadGames(this.page + 1));
   }
@@ -132,8 +143,10 @@ class PlayerPage {
     d.body.hidden = false;
     this.showPresence(p);
     const who = await me();
-    if (who && who.username.toLowerCase() === this.name.toLowerCase()) this.showSecurity();
+    const own = Boolean(who) && who.username.toLowerCase() === this.name.toLowerCase();
+    if (own) this.showSecurity();
     else this.showChallenge(who);
+    if (who && !own) this.showRelations();
     await this.loadGames(this.page);
   }
 
@@ -160,6 +173,51 @@ class PlayerPage {
     const a = link(`/login?next=${encodeURIComponent(playerPath(this.name))}`, `Log in to challenge ${this.name}`);
     a.id = 'challenge-login';
     d.challenge.replaceChildren(a);
+  }
+
+  /**
+   * On another player's page, logged in: Follow or Unfollow, Block or Unblock, and "Follows you",
+   * from `GET /api/user/{name}` (its `following`, `blocking` and `followsYou`).
+   */
+  async showRelations() {
+    const answer = await getJson(`/api/user/${encodeURIComponent(this.name)}`);
+    if (answer.status !== 200 || !answer.data) return; // without them the page is whole all the same
+    const u = answer.data;
+    this.relation = { following: u.following === true, blocking: u.blocking === true };
+    this.dom.followsYou.hidden = u.followsYou !== true;
+    this.renderRelations();
+    this.dom.relations.hidden = false;
+  }
+
+  renderRelations() {
+    const d = this.dom;
+    d.follow.textContent = this.relation.following ? 'Unfollow' : 'Follow';
+    d.block.textContent = this.relation.blocking ? 'Unblock' : 'Block';
+    d.follow.classList.toggle('primary', !this.relation.following && !this.relation.blocking);
+  }
+
+  /** `POST /api/rel/{action}/{name}` (follow, unfollow, block, unblock); the buttons follow the answer. */
+  async relate(action) {
+    const d = this.dom;
+    // Busy, not disabled: a disabled button would drop the keyboard focus.
+    if (d.relations.getAttribute('aria-busy') === 'true') return;
+    d.relations.setAttribute('aria-busy', 'true');
+    d.error.textContent = '';
+    const answer = await postJson(`/api/rel/${action}/${encodeURIComponent(this.name)}`);
+    d.relations.setAttribute('aria-busy', 'false');
+    if (answer.status !== 200) {
+      d.error.textContent = errorText(answer);
+      return;
+    }
+    if (action === 'follow') this.relation.following = true;
+    else if (action === 'unfollow') this.relation.following = false;
+    else if (action === 'block') this.relation = { following: false, blocking: true }; // blocking ends following
+    else this.relation.blocking = false;
+    this.renderRelations();
+    d.relationNews.textContent = {
+      follow: `You follow ${this.name}.`, unfollow: `You no longer follow ${this.name}.`,
+      block: `You blocked ${this.name}.`, unblock: `You unblocked ${this.name}.`,
+    }[action];
   }
 
   /** On one's own page: a new password, and logging out on every device. */

@@ -124,12 +124,15 @@ async fn serve_store(
         None => None,
     };
     let addr = listener.local_addr()?;
+    let relations = stores.relations.clone();
     let shared = Shared {
         cluster: cluster.clone(),
-        notices,
-        ..Shared::new(lobby.clone(), metrics.clone(), config, shutdown_rx, stores, addr.ip())
+        ..Shared::new(lobby.clone(), metrics.clone(), config, shutdown_rx, stores, notices, addr.ip())
     };
     let shared = Arc::new(shared);
+    let (started_tx, started) = mpsc::unbounded_channel();
+    shared.notices.on_game_started(started_tx);
+    tokio::spawn(crate::server::notifications::tell_followers(started, relations, shared.notifications.clone()));
     if let Some(cluster) = &cluster {
         cluster.carry_notices(shared.notices.clone()).await;
     }

@@ -43,6 +43,24 @@ pub struct Terms {
 }
 
 impl Terms {
+    /// The terms in a few words: "5+3 rated blitz", "3 days casual correspondence", "unlimited
+    /// casual minichess7".
+    pub fn describe(&self) -> String {
+        let pace = match (self.clock, self.days) {
+            (Some(c), _) => format!("{}+{}", minutes(c.initial_ms), c.increment_ms / 1000),
+            (None, Some(1)) => "1 day".to_string(),
+            (None, Some(days)) => format!("{days} days"),
+            (None, None) => "unlimited".to_string(),
+        };
+        let kind = match (self.variant, self.clock, self.days) {
+            (VariantName::Minichess7, _, _) => "minichess7",
+            (_, Some(c), _) => crate::server::ratings::Category::of(false, c.initial_ms, c.increment_ms).name(),
+            (_, None, Some(_)) => "correspondence",
+            (_, None, None) => "game",
+        };
+        format!("{pace} {} {kind}", if self.rated { "rated" } else { "casual" })
+    }
+
     /// The game these terms make, the challenger sitting as `challenger`.
     pub fn game(&self, challenger: Color, name: Option<crate::protocol::PlayerName>) -> NewGame {
         NewGame {
@@ -57,6 +75,17 @@ impl Terms {
             rated: self.rated,
             open: false,
         }
+    }
+}
+
+/// Minutes as a clock's name shows them: "5", "½", "¾", "1.5".
+fn minutes(ms: u64) -> String {
+    match ms {
+        15_000 => "¼".to_string(),
+        30_000 => "½".to_string(),
+        45_000 => "¾".to_string(),
+        ms if ms % 60_000 == 0 => (ms / 60_000).to_string(),
+        ms => format!("{}", ms as f64 / 60_000.0),
     }
 }
 
@@ -297,6 +326,18 @@ mod tests {
 
     fn terms() -> Terms {
         Terms { variant: VariantName::Standard, clock: None, days: None, color: None, rated: false, fen: None }
+    }
+
+    #[test]
+    fn terms_read_in_a_few_words() {
+        let blitz =
+            Terms { clock: Some(ClockSpec { initial_ms: 300_000, increment_ms: 3000 }), rated: true, ..terms() };
+        assert_eq!(blitz.describe(), "5+3 rated blitz");
+        let bullet = Terms { clock: Some(ClockSpec { initial_ms: 30_000, increment_ms: 0 }), ..terms() };
+        assert_eq!(bullet.describe(), "½+0 casual bullet");
+        assert_eq!(Terms { days: Some(3), ..terms() }.describe(), "3 days casual correspondence");
+        assert_eq!(Terms { variant: VariantName::Minichess7, ..terms() }.describe(), "unlimited casual minichess7");
+        assert_eq!(terms().describe(), "unlimited casual game");
     }
 
     /// A store with accounts 1 to 3.

@@ -19,6 +19,7 @@ pub mod listener;
 pub mod lobby;
 pub mod metrics;
 pub mod notices;
+pub mod notifications;
 pub mod observers;
 pub mod ratings;
 pub mod room;

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, mpsc};
 
-use crate::protocol::GameId;
+use crate::protocol::{GameId, GameSummary, SeatView};
 use crate::server::store::AccountKey;
 
 /// How many notices a slow listener may fall behind before it misses some.
@@ -30,6 +30,37 @@ pub enum Notice {
     /// An event line about a challenge (lichess's `challenge`, `challengeCanceled`,
     /// `challengeDeclined` objects), ready to send.
     Challenge(Arc<str>),
+    /// A notification just stored for the account (`server::notifications`' JSON view).
+    Notification(Arc<str>),
+}
+
+/// A game between players of whom at least one has an account has started: what the
+/// notifications of their followers are made from.
+#[derive(Clone, Debug)]
+pub struct GameStarted {
+    pub game: GameId,
+    /// Each side's account, if a logged-in player holds it, and how the seat is shown.
+    pub players: [(Option<AccountKey>, String); 2],
+}
+
+impl GameStarted {
+    /// Game `game`, each side's account (if a logged-in player holds it) and seat.
+    pub fn new(game: GameId, white: (Option<AccountKey>, &SeatView), black: (Option<AccountKey>, &SeatView)) -> Self {
+        let shown = |seat: &SeatView| seat.shown().unwrap_or("?").to_string();
+        GameStarted { game, players: [(white.0, shown(white.1)), (black.0, shown(black.1))] }
+    }
+
+    /// A game against the computer, started by the player `account` holding `side`.
+    pub fn against_computer(
+        game: GameId,
+        side: crate::chess::Color,
+        account: AccountKey,
+        summary: &GameSummary,
+    ) -> Self {
+        let ours = |color| (color == side).then_some(account);
+        use crate::chess::Color::{Black, White};
+        GameStarted::new(game, (ours(White), &summary.white), (ours(Black), &summary.black))
+    }
 }
 
 struct Entry {
@@ -48,6 +79,8 @@ pub struct Notices {
     relay: OnceLock<mpsc::UnboundedSender<(AccountKey, Notice)>>,
     /// In a cluster: who is online on each other node, as last heard, and when.
     remote: Mutex<HashMap<String, (Instant, Vec<RemoteOnline>)>>,
+    /// Where the games started here are told, for their players' followers.
+    started: OnceLock<mpsc::UnboundedSender<GameStarted>>,
 }
 
 /// An account online on a node, as nodes tell each other.
@@ -132,6 +165,22 @@ impl Notices {
             let _ = relay.send((account, notice.clone()));
         }
         self.deliver(account, notice);
+    }
+
+    /// A game has started (told once, by the node whose room it is): each of its players with
+    /// an account hears `GameStart`, and the game goes on to whoever tells their followers.
+    pub fn game_started(&self, started: GameStarted) {
+        for account in started.players.iter().filter_map(|(account, _)| *account) {
+            self.tell(account, Notice::GameStart { game: started.game.clone() });
+        }
+        if let Some(hook) = self.started.get() {
+            let _ = hook.send(started);
+        }
+    }
+
+    /// Sends every game started here to `hook` from now on.
+    pub fn on_game_started(&self, hook: mpsc::UnboundedSender<GameStarted>) {
+        let _ = self.started.set(hook);
     }
 
     /// Tells `account`'s listeners on this node of `notice` (one from another node).

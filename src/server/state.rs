@@ -16,7 +16,8 @@ use super::limits::{AddressLimits, Buckets, StreamSlots};
 use super::lobby::Lobby;
 use super::metrics::Metrics;
 use super::notices::Notices;
-use super::store::{GameStore, RatingStore, Stores};
+use super::notifications::Notifications;
+use super::store::{GameStore, RatingStore, RelationStore, Stores};
 
 /// The requests one API token may make at once, and then a minute. Two programs that move at
 /// once (lichess-bot's random mover against another) make some twenty moves a second each, a
@@ -55,6 +56,10 @@ pub struct Shared {
     pub notices: Arc<Notices>,
     /// Challenges by name waiting for an answer.
     pub challenges: Challenges,
+    /// Whom players follow and block.
+    pub relations: Arc<dyn RelationStore>,
+    /// What players are told that waits until they read it.
+    pub notifications: Arc<Notifications>,
     /// Requests of the lichess-compatible API, per token.
     pub api_limits: Buckets<ApiCaller>,
     /// The API's streams open, per token.
@@ -70,14 +75,15 @@ pub enum ApiCaller {
 }
 
 impl Shared {
-    /// What connections and handlers share, around a lobby and a store, for a server
-    /// listening on `listen_ip`.
+    /// What connections and handlers share, around a lobby, a store and the notices its rooms
+    /// tell, for a server listening on `listen_ip`.
     pub fn new(
         lobby: Lobby,
         metrics: Arc<Metrics>,
         config: ServerConfig,
         shutdown: watch::Receiver<bool>,
         stores: Stores,
+        notices: Arc<Notices>,
         listen_ip: std::net::IpAddr,
     ) -> Shared {
         let limits = AddressLimits::new(config.per_address.clone());
@@ -98,8 +104,10 @@ impl Shared {
             hosts,
             next_connection: Default::default(),
             cluster: None,
-            notices: Arc::default(),
+            notifications: Arc::new(Notifications::new(stores.notifications.clone(), notices.clone())),
+            notices,
             challenges: Challenges::new(stores.challenges.clone()),
+            relations: stores.relations.clone(),
             api_limits: Buckets::new(API_BURST, API_PER_MINUTE),
             api_streams: StreamSlots::new(API_STREAMS),
         }

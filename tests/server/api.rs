@@ -104,7 +104,7 @@ async fn a_bot_and_a_board_client_play_through_berserk() {
 }
 
 /// An ndjson stream of the API read as it comes, on a connection of its own.
-struct Lines {
+pub(crate) struct Lines {
     reader: tokio::io::BufReader<tokio::net::TcpStream>,
     pending: std::collections::VecDeque<String>,
     partial: String,
@@ -112,7 +112,7 @@ struct Lines {
 
 impl Lines {
     /// GETs `path` with `token`: the status and, for a 200, the stream.
-    async fn open(server: &Server, path: &str, token: &str) -> (u16, Lines) {
+    pub(crate) async fn open(server: &Server, path: &str, token: &str) -> (u16, Lines) {
         Lines::request(server, "GET", path, token, "").await
     }
 
@@ -145,7 +145,7 @@ impl Lines {
     }
 
     /// The next JSON line (keep-alive empty lines skipped), within the test's patience.
-    async fn next(&mut self) -> serde_json::Value {
+    pub(crate) async fn next(&mut self) -> serde_json::Value {
         use tokio::io::{AsyncBufReadExt, AsyncReadExt};
         let read = async {
             loop {
@@ -174,7 +174,12 @@ impl Lines {
 }
 
 /// A form POST with a token: the answer.
-async fn post_form(server: &Server, path: &str, token: &str, form: &str) -> crate::server_support::HttpAnswer {
+pub(crate) async fn post_form(
+    server: &Server,
+    path: &str,
+    token: &str,
+    form: &str,
+) -> crate::server_support::HttpAnswer {
     let auth = format!("Bearer {token}");
     let headers = [("Authorization", auth.as_str()), ("Content-Type", "application/x-www-form-urlencoded")];
     server.http("POST", path, &headers, form).await

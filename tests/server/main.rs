@@ -17,6 +17,7 @@ mod api;
 mod bots;
 mod chat;
 mod clock;
+mod club;
 mod cluster;
 mod engines;
 mod errors;

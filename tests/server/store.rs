@@ -10,9 +10,9 @@ use gambit::chess::{Color, Outcome, Rules, Variant};
 use gambit::protocol::name_key;
 use gambit::server::ratings::{self, Category};
 use gambit::server::store::{
-    self, AnalysisRecord, AnalysisWrite, GameStore, PostgresStore, RatedEnd, RatedResult, SqliteStore, StoreError,
-    StoreEvent, StoredAnalysis, StoredChat, StoredClock, StoredEval, StoredGame, StoredScore, StoredSeat, StoredTimes,
-    Stores, CHAT_KEPT,
+    self, AnalysisRecord, AnalysisWrite, GameStore, PostgresStore, RatedEnd, RatedResult, Relation, SqliteStore,
+    StoreError, StoreEvent, StoredAnalysis, StoredChat, StoredClock, StoredEval, StoredGame, StoredScore, StoredSeat,
+    StoredTimes, Stores, CHAT_KEPT,
 };
 use gambit::server::token::TokenHash;
 
@@ -444,4 +444,80 @@ async fn accounts_sessions_and_ratings_read_back() {
         assert!(accounts.leaderboard(Category::Rapid, 110.0, 100).await.expect("read").is_empty());
         assert_eq!(accounts.leaderboard(Category::Blitz, 110.0, 1).await.expect("read").len(), 1);
     }
+}
+
+#[tokio::test]
+async fn relations_and_notifications_read_back_and_outlive_the_process() {
+    let dir = crate::server_support::scratch("store-club");
+    let file = dir.join("club.db");
+    let file_store = || Stores::of(Arc::new(SqliteStore::open(file.to_str().expect("path")).expect("open file")));
+    let mut faces = every_face().await;
+    faces.push(("sqlite file", file_store()));
+    for (name, Stores { games, accounts, relations, notifications, .. }) in faces {
+        eprintln!("store: {name}");
+        let mut ids = Vec::new();
+        for who in ["Ann", "Bo", "Cy"] {
+            ids.push(
+                accounts.create_account(who.into(), "h".into(), vec![1; 32], 0).await.expect("ok").expect("new").id,
+            );
+        }
+        let (ann, bo, cy) = (ids[0], ids[1], ids[2]);
+        relations.set_relation(ann, bo, Some(Relation::Follow), 10).await.expect("follow");
+        relations.set_relation(ann, cy, Some(Relation::Follow), 11).await.expect("follow");
+        relations.set_relation(cy, bo, Some(Relation::Follow), 12).await.expect("follow");
+        relations.set_relation(bo, ann, Some(Relation::Block), 13).await.expect("block");
+        assert_eq!(relations.relation(ann, bo).await.expect("read"), Some(Relation::Follow));
+        assert_eq!(relations.relation(bo, cy).await.expect("read"), None);
+        let followed: Vec<String> =
+            relations.related(ann, Relation::Follow).await.expect("read").into_iter().map(|a| a.username).collect();
+        assert_eq!(followed, ["Bo", "Cy"], "{name}: by name");
+        let mut followers = relations.relating(bo, Relation::Follow).await.expect("read");
+        followers.sort();
+        assert_eq!(followers, [ann, cy]);
+        assert_eq!(relations.relating(ann, Relation::Block).await.expect("read"), [bo]);
+        // Blocking replaces following; clearing forgets.
+        relations.set_relation(ann, bo, Some(Relation::Block), 20).await.expect("block");
+        assert_eq!(relations.relation(ann, bo).await.expect("read"), Some(Relation::Block));
+        assert_eq!(relations.relating(bo, Relation::Follow).await.expect("read"), [cy]);
+        relations.set_relation(ann, bo, None, 21).await.expect("clear");
+        assert_eq!(relations.relation(ann, bo).await.expect("read"), None);
+
+        // Notifications: newest first, the oldest beyond what is kept go, read ones stay read.
+        for n in 0..5 {
+            let id = notifications
+                .add_notification(ann, "challenge".into(), format!("{{\"text\":\"n{n}\"}}"), 100 + n, 4)
+                .await
+                .expect("add");
+            assert!(id > 0);
+        }
+        notifications.add_notification(bo, "friendGame".into(), "{}".into(), 200, 4).await.expect("add");
+        let (unread, list) = notifications.notifications(ann, 3).await.expect("list");
+        assert_eq!(unread, 4, "{name}: the fifth oldest went");
+        let bodies: Vec<&str> = list.iter().map(|n| n.body.as_str()).collect();
+        assert_eq!(bodies, [r#"{"text":"n4"}"#, r#"{"text":"n3"}"#, r#"{"text":"n2"}"#]);
+        assert_eq!(notifications.read_notifications(ann, Some(vec![list[0].id, list[1].id])).await.expect("read"), 2);
+        // Another's ids change nothing of theirs.
+        assert_eq!(notifications.read_notifications(bo, Some(vec![list[2].id])).await.expect("read"), 1);
+        let (_, list) = notifications.notifications(ann, 10).await.expect("list");
+        assert_eq!(list.iter().map(|n| n.read).collect::<Vec<_>>(), [true, true, false, false]);
+        assert_eq!(notifications.read_notifications(ann, None).await.expect("all"), 0);
+        games.close().await;
+    }
+    // What the file holds is still there once it is opened again (as soon as the closed
+    // store's thread has let go of the file).
+    let reopened = async {
+        loop {
+            match SqliteStore::open(file.to_str().expect("path")) {
+                Ok(store) => return Stores::of(Arc::new(store)),
+                Err(StoreError::Locked { .. }) => tokio::time::sleep(std::time::Duration::from_millis(20)).await,
+                Err(e) => panic!("reopen: {e}"),
+            }
+        }
+    };
+    let Stores { accounts, relations, notifications, .. } =
+        tokio::time::timeout(std::time::Duration::from_secs(10), reopened).await.expect("reopened in time");
+    let ann = accounts.account("ann").await.expect("read").expect("kept").id;
+    assert_eq!(relations.relating(ann, Relation::Block).await.expect("read").len(), 1);
+    let (unread, list) = notifications.notifications(ann, 10).await.expect("list");
+    assert_eq!((unread, list.len()), (0, 4));
 }

@@ -73,7 +73,7 @@ pub struct Account {
 }
 
 impl Account {
-    fn of(stored: StoredAccount) -> Account {
+    pub fn of(stored: StoredAccount) -> Account {
         Account { id: stored.id, username: stored.username, seat_key: stored.seat_key, bot: stored.bot }
     }
 

@@ -39,7 +39,7 @@ use super::game_ref::GameRef;
 use super::limits::{ConnectionSlot, RateLimiter, Verdict};
 use super::lobby::seeks::SeekMatch;
 use super::lobby::Creator;
-use super::notices::Notice;
+use super::notices::GameStarted;
 use super::state::Shared;
 use crate::protocol::{
     parse_client, ClientMessage, ErrorCode, GameAction, GameId, Incoming, NewGame, PlayerName, Refusal, Request,
@@ -435,8 +435,9 @@ impl Connection {
         tracing::info!(game = %game, "game created");
         if created.summary.status == crate::protocol::Status::Ongoing {
             // Against the computer the game starts at once: the player's programs hear of it.
-            if let Some(account) = &self.account {
-                self.shared.notices.tell(account.id, Notice::GameStart { game: game.clone() });
+            if let (Some(account), Some((side, _))) = (&self.account, &created.seat) {
+                let started = GameStarted::against_computer(game.clone(), *side, account.id, &created.summary);
+                self.shared.notices.game_started(started);
             }
         }
         let (color, token) = match &created.seat {

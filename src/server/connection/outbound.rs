@@ -194,6 +194,7 @@ mod tests {
             ServerConfig::default(),
             shutdown,
             stores,
+            Arc::default(),
             std::net::Ipv4Addr::LOCALHOST.into(),
         ));
         let spec = NewGame { as_side: Some(Color::White), ..NewGame::default() };

@@ -10,6 +10,7 @@ use crate::server::limits::Verdict;
 use crate::server::lobby::seeks::{self, SeekMatch, Seeker};
 use crate::server::lobby::{Taken, Taker};
 use crate::server::room::{self, Command};
+use crate::server::store::Relation;
 
 impl Connection {
     /// `chat`: a line in one of the game's rooms, as this connection's seat or as a spectator.
@@ -32,7 +33,14 @@ impl Connection {
         if !self.shared.limits.may_chat(self.ip) {
             return Err(Refusal::rate_limited("your address is writing too fast; wait a few seconds"));
         }
-        handle.call(Command::Chat { token, name: self.name.clone(), room, text }).await?.into_done()?;
+        let blocked_by = match &self.account {
+            Some(account) => self.shared.relations.relating(account.id, Relation::Block).await.map_err(|e| {
+                tracing::error!(error = %e, "could not read who blocks a chat line's writer");
+                Refusal::new(ErrorCode::ServerError, "could not send the line; try again")
+            })?,
+            None => Vec::new(),
+        };
+        handle.call(Command::Chat { token, name: self.name.clone(), room, text, blocked_by }).await?.into_done()?;
         self.ack(id).await;
         Ok(())
     }

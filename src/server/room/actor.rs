@@ -22,10 +22,10 @@ use super::seats::Seats;
 use super::snapshot::{self, View};
 use super::{Action, Command, LobbyNote, Reply, RoomCommand, RoomContext, Subscription};
 use crate::chess::{Color, Game, Move, MoveError, Outcome};
-use crate::protocol::{GameId, GameSummary, Refusal, Status};
+use crate::protocol::{ChatRoom, ErrorCode, GameId, GameSummary, Refusal, Status};
 use crate::server::accounts::Player;
 use crate::server::faults;
-use crate::server::notices::Notice;
+use crate::server::notices::GameStarted;
 use crate::server::store::{AccountKey, StoreEvent, StoredGame};
 use crate::timer::sleep_until;
 
@@ -92,9 +92,9 @@ impl Room {
         self.started = true;
         let Some(notices) = &self.ctx.notices else { return };
         let accounts = self.seats.accounts();
-        for account in [accounts.white, accounts.black].into_iter().flatten() {
-            notices.tell(account, Notice::GameStart { game: self.id.clone() });
-        }
+        let views = self.seats.views();
+        let started = GameStarted::new(self.id.clone(), (accounts.white, &views.white), (accounts.black, &views.black));
+        notices.game_started(started);
     }
 
     /// The task: commands and the room's own timers one at a time, each followed by the one
@@ -205,8 +205,16 @@ impl Room {
                 self.presence.observe();
                 Response::Subscribed { since: v, reader: None }
             }
-            Command::Chat { token, name, room, text } => {
-                let seat = token.and_then(|t| self.seats.side_of(&t)).map(|side| self.seats.seat(side).view());
+            Command::Chat { token, name, room, text, blocked_by } => {
+                let side = token.and_then(|t| self.seats.side_of(&t));
+                let opponent = side.and_then(|side| self.seats.seat(side.other()).account());
+                if room == ChatRoom::Players && opponent.is_some_and(|o| blocked_by.contains(&o)) {
+                    return done(Err(Refusal::new(
+                        ErrorCode::BadRequest,
+                        "your opponent does not accept chat from you",
+                    )));
+                }
+                let seat = side.map(|side| self.seats.seat(side).view());
                 done(self.chat.write((room, text), (seat, name), &self.game, &self.events).await)
             }
             Command::Unwatch => {

@@ -56,8 +56,16 @@ pub enum Command {
         round_trip_ms: Option<u64>,
     },
     /// A line for one of the chat rooms, from the seat holding `token` (if any) or a spectator
-    /// called `name`.
-    Chat { token: Option<String>, name: Option<PlayerName>, room: ChatRoom, text: ChatText },
+    /// called `name`. `blocked_by`: the accounts that block the writer; a player's line to an
+    /// opponent among them is refused.
+    Chat {
+        token: Option<String>,
+        name: Option<PlayerName>,
+        room: ChatRoom,
+        text: ChatText,
+        #[serde(default)]
+        blocked_by: Vec<AccountKey>,
+    },
     /// The current `state` as JSON text, with its version.
     Snapshot,
     /// The current state as a value (HTTP API).

@@ -38,6 +38,45 @@ pub struct StoredChallenge {
     pub created_ms: i64,
 }
 
+/// How one account stands towards another (lichess's relations): it follows them, or it blocks
+/// them. One at most per pair and direction: blocking someone ends following them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Relation {
+    Follow,
+    Block,
+}
+
+impl Relation {
+    /// The name the store keeps.
+    pub fn name(self) -> &'static str {
+        match self {
+            Relation::Follow => "follow",
+            Relation::Block => "block",
+        }
+    }
+
+    /// The relation a stored name stands for.
+    pub fn parse(name: &str) -> Result<Relation, StoreError> {
+        match name {
+            "follow" => Ok(Relation::Follow),
+            "block" => Ok(Relation::Block),
+            other => Err(StoreError::Read(format!("unknown relation {other:?}"))),
+        }
+    }
+}
+
+/// A notification as stored: whose it is, its kind and the rest as JSON (`server::notifications`
+/// reads it), when it came and whether its account has read it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredNotification {
+    pub id: i64,
+    pub account: AccountKey,
+    pub kind: String,
+    pub body: String,
+    pub created_ms: i64,
+    pub read: bool,
+}
+
 /// A personal API token as stored: its number, whose it is, what it is for and may do. The
 /// token itself is known by its SHA-256 only.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -19,8 +19,8 @@ use std::sync::Arc;
 use futures::future::BoxFuture;
 
 pub use accounts::{
-    AccountKey, RatedEnd, RatedResult, RatingChange, RatingPoint, RatingUpdate, RatingsAfter, RatingsBefore, Results,
-    StoredAccount, StoredApiToken, StoredChallenge, StoredRating, StoredRatings,
+    AccountKey, RatedEnd, RatedResult, RatingChange, RatingPoint, RatingUpdate, RatingsAfter, RatingsBefore, Relation,
+    Results, StoredAccount, StoredApiToken, StoredChallenge, StoredNotification, StoredRating, StoredRatings,
 };
 pub use analyses::{AnalysisRecord, AnalysisWrite, StoredAnalysis, StoredEval};
 pub use games::{StoreEvent, StoredChat, StoredClock, StoredGame, StoredScore, StoredSeat, StoredTimes, CHAT_KEPT};
@@ -28,7 +28,9 @@ pub use postgres::{NodeInfo, Owner, PostgresStore, LEASE, RENEW_EVERY};
 /// The SQLite file's schema (its version is what `PRAGMA user_version` reads).
 pub use sqlite::schema;
 pub use sqlite::SqliteStore;
-pub use traits::{AccountStore, AnalysisStore, ChallengeStore, GameStore, RatingStore, StoreError};
+pub use traits::{
+    AccountStore, AnalysisStore, ChallengeStore, GameStore, NotificationStore, RatingStore, RelationStore, StoreError,
+};
 
 /// True if `db` names a PostgreSQL database (`postgres://…` or `postgresql://…`) rather than an
 /// SQLite file.
@@ -45,17 +47,24 @@ pub struct Stores {
     pub ratings: Arc<dyn RatingStore>,
     pub analyses: Arc<dyn AnalysisStore>,
     pub challenges: Arc<dyn ChallengeStore>,
+    pub relations: Arc<dyn RelationStore>,
+    pub notifications: Arc<dyn NotificationStore>,
 }
 
 impl Stores {
     /// Every face of `store`.
-    pub fn of<S: GameStore + AccountStore + RatingStore + AnalysisStore + ChallengeStore>(store: Arc<S>) -> Stores {
+    pub fn of<S>(store: Arc<S>) -> Stores
+    where
+        S: GameStore + AccountStore + RatingStore + AnalysisStore + ChallengeStore + RelationStore + NotificationStore,
+    {
         Stores {
             games: store.clone(),
             accounts: store.clone(),
             ratings: store.clone(),
             analyses: store.clone(),
-            challenges: store,
+            challenges: store.clone(),
+            relations: store.clone(),
+            notifications: store,
         }
     }
 }

@@ -8,8 +8,8 @@ use futures::future::BoxFuture;
 use thiserror::Error;
 
 use super::{
-    AccountKey, AnalysisRecord, AnalysisWrite, RatingPoint, Results, StoreEvent, StoredAccount, StoredApiToken,
-    StoredChallenge, StoredGame, StoredRating, StoredRatings,
+    AccountKey, AnalysisRecord, AnalysisWrite, RatingPoint, Relation, Results, StoreEvent, StoredAccount,
+    StoredApiToken, StoredChallenge, StoredGame, StoredNotification, StoredRating, StoredRatings,
 };
 use crate::server::ratings::Category;
 use crate::server::token::TokenHash;
@@ -175,6 +175,54 @@ pub trait ChallengeStore: Send + Sync + 'static {
     fn challenge(&self, id: &str, oldest_ms: i64) -> BoxFuture<'static, Result<Option<StoredChallenge>, StoreError>>;
     /// Takes challenge `id` out, if it is still there: of two callers, one gets it.
     fn take_challenge(&self, id: &str) -> BoxFuture<'static, Result<Option<StoredChallenge>, StoreError>>;
+}
+
+/// Where players' relations are kept: whom each follows and whom each blocks.
+pub trait RelationStore: Send + Sync + 'static {
+    /// Sets how `from` stands towards `to` (None: neither follows nor blocks).
+    fn set_relation(
+        &self,
+        from: AccountKey,
+        to: AccountKey,
+        relation: Option<Relation>,
+        now_ms: i64,
+    ) -> BoxFuture<'static, Result<(), StoreError>>;
+    /// How `from` stands towards `to`.
+    fn relation(&self, from: AccountKey, to: AccountKey) -> BoxFuture<'static, Result<Option<Relation>, StoreError>>;
+    /// The accounts `from` stands towards as `relation` (those it follows, or blocks), by name.
+    fn related(
+        &self,
+        from: AccountKey,
+        relation: Relation,
+    ) -> BoxFuture<'static, Result<Vec<StoredAccount>, StoreError>>;
+    /// The accounts that stand towards `to` as `relation` (its followers, or those blocking it).
+    fn relating(&self, to: AccountKey, relation: Relation) -> BoxFuture<'static, Result<Vec<AccountKey>, StoreError>>;
+}
+
+/// Where notifications wait until their player reads them.
+pub trait NotificationStore: Send + Sync + 'static {
+    /// Adds a notification for `account`, keeping only its `keep` newest; its number.
+    fn add_notification(
+        &self,
+        account: AccountKey,
+        kind: String,
+        body: String,
+        now_ms: i64,
+        keep: u64,
+    ) -> BoxFuture<'static, Result<i64, StoreError>>;
+    /// The account's `limit` newest notifications, newest first, and how many it has unread.
+    fn notifications(
+        &self,
+        account: AccountKey,
+        limit: u64,
+    ) -> BoxFuture<'static, Result<(u64, Vec<StoredNotification>), StoreError>>;
+    /// Marks the account's notifications `ids` read (all of them with None); how many it still
+    /// has unread.
+    fn read_notifications(
+        &self,
+        account: AccountKey,
+        ids: Option<Vec<i64>>,
+    ) -> BoxFuture<'static, Result<u64, StoreError>>;
 }
 
 /// Where computer analyses of finished games are claimed, followed and kept.

@@ -14,7 +14,7 @@ use super::{lichess, ApiError, Caller};
 use crate::server::accounts::{Account, Scope};
 use crate::server::ratings;
 use crate::server::state::Shared;
-use crate::server::store::now_ms;
+use crate::server::store::{now_ms, Relation};
 
 /// An account's ratings as lichess's `perfs`: per category, `games`, `rating`, `rd`, `prog`,
 /// `prov` (matchmaking programs such as lichess-bot's read them).
@@ -37,8 +37,15 @@ async fn perfs(shared: &Shared, account: &Account) -> Result<Map<String, Value>,
     Ok(perfs)
 }
 
-/// A player's public data as lichess shows a user (UserExtended, the parts gambit has).
-async fn user_json(shared: &Shared, headers: &HeaderMap, account: &Account) -> Result<Value, ApiError> {
+/// A player's public data as lichess shows a user (UserExtended, the parts gambit has); to a
+/// `viewer` other than themselves, also how the two stand (`following`, `blocking`,
+/// `followsYou`).
+pub(super) async fn user_json(
+    shared: &Shared,
+    headers: &HeaderMap,
+    account: &Account,
+    viewer: Option<&Account>,
+) -> Result<Value, ApiError> {
     let store = shared.accounts.store();
     let now = now_ms();
     let perfs = perfs(shared, account).await?;
@@ -67,6 +74,13 @@ async fn user_json(shared: &Shared, headers: &HeaderMap, account: &Account) -> R
     if let Some(game) = playing.first() {
         value["playing"] = json!(format!("{base}/g/{game}"));
     }
+    if let Some(viewer) = viewer.filter(|v| v.id != account.id) {
+        let mine = shared.relations.relation(viewer.id, account.id).await?;
+        let theirs = shared.relations.relation(account.id, viewer.id).await?;
+        value["following"] = json!(mine == Some(Relation::Follow));
+        value["blocking"] = json!(mine == Some(Relation::Block));
+        value["followsYou"] = json!(theirs == Some(Relation::Follow));
+    }
     Ok(value)
 }
 
@@ -76,7 +90,7 @@ pub(super) async fn account(
     headers: HeaderMap,
     caller: Caller,
 ) -> Result<Response, ApiError> {
-    Ok(Json(user_json(&shared, &headers, caller.account()).await?).into_response())
+    Ok(Json(user_json(&shared, &headers, caller.account(), None).await?).into_response())
 }
 
 /// `GET /api/user/{name}`: a player's public data.
@@ -86,7 +100,8 @@ pub(super) async fn user(
     Path(name): Path<String>,
 ) -> Result<Response, ApiError> {
     let account = shared.accounts.find(&name).await?.ok_or_else(|| ApiError::not_found("No such user"))?;
-    Ok(Json(user_json(&shared, &headers, &account).await?).into_response())
+    let viewer = super::viewer(&shared, &headers).await?;
+    Ok(Json(user_json(&shared, &headers, &account, viewer.as_ref()).await?).into_response())
 }
 
 /// `GET /api/account/playing`: the caller's games in progress, as `nowPlaying`.

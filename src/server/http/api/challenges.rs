@@ -17,9 +17,11 @@ use crate::protocol::{ClockSpec, NewGame, SeatSpec, VariantName};
 use crate::server::accounts::{Account, Player, Scope};
 use crate::server::challenges::{Challenge, Decline, Party, Status, Terms};
 use crate::server::game_ref::GameRef;
-use crate::server::notices::Notice;
+use crate::server::notices::{GameStarted, Notice};
+use crate::server::notifications::{Kind, Notification};
 use crate::server::room::Command;
 use crate::server::state::Shared;
+use crate::server::store::Relation;
 
 /// The rating lichess gives each of its eight computer levels (its "Stockfish level N"
 /// opponents), by which `level` picks the nearest of gambit's levels (docs/api.md).
@@ -103,6 +105,9 @@ pub(super) async fn create(
     if dest.id == me.id {
         return Err(ApiError::bad("You cannot challenge yourself."));
     }
+    if shared.relations.relation(dest.id, me.id).await? == Some(Relation::Block) {
+        return Err(ApiError::bad(format!("{} does not accept challenges from you.", dest.username)));
+    }
     if terms.rated {
         if terms.clock.is_none() {
             return Err(ApiError::bad("an untimed game cannot be rated here; give a clock"));
@@ -117,6 +122,8 @@ pub(super) async fn create(
     shared.challenges.add(&challenge).await?;
     let base = lichess::base_url(&shared, &headers);
     tell_both(&shared, &base, "challenge", &challenge);
+    let text = format!("{} challenges you: {}", me.username, challenge.terms.describe());
+    shared.notifications.send_or_log(dest.id, Kind::Challenge, Notification { text, url: None }).await;
     tracing::info!(challenge = %challenge.id, from = %me.username, to = %dest.username, "challenge made");
     let mut answer = lichess::challenge(&shared, &base, &challenge, Some("out"));
     // lichess-bot reads the challenge under "id" at the top level or under "challenge".
@@ -268,7 +275,7 @@ pub(super) async fn ai(
     if let Some(dir) = &shared.config.log_dir {
         crate::server::observers::textlog::start(dir.clone(), game.clone(), created.handle);
     }
-    shared.notices.tell(me.id, Notice::GameStart { game: game.clone() });
+    shared.notices.game_started(GameStarted::against_computer(game.clone(), side, me.id, &created.summary));
     let state = room.call(Command::State).await?.into_state()?;
     tracing::info!(game = %game, "AI challenge");
     Ok((StatusCode::CREATED, Json(ai_game(&state, side))).into_response())

@@ -1,13 +1,16 @@
 //! The event stream (`GET /api/stream/event`): what a player's program hears of as it
 //! happens — each game of theirs starting (the games already in progress first) and finishing,
 //! challenges to and from them — as lichess's ndjson, with an empty line every few seconds
-//! while nothing happens. The account counts as online while a stream is open.
+//! while nothing happens. The account counts as online while a stream is open. With
+//! `?notifications=true` (gambit's own, for its web pages) it also carries each notification as
+//! it arrives: `{"type":"notification","notification":{…}}`; lichess's programs never ask for it,
+//! so they meet no type they do not know.
 
 use std::collections::HashSet;
 use std::sync::Arc;
 
 use axum::body::Bytes;
-use axum::extract::State;
+use axum::extract::{Query, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use serde_json::{json, Value};
@@ -21,11 +24,19 @@ use crate::server::notices::{Notice, Online};
 use crate::server::room::Command;
 use crate::server::state::Shared;
 
+/// The query of `/api/stream/event`.
+#[derive(serde::Deserialize)]
+pub(super) struct StreamQuery {
+    #[serde(default)]
+    notifications: bool,
+}
+
 /// `GET /api/stream/event`.
 pub(super) async fn stream(
     State(shared): State<Arc<Shared>>,
     caller: Caller,
     headers: HeaderMap,
+    Query(query): Query<StreamQuery>,
 ) -> Result<Response, ApiError> {
     let slot = caller.stream_slot(&shared)?;
     let account = caller.account().clone();
@@ -33,7 +44,7 @@ pub(super) async fn stream(
     let base = lichess::base_url(&shared, &headers);
     let (tx, rx) = mpsc::channel(32);
     tokio::spawn(async move {
-        events(shared, account, notices, online, tx, base).await;
+        events(shared, account, notices, online, tx, base, query.notifications).await;
         drop(slot);
     });
     Ok(ndjson(rx))
@@ -47,6 +58,7 @@ async fn events(
     online: Online,
     tx: mpsc::Sender<Bytes>,
     base: String,
+    with_notifications: bool,
 ) {
     let _online = online;
     let (finished_tx, mut finished) = mpsc::channel::<Value>(16);
@@ -78,6 +90,10 @@ async fn events(
                     game_started(&shared, &account, game, &tx, &finished_tx, &mut started).await
                 }
                 Ok(Notice::Challenge(text)) => tx.send(Bytes::from(format!("{text}\n"))).await.is_ok(),
+                Ok(Notice::Notification(text)) if with_notifications => {
+                    tx.send(Bytes::from(format!("{{\"type\":\"notification\",\"notification\":{text}}}\n"))).await.is_ok()
+                }
+                Ok(Notice::Notification(_)) => true,
                 Err(broadcast::error::RecvError::Lagged(missed)) => {
                     tracing::warn!(username = %account.username, missed, "an event stream fell behind");
                     true

@@ -11,7 +11,9 @@ mod challenges;
 mod events;
 mod games;
 mod lichess;
+mod notifications;
 mod play;
+mod relations;
 mod tokens;
 
 use std::collections::HashMap;
@@ -45,6 +47,11 @@ pub fn routes() -> Router<Arc<Shared>> {
         .route("/api/bot/online", get(account::online_bots))
         .route("/api/bot/account/upgrade", post(account::upgrade))
         .route("/api/stream/event", get(events::stream))
+        .route("/api/rel/following", get(relations::following))
+        .route("/api/rel/{action}/{name}", post(relations::relate))
+        .route("/api/friends", get(relations::friends))
+        .route("/api/notifications", get(notifications::list))
+        .route("/api/notifications/read", post(notifications::read))
         .route("/api/challenge", get(challenges::list))
         .route("/api/challenge/ai", post(challenges::ai))
         .route("/api/challenge/open", post(challenges::open))
@@ -168,29 +175,44 @@ impl FromRequestParts<Arc<Shared>> for Caller {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, shared: &Arc<Shared>) -> Result<Caller, ApiError> {
-        let token = match bearer(&parts.headers) {
-            Some(text) => shared.accounts.api_token(text).await?,
-            // A logged-in browser (the web client's challenge forms) may do anything its
-            // player may: the session is the player.
-            None => match session_cookie(&parts.headers) {
-                Some(session) => shared.accounts.session(&session).await?.map(|account| ApiToken {
-                    account,
-                    scopes: Scopes::all(),
-                    id: None,
-                }),
-                None => {
-                    return Err(ApiError::new(
-                        StatusCode::UNAUTHORIZED,
-                        "Missing authorization: send Authorization: Bearer TOKEN",
-                    ))
-                }
-            },
+        let Some(token) = credentials(shared, &parts.headers).await? else {
+            return Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "Missing authorization: send Authorization: Bearer TOKEN",
+            ));
         };
         let Some(token) = token else { return Err(ApiError::new(StatusCode::UNAUTHORIZED, "No such token")) };
         let caller = Caller(token);
         shared.api_limits.take(caller.key(), Instant::now()).map_err(ApiError::too_many)?;
         Ok(caller)
     }
+}
+
+/// What a request's credentials stand for: None without any, `Some(None)` for a token or
+/// session that is no (longer) one.
+async fn credentials(shared: &Shared, headers: &HeaderMap) -> Result<Option<Option<ApiToken>>, ApiError> {
+    Ok(match bearer(headers) {
+        Some(text) => Some(shared.accounts.api_token(text).await?),
+        // A logged-in browser (the web client's challenge forms) may do anything its
+        // player may: the session is the player.
+        None => match session_cookie(headers) {
+            Some(session) => Some(shared.accounts.session(&session).await?.map(|account| ApiToken {
+                account,
+                scopes: Scopes::all(),
+                id: None,
+            })),
+            None => None,
+        },
+    })
+}
+
+/// The account a request of a public page comes from, if its credentials are good: what it
+/// shows may depend on who asks (whether they follow the player).
+pub async fn viewer(
+    shared: &Shared,
+    headers: &HeaderMap,
+) -> Result<Option<crate::server::accounts::Account>, ApiError> {
+    Ok(credentials(shared, headers).await?.flatten().map(|token| token.account))
 }
 
 impl Caller {

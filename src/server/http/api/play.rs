@@ -28,6 +28,7 @@ use crate::server::game_ref::GameRef;
 use crate::server::lobby::seeks::Seeker;
 use crate::server::room::{Command, Seated};
 use crate::server::state::Shared;
+use crate::server::store::Relation;
 
 /// How often a quiet stream sends an empty line, so clients and proxies know it is alive
 /// (lichess-bot gives up on a stream silent for 15 s).
@@ -171,7 +172,9 @@ pub(super) async fn chat(
     }
     let account = caller.account();
     let handle = shared.room(&game).await?;
-    let command = Command::Chat { token: Some(account.seat_token(&game)), name: account.name(), room, text };
+    let blocked_by = shared.relations.relating(account.id, Relation::Block).await?;
+    let command =
+        Command::Chat { token: Some(account.seat_token(&game)), name: account.name(), room, text, blocked_by };
     handle.call(command).await?.into_done()?;
     Ok(ok())
 }

@@ -17,7 +17,7 @@ use crate::server::store::{
 };
 use crate::server::token::TokenHash;
 
-fn account_row(row: &Row, first: usize) -> Result<StoredAccount, StoreError> {
+pub(super) fn account_row(row: &Row, first: usize) -> Result<StoredAccount, StoreError> {
     Ok(StoredAccount {
         id: row.try_get(first).map_err(read_failed)?,
         username: row.try_get(first + 1).map_err(read_failed)?,

@@ -14,6 +14,8 @@ mod analyses;
 mod challenges;
 mod lease;
 mod lock;
+mod notifications;
+mod relations;
 mod schema;
 mod writer;
 

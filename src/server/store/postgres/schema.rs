@@ -165,8 +165,29 @@ CREATE INDEX challenges_by_challenger ON challenges (challenger, created_ms);
 CREATE INDEX challenges_by_dest ON challenges (dest, created_ms);
 ";
 
+/// Version 9: players' relations (following and blocking) and their notifications.
+const V9: &str = "
+CREATE TABLE relations (
+    from_account BIGINT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    to_account   BIGINT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    kind         TEXT NOT NULL,
+    created_ms   BIGINT NOT NULL,
+    PRIMARY KEY (from_account, to_account)
+);
+CREATE INDEX relations_by_to ON relations (to_account, kind);
+CREATE TABLE notifications (
+    id         BIGSERIAL PRIMARY KEY,
+    account    BIGINT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    kind       TEXT NOT NULL,
+    body       TEXT NOT NULL,
+    created_ms BIGINT NOT NULL,
+    read       BOOLEAN NOT NULL DEFAULT FALSE
+);
+CREATE INDEX notifications_by_account ON notifications (account, id);
+";
+
 /// Every migration's SQL, oldest first: version n is `STEPS[n - 1]`.
-const STEPS: [&str; 8] = [V1, V2, V3, V4, V5, V6, V7, V8];
+const STEPS: [&str; 9] = [V1, V2, V3, V4, V5, V6, V7, V8, V9];
 
 /// The schema version this server writes.
 pub const LATEST: usize = STEPS.len();

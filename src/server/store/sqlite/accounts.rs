@@ -22,7 +22,7 @@ fn account_row(row: &Row<'_>) -> rusqlite::Result<StoredAccount> {
 }
 
 /// An account from `id, username, password_hash, seat_key, created_ms, bot` at `first`.
-fn account_at(row: &Row<'_>, first: usize) -> rusqlite::Result<StoredAccount> {
+pub(super) fn account_at(row: &Row<'_>, first: usize) -> rusqlite::Result<StoredAccount> {
     Ok(StoredAccount {
         id: row.get(first)?,
         username: row.get(first + 1)?,

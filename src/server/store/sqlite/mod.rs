@@ -10,6 +10,8 @@ mod accounts;
 mod analyses;
 mod challenges;
 mod lock;
+mod notifications;
+mod relations;
 pub mod schema;
 
 use std::sync::mpsc;

@@ -151,8 +151,30 @@ CREATE INDEX challenges_by_challenger ON challenges (challenger, created_ms);
 CREATE INDEX challenges_by_dest ON challenges (dest, created_ms);
 ";
 
+/// Version 9: players' relations (following and blocking) and their notifications, kept until
+/// read.
+const V9: &str = "
+CREATE TABLE relations (
+    from_account INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    to_account   INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    kind         TEXT NOT NULL,             -- follow | block
+    created_ms   INTEGER NOT NULL,
+    PRIMARY KEY (from_account, to_account)
+) WITHOUT ROWID;
+CREATE INDEX relations_by_to ON relations (to_account, kind);
+CREATE TABLE notifications (
+    id         INTEGER PRIMARY KEY,
+    account    INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    kind       TEXT NOT NULL,               -- challenge | friendGame | corresMove | tournament
+    body       TEXT NOT NULL,               -- the rest as JSON (server::notifications)
+    created_ms INTEGER NOT NULL,
+    read       INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX notifications_by_account ON notifications (account, id);
+";
+
 /// Every migration's SQL, oldest first: version n is `STEPS[n - 1]`.
-const STEPS: [&str; 8] = [V1, V2, V3, V4, V5, V6, V7, V8];
+const STEPS: [&str; 9] = [V1, V2, V3, V4, V5, V6, V7, V8, V9];
 
 /// The schema version this server writes.
 pub const LATEST: usize = STEPS.len();
