@@ -13,15 +13,15 @@ use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
 use server_support::{start, Server};
 
-const PASSWORD: &str = "correct horse battery";
+pub(crate) const PASSWORD: &str = "correct horse battery";
 
 /// A username no other run of these tests has used: `tag` and the process id.
-fn unique_name(tag: &str) -> String {
+pub(crate) fn unique_name(tag: &str) -> String {
     format!("{tag}{}", std::process::id() % 10_000_000)
 }
 
 /// Types `text` into the input `id`, replacing what it held.
-async fn type_into(c: &Client, id: &str, text: &str) {
+pub(crate) async fn type_into(c: &Client, id: &str, text: &str) {
     let input = c.wait().at_most(WAIT).for_element(Locator::Id(id)).await.unwrap_or_else(|e| panic!("#{id}: {e}"));
     input.clear().await.expect("clear");
     input.send_keys(text).await.expect("type");
@@ -29,7 +29,7 @@ async fn type_into(c: &Client, id: &str, text: &str) {
 
 /// Signs up as `username` at `/signup` and waits for the lobby, logged in, its challenges
 /// loaded from the event stream (so a challenge from now on arrives as news).
-async fn sign_up(c: &Client, server: &Server, username: &str) {
+pub(crate) async fn sign_up(c: &Client, server: &Server, username: &str) {
     open(c, server, "/signup").await;
     type_into(c, "username", username).await;
     type_into(c, "password", PASSWORD).await;
@@ -46,7 +46,7 @@ async fn sign_up(c: &Client, server: &Server, username: &str) {
 }
 
 /// Waits until the top bar's challenges are loaded from a freshly opened event stream.
-async fn wait_settled(c: &Client) {
+pub(crate) async fn wait_settled(c: &Client) {
     wait_js(
         c,
         "the event stream open",
@@ -55,7 +55,7 @@ async fn wait_settled(c: &Client) {
     .await;
 }
 
-async fn text_of(c: &Client, css: &str) -> String {
+pub(crate) async fn text_of(c: &Client, css: &str) -> String {
     let script = format!("return document.querySelector({css:?})?.textContent ?? null");
     c.execute(&script, vec![]).await.ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
 }
@@ -87,7 +87,7 @@ async fn send_challenge(c: &Client, time: &str) {
 }
 
 /// The incoming challenge in the top bar's panel, opened by its arrival: its text.
-async fn wait_incoming(c: &Client, from: &str) -> String {
+pub(crate) async fn wait_incoming(c: &Client, from: &str) -> String {
     let script = format!(
         "const li = document.querySelector('#challenge-panel:not([hidden]) li.challenge.incoming');
          return !!li && li.querySelector('.challenge-name')?.textContent === {from:?} && li.textContent"

@@ -14,6 +14,7 @@ mod challenges;
 mod editor;
 mod engines;
 mod feel;
+mod friends;
 mod layout;
 mod play;
 mod premoves;
