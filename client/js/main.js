@@ -1,10 +1,10 @@
 // The client's entry point: draws the pieces once, puts the player's name and account in the top
 // bar, then shows the page the path names: the lobby at `/`, a game at `/g/{id}`, the forms at
 // `/login` and `/signup`, a player at `/@/{name}`, the leaderboard at `/leaderboard`, the board
-// editor at `/editor`, the API tokens at `/account/tokens`, the bots at `/bots`. One page
-// serves them all so every link works as a bookmark and survives a reload. Logged in, every
-// page follows the player's event stream (events.js) for the top bar's challenges and its
-// notifications bell.
+// editor at `/editor`, the API tokens at `/account/tokens`, the bots at `/bots`, gambit TV at
+// `/tv` and `/tv/bots`. One page serves them all so every link works as a bookmark and survives
+// a reload. Logged in, every page follows the player's event stream (events.js) for the top
+// bar's challenges and its notifications bell.
 //
 // Only the top bar's modules are imported statically (index.html preloads them): each page's
 // own code comes with a dynamic `import()` of its route, so the lobby never downloads the

@@ -54,6 +54,15 @@ export const ROUTES = [
     start: (m, root) => m.startBots(root),
   },
   {
+    name: 'tv', path: /^\/tv(?:\/(bots))?\/?$/, module: 'tv/main.js',
+    graph: [
+      'animate.js', 'arrows.js', 'board.js', 'chess.js', 'clock.js', 'connection.js', 'follow.js',
+      'game/clocks.js', 'game/players.js', 'game/ratings.js', 'game/status.js', 'outcome.js',
+      'playerRatings.js', 'ratings.js', 'social.js', 'svg.js', 'tv/channels.js', 'tv/ctrl.js', 'tv/view.js',
+    ],
+    start: (m, root, match) => m.startTv(root, match[1] === 'bots' ? 'bot' : 'best'),
+  },
+  {
     name: 'lobby', path: /^/, module: 'lobby.js',
     graph: [
       'clock.js', 'connection.js', 'create.js', 'engines.js', 'legend.js', 'levels.js',

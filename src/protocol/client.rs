@@ -214,6 +214,8 @@ pub enum ClientMessage {
     Seek(NewSeek),
     /// Withdraws this connection's open challenge.
     CancelSeek,
+    /// Follows a TV channel: the channel's featured game now and at every change (`tv`).
+    Tv { channel: super::TvChannel },
     /// Takes up an open challenge.
     AcceptSeek {
         seek: SeekId,

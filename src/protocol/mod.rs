@@ -18,7 +18,9 @@ mod values;
 pub use client::{parse_client, Action, ClientMessage, GameAction, Incoming, NewGame, ProtocolError, Request};
 pub use follow::{Applied, Follower, Sequence};
 pub use server::{ErrorCode, Refusal, ServerMessage};
-pub use social::{ChatError, ChatLine, ChatRoom, ChatText, MatchScore, NewSeek, Points, SeekId, SeekView, CHAT_MAX};
+pub use social::{
+    ChatError, ChatLine, ChatRoom, ChatText, MatchScore, NewSeek, Points, SeekId, SeekView, TvChannel, CHAT_MAX,
+};
 pub use values::{
     engine_label, name_key, ClaimKind, ClaimView, ClockSpec, ClockView, EngineSeatView, GameId, GameRatings,
     GameResult, GameState, GameSummary, NameError, OfferKind, OfferView, OpeningView, PlayerName, RatingChange,

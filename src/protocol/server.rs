@@ -199,6 +199,8 @@ pub enum ServerMessage {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         id: Option<u64>,
     },
+    /// A TV channel's featured game (null: none), on `tv` and at every change.
+    Tv { channel: super::TvChannel, game: Option<GameId> },
     /// Not a versioned event: how many spectators a game has (sent at most twice a second, on change).
     Watchers { game: GameId, count: usize },
     /// Something the client sent was refused; nothing changed.

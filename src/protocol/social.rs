@@ -223,6 +223,27 @@ pub struct SeekView {
     pub rated: bool,
 }
 
+/// A TV channel (docs/protocol.md, `tv`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TvChannel {
+    /// Games between people.
+    Best,
+    /// Games with a computer seat (a level, an engine) or a bot account.
+    Bot,
+}
+
+impl TvChannel {
+    pub const ALL: [TvChannel; 2] = [TvChannel::Best, TvChannel::Bot];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            TvChannel::Best => "best",
+            TvChannel::Bot => "bot",
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -60,6 +60,8 @@ pub struct Shared {
     pub relations: Arc<dyn RelationStore>,
     /// What players are told that waits until they read it.
     pub notifications: Arc<Notifications>,
+    /// The TV channels' featured games.
+    pub tv: super::tv::Tv,
     /// Requests of the lichess-compatible API, per token.
     pub api_limits: Buckets<ApiCaller>,
     /// The API's streams open, per token.
@@ -91,7 +93,9 @@ impl Shared {
         let accounts = Accounts::new(stores.accounts, config.accounts.clone());
         let analyses =
             Arc::new(Analyses::new(stores.games.clone(), stores.analyses, config.analysis.clone(), &config.room));
+        let tv = super::tv::Tv::start(lobby.clone(), notices.clone());
         Shared {
+            tv,
             accounts,
             analyses,
             lobby,

@@ -19,3 +19,4 @@ mod layout;
 mod play;
 mod premoves;
 mod study;
+mod tv;

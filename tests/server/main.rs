@@ -33,3 +33,4 @@ mod rematch_seeks;
 mod restart;
 mod spectators;
 mod store;
+mod tv;

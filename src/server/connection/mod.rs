@@ -124,6 +124,7 @@ pub async fn serve(mut socket: WebSocket, shared: Arc<Shared>, peer: Peer) {
         shared: shared.clone(),
         follows: HashMap::new(),
         list: None,
+        tv: None,
         limiter,
         id: shared.next_connection.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         ip: peer.ip,
@@ -153,6 +154,8 @@ struct Connection {
     follows: HashMap<GameId, Follow>,
     /// The forwarder of the games list, once the client sent `list`.
     list: Option<JoinHandle<()>>,
+    /// The forwarder of a TV channel's featured game, once the client sent `tv`.
+    tv: Option<JoinHandle<()>>,
     limiter: RateLimiter,
     /// This connection's id, for the lobby's count of the games it created.
     id: u64,
@@ -388,6 +391,7 @@ impl Connection {
                 self.watch(game, v, id).await
             }
             ClientMessage::Unwatch { game } => self.unwatch(game, id).await,
+            ClientMessage::Tv { channel } => self.tv(channel, id).await,
             ClientMessage::Chat { game, room, text } => self.chat(game, room, text, id).await,
             ClientMessage::Seek(spec) => self.seek(spec, id).await,
             ClientMessage::CancelSeek => self.cancel_seek(id).await,
@@ -453,10 +457,36 @@ impl Connection {
         Ok(())
     }
 
+    /// `tv`: the channel's featured game now and at every change (replacing an earlier `tv`).
+    async fn tv(&mut self, channel: crate::protocol::TvChannel, id: Option<u64>) -> Result<(), Refusal> {
+        if let Some(old) = self.tv.take() {
+            old.abort();
+        }
+        let mut featured = self.shared.tv.follow();
+        let mut shown = crate::server::tv::message(channel, &featured.borrow_and_update());
+        self.send_message(&shown).await;
+        self.ack(id).await;
+        let out = self.out.clone();
+        self.tv = Some(tokio::spawn(async move {
+            while featured.changed().await.is_ok() {
+                let now = crate::server::tv::message(channel, &featured.borrow_and_update());
+                // Another channel's change is no news here.
+                if now == shown {
+                    continue;
+                }
+                if out.send(Outbound::Text(now.to_json().into())).await.is_err() {
+                    return;
+                }
+                shown = now;
+            }
+        }));
+        Ok(())
+    }
+
     /// Stops every forwarder and tells the rooms this connection is gone.
     async fn close(&mut self) {
-        if let Some(list) = self.list.take() {
-            list.abort();
+        for forwarder in [self.list.take(), self.tv.take()].into_iter().flatten() {
+            forwarder.abort();
         }
         if self.seeking {
             // A seek goes with its creator.

@@ -64,6 +64,8 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/leaderboard", get(players::leaderboard))
         .route("/account/tokens", get(web::index))
         .route("/bots", get(web::index))
+        .route("/tv", get(web::index))
+        .route("/tv/bots", get(web::index))
         .route("/api/bots", get(players::bots))
         .merge(api::routes())
         // gzip where the client takes it, but not the API's streams: a compressor holds lines

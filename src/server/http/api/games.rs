@@ -128,6 +128,12 @@ fn game_line(state: &GameState, created_ms: i64) -> Value {
     value
 }
 
+/// A move as a game's and TV's streams tell it: `{"fen", "lm", "wc", "bc"}` (seconds left).
+pub(super) fn fen_line(state: &GameState) -> Value {
+    let (wc, bc) = state.clock.map_or((0, 0), |c| (c.white_ms / 1000, c.black_ms / 1000));
+    json!({ "fen": state.fen, "lm": state.moves.last(), "wc": wc, "bc": bc })
+}
+
 /// `GET /api/stream/game/{id}`: anyone may follow a game: the game first, then
 /// `{"fen","lm","wc","bc"}` per move, then the game again when it ends.
 pub(super) async fn stream(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> Result<Response, ApiError> {
@@ -169,10 +175,7 @@ async fn spectate(
         }
         let state = follower.state();
         let out = match &message {
-            ServerMessage::Move { .. } => {
-                let (wc, bc) = state.clock.map_or((0, 0), |c| (c.white_ms / 1000, c.black_ms / 1000));
-                Some(json!({ "fen": state.fen, "lm": state.moves.last(), "wc": wc, "bc": bc }))
-            }
+            ServerMessage::Move { .. } => Some(fen_line(state)),
             ServerMessage::State(_) | ServerMessage::End { .. } => Some(game_line(state, created)),
             _ => None,
         };

@@ -15,6 +15,7 @@ mod notifications;
 mod play;
 mod relations;
 mod tokens;
+mod tv;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -52,6 +53,8 @@ pub fn routes() -> Router<Arc<Shared>> {
         .route("/api/friends", get(relations::friends))
         .route("/api/notifications", get(notifications::list))
         .route("/api/notifications/read", post(notifications::read))
+        .route("/api/tv/channels", get(tv::channels))
+        .route("/api/tv/feed", get(tv::feed))
         .route("/api/challenge", get(challenges::list))
         .route("/api/challenge/ai", post(challenges::ai))
         .route("/api/challenge/open", post(challenges::open))
