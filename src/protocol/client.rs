@@ -169,6 +169,9 @@ pub struct NewGame {
     /// comes with its link (lichess's `/api/challenge/open`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub open: bool,
+    /// A correspondence game: days per move (1, 2, 3, 5, 7, 10 or 14) instead of a clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub days: Option<u32>,
 }
 
 /// A message from a client, without its request id (see [`Request`]).

@@ -203,6 +203,7 @@ impl NewSeek {
             name: self.name.clone(),
             rated: self.rated,
             open: false,
+            days: None,
         }
     }
 }

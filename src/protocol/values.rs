@@ -342,6 +342,12 @@ pub struct ClockView {
     /// is aborted. Left out otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_move_ms: Option<u64>,
+    /// A correspondence game's days per move: each move has that long (`initial_ms`), the side
+    /// to move's time left is what remains until its deadline, and a move gives the mover the
+    /// whole time again. When it runs out the game does not end by itself: the opponent may
+    /// claim it. Left out for a clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub days: Option<u32>,
 }
 
 /// Where a game is in its life.
@@ -406,6 +412,9 @@ pub struct GameSummary {
     pub clock: Option<ClockSpec>,
     #[serde(default)]
     pub rated: bool,
+    /// A correspondence game's days per move (its `clock` is then null).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub days: Option<u32>,
 }
 
 /// A full snapshot of a game: sent on joining, watching, resuming, after an undo and to a

@@ -130,9 +130,9 @@ async fn serve_store(
         ..Shared::new(lobby.clone(), metrics.clone(), config, shutdown_rx, stores, notices, addr.ip())
     };
     let shared = Arc::new(shared);
-    let (started_tx, started) = mpsc::unbounded_channel();
-    shared.notices.on_game_started(started_tx);
-    tokio::spawn(crate::server::notifications::tell_followers(started, relations, shared.notifications.clone()));
+    let (happenings_tx, happenings) = mpsc::unbounded_channel();
+    shared.notices.on_happenings(happenings_tx);
+    tokio::spawn(crate::server::notifications::from_games(happenings, relations, shared.notifications.clone()));
     if let Some(cluster) = &cluster {
         cluster.carry_notices(shared.notices.clone()).await;
     }

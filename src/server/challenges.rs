@@ -74,6 +74,7 @@ impl Terms {
             name,
             rated: self.rated,
             open: false,
+            days: self.days,
         }
     }
 }

@@ -43,6 +43,15 @@ pub struct GameStarted {
     pub players: [(Option<AccountKey>, String); 2],
 }
 
+/// What happens in a game that its players' notifications are made from.
+#[derive(Clone, Debug)]
+pub enum Happening {
+    /// A game has started: its players' followers hear of it.
+    Started(GameStarted),
+    /// It is `account`'s move in correspondence game `game`, against `opponent`.
+    YourMove { game: GameId, account: AccountKey, opponent: String },
+}
+
 impl GameStarted {
     /// Game `game`, each side's account (if a logged-in player holds it) and seat.
     pub fn new(game: GameId, white: (Option<AccountKey>, &SeatView), black: (Option<AccountKey>, &SeatView)) -> Self {
@@ -79,8 +88,8 @@ pub struct Notices {
     relay: OnceLock<mpsc::UnboundedSender<(AccountKey, Notice)>>,
     /// In a cluster: who is online on each other node, as last heard, and when.
     remote: Mutex<HashMap<String, (Instant, Vec<RemoteOnline>)>>,
-    /// Where the games started here are told, for their players' followers.
-    started: OnceLock<mpsc::UnboundedSender<GameStarted>>,
+    /// Where what happens in the games here is told, for notifications (`Happening`).
+    happenings: OnceLock<mpsc::UnboundedSender<Happening>>,
 }
 
 /// An account online on a node, as nodes tell each other.
@@ -173,14 +182,24 @@ impl Notices {
         for account in started.players.iter().filter_map(|(account, _)| *account) {
             self.tell(account, Notice::GameStart { game: started.game.clone() });
         }
-        if let Some(hook) = self.started.get() {
-            let _ = hook.send(started);
+        self.happened(Happening::Started(started));
+    }
+
+    /// It is `account`'s move in correspondence game `game`, against `opponent` (told by the
+    /// room, on the node whose room it is).
+    pub fn your_move(&self, game: GameId, account: AccountKey, opponent: String) {
+        self.happened(Happening::YourMove { game, account, opponent });
+    }
+
+    fn happened(&self, happening: Happening) {
+        if let Some(hook) = self.happenings.get() {
+            let _ = hook.send(happening);
         }
     }
 
-    /// Sends every game started here to `hook` from now on.
-    pub fn on_game_started(&self, hook: mpsc::UnboundedSender<GameStarted>) {
-        let _ = self.started.set(hook);
+    /// Sends what happens in the games here to `hook` from now on.
+    pub fn on_happenings(&self, hook: mpsc::UnboundedSender<Happening>) {
+        let _ = self.happenings.set(hook);
     }
 
     /// Tells `account`'s listeners on this node of `notice` (one from another node).

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
-use crate::server::notices::{GameStarted, Notice, Notices};
+use crate::server::notices::{GameStarted, Happening, Notice, Notices};
 use crate::server::store::{
     now_ms, AccountKey, NotificationStore, Relation, RelationStore, StoreError, StoredNotification,
 };
@@ -124,32 +124,45 @@ fn friend_game_text(followed: &[&str], players: &[(Option<AccountKey>, String); 
     }
 }
 
-/// Tells the followers of each game's players, as games start here, until the server stops:
-/// one notification per follower and game, however many of its players they follow.
-pub async fn tell_followers(
-    mut started: mpsc::UnboundedReceiver<GameStarted>,
+/// Makes notifications of what happens in the games here, until the server stops: a
+/// correspondence player's move, and a game's start for its players' followers.
+pub async fn from_games(
+    mut happenings: mpsc::UnboundedReceiver<Happening>,
     relations: Arc<dyn RelationStore>,
     notifications: Arc<Notifications>,
 ) {
-    while let Some(game) = started.recv().await {
-        let mut followers: BTreeMap<AccountKey, Vec<&str>> = BTreeMap::new();
-        let players: Vec<AccountKey> = game.players.iter().filter_map(|(account, _)| *account).collect();
-        for (account, name) in &game.players {
-            let Some(account) = account else { continue };
-            match relations.relating(*account, Relation::Follow).await {
-                Ok(list) => {
-                    for follower in list.into_iter().filter(|f| !players.contains(f)) {
-                        followers.entry(follower).or_default().push(name);
-                    }
-                }
-                Err(e) => tracing::warn!(error = %e, "could not read a player's followers"),
+    while let Some(happening) = happenings.recv().await {
+        match happening {
+            Happening::Started(game) => tell_followers(game, relations.as_ref(), &notifications).await,
+            Happening::YourMove { game, account, opponent } => {
+                let text = format!("Your move against {opponent}");
+                let url = Some(format!("/g/{game}"));
+                notifications.send_or_log(account, Kind::CorresMove, Notification { text, url }).await;
             }
         }
-        for (follower, followed) in followers {
-            let text = friend_game_text(&followed, &game.players);
-            let url = Some(format!("/g/{}", game.game));
-            notifications.send_or_log(follower, Kind::FriendGame, Notification { text, url }).await;
+    }
+}
+
+/// Tells the followers of a game's players that it started: one notification per follower,
+/// however many of its players they follow.
+async fn tell_followers(game: GameStarted, relations: &dyn RelationStore, notifications: &Notifications) {
+    let mut followers: BTreeMap<AccountKey, Vec<&str>> = BTreeMap::new();
+    let players: Vec<AccountKey> = game.players.iter().filter_map(|(account, _)| *account).collect();
+    for (account, name) in &game.players {
+        let Some(account) = account else { continue };
+        match relations.relating(*account, Relation::Follow).await {
+            Ok(list) => {
+                for follower in list.into_iter().filter(|f| !players.contains(f)) {
+                    followers.entry(follower).or_default().push(name);
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "could not read a player's followers"),
         }
+    }
+    for (follower, followed) in followers {
+        let text = friend_game_text(&followed, &game.players);
+        let url = Some(format!("/g/{}", game.game));
+        notifications.send_or_log(follower, Kind::FriendGame, Notification { text, url }).await;
     }
 }
 

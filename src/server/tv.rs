@@ -175,6 +175,7 @@ fn summary(game: &str, white: SeatView, black: SeatView, watchers: usize, plies:
         result: None,
         clock: None,
         rated: false,
+        days: None,
     }
 }
 

@@ -96,6 +96,7 @@ mod tests {
             black_ms: 4_000,
             running: Some(Color::White),
             first_move_ms: None,
+            days: None,
         };
         assert_eq!(remaining(&view, Color::White, Duration::from_secs(1)), Duration::from_secs(4));
         assert_eq!(remaining(&view, Color::Black, Duration::from_secs(1)), Duration::from_secs(4));

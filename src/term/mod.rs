@@ -198,6 +198,7 @@ impl PlayArgs {
             fen: self.position.as_ref().map(|(fen, _)| fen.clone()),
             rules: self.position.as_ref().map(|(_, rules)| *rules).unwrap_or_default(),
             open: false,
+            days: None,
         })
     }
 }

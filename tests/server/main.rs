@@ -19,6 +19,7 @@ mod chat;
 mod clock;
 mod club;
 mod cluster;
+mod correspondence;
 mod engines;
 mod errors;
 mod friends;

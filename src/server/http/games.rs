@@ -86,7 +86,7 @@ impl From<StoredGame> for FinishedGame {
             variant: g.variant.into(),
             result: g.outcome.map(GameResult::from),
             reason: g.outcome.map(|o| o.reason),
-            clock: g.clock.map(ClockSpec::from),
+            clock: g.clock.and_then(|c| c.spec()),
             created_ms: g.created_ms,
             ended_ms: g.ended_ms,
         }

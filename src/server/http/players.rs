@@ -205,17 +205,14 @@ fn history_game(game: StoredGame, account: i64) -> HistoryGame {
         rating: change.map(|c| c.rating),
         change: change.map(|c| c.change),
     };
-    let category = (game.rated)
-        .then_some(game.clock)
-        .flatten()
-        .map(|c| Category::of(game.variant == crate::chess::Variant::Minichess7, c.initial_ms, c.increment_ms).name());
+    let category = (game.rated).then_some(game.clock).flatten().map(|c| c.category(game.variant).name());
     HistoryGame {
         white: side(&game.white, game.ratings.map(|r| r.white)),
         black: side(&game.black, game.ratings.map(|r| r.black)),
         variant: game.variant.into(),
         rated: game.rated,
         category,
-        clock: game.clock.map(ClockSpec::from),
+        clock: game.clock.and_then(|c| c.spec()),
         result: game.outcome.map(GameResult::from),
         reason: game.outcome.map(|o| o.reason),
         plies: game.moves.len(),

@@ -10,13 +10,21 @@ pub enum Category {
     Blitz,
     Rapid,
     Classical,
+    /// Days per move rather than a clock (lichess's correspondence).
+    Correspondence,
     Minichess7,
 }
 
 impl Category {
     /// Every category, in display order.
-    pub const ALL: [Category; 5] =
-        [Category::Bullet, Category::Blitz, Category::Rapid, Category::Classical, Category::Minichess7];
+    pub const ALL: [Category; 6] = [
+        Category::Bullet,
+        Category::Blitz,
+        Category::Rapid,
+        Category::Classical,
+        Category::Correspondence,
+        Category::Minichess7,
+    ];
 
     /// The category's name as stored and as sent to clients.
     pub fn name(self) -> &'static str {
@@ -25,6 +33,7 @@ impl Category {
             Category::Blitz => "blitz",
             Category::Rapid => "rapid",
             Category::Classical => "classical",
+            Category::Correspondence => "correspondence",
             Category::Minichess7 => "minichess7",
         }
     }
@@ -42,6 +51,16 @@ impl Category {
     /// forty times its value. The comparison is in milliseconds, so a clock of 179.5 s is still
     /// bullet; the arithmetic saturates so that an absurd clock is classical rather than a panic.
     pub fn of(minichess7: bool, initial_ms: u64, increment_ms: u64) -> Category {
+        Category::of_game(minichess7, Some((initial_ms, increment_ms)))
+    }
+
+    /// The category of a game in `minichess7` or standard chess, on a clock of `(initial_ms,
+    /// increment_ms)` or, with None, played by days per move: minichess7 is its own category
+    /// either way, standard chess by days is correspondence.
+    pub fn of_game(minichess7: bool, clock: Option<(u64, u64)>) -> Category {
+        let Some((initial_ms, increment_ms)) = clock else {
+            return if minichess7 { Category::Minichess7 } else { Category::Correspondence };
+        };
         if minichess7 {
             return Category::Minichess7;
         }
@@ -100,6 +119,8 @@ mod tests {
         assert_eq!(Category::parse(""), None);
         assert_eq!(Category::parse("blitz "), None);
         let names: Vec<&str> = Category::ALL.iter().map(|c| c.name()).collect();
-        assert_eq!(names, ["bullet", "blitz", "rapid", "classical", "minichess7"]);
+        assert_eq!(names, ["bullet", "blitz", "rapid", "classical", "correspondence", "minichess7"]);
+        assert_eq!(Category::of_game(false, None), Category::Correspondence);
+        assert_eq!(Category::of_game(true, None), Category::Minichess7, "minichess7 by days is minichess7");
     }
 }

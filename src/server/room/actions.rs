@@ -13,7 +13,7 @@ use super::presence::Presence;
 use super::seats::Seats;
 use super::Action;
 use crate::chess::{Color, EndReason, Game, Move, Outcome, UciMove};
-use crate::protocol::{Refusal, Status};
+use crate::protocol::{ClaimKind, Refusal, Status};
 
 /// The step the room takes for an action.
 pub(super) enum Step {
@@ -38,6 +38,9 @@ pub(super) enum Step {
 pub(super) struct Limits {
     pub(super) grace: Duration,
     pub(super) takeback_cooldown: Duration,
+    /// A correspondence game's deadline (see `RoomClock::deadline`): its claims are about the
+    /// opponent's time for the move, not about their being away.
+    pub(super) deadline: Option<(Color, Duration)>,
 }
 
 /// What `action`, by the player on `side`, comes to in `game`; events of offers made or
@@ -77,7 +80,10 @@ pub(super) fn decide(
         Action::Decline => offers.decline(side, limits.takeback_cooldown, out).map(|()| Step::Nothing),
         Action::Withdraw => offers.withdraw(side).map(|()| Step::Refresh),
         Action::Resign => Ok(Step::End(Outcome::win(side.other(), EndReason::Resignation))),
-        Action::Claim { result } => Presence::claim(side, result, seats, limits.grace).map(Step::End),
+        Action::Claim { result } => match limits.deadline {
+            Some(deadline) => claim_overdue(side, result, deadline, game).map(Step::End),
+            None => Presence::claim(side, result, seats, limits.grace).map(Step::End),
+        },
         // Called off with no result, as lichess allows until both sides have moved: a game
         // started by mistake need not be resigned (and, later, count against anyone).
         Action::Abort if game.ply() >= 2 => Err(Refusal::bad_request(
@@ -86,6 +92,27 @@ pub(super) fn decide(
         Action::Abort => Ok(Step::End(Outcome::ABORTED)),
         Action::Rematch => Err(bad("a rematch can be offered once the game is over")),
     }
+}
+
+/// A claim by `side` in a correspondence game, once the opponent's time for their move has run
+/// out: a win on time (a draw if `side` could not mate), or a draw if that is what is claimed.
+fn claim_overdue(
+    side: Color,
+    kind: ClaimKind,
+    (mover, left): (Color, Duration),
+    game: &Game,
+) -> Result<Outcome, Refusal> {
+    if mover == side {
+        return Err(bad("it is your move: there is nothing to claim"));
+    }
+    if !left.is_zero() {
+        let hours = left.as_secs().div_ceil(3600);
+        return Err(bad(format!("your opponent still has time for their move: you can claim in {hours} h")));
+    }
+    Ok(match kind {
+        ClaimKind::Win => crate::chess::timeout_outcome(game.position(), mover),
+        ClaimKind::Draw => Outcome::draw(EndReason::Timeout),
+    })
 }
 
 /// The move `uci` by `side`, if it is theirs to play and legal in `game`.

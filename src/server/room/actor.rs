@@ -22,7 +22,7 @@ use super::seats::Seats;
 use super::snapshot::{self, View};
 use super::{Action, Command, LobbyNote, Reply, RoomCommand, RoomContext, Subscription};
 use crate::chess::{Color, Game, Move, MoveError, Outcome};
-use crate::protocol::{ChatRoom, ErrorCode, GameId, GameSummary, Refusal, Status};
+use crate::protocol::{ChatRoom, ClaimView, ErrorCode, GameId, GameSummary, Refusal, Status};
 use crate::server::accounts::Player;
 use crate::server::faults;
 use crate::server::notices::GameStarted;
@@ -112,7 +112,7 @@ impl Room {
         loop {
             let flush_at = self.presence.flush_at();
             let flag_at = self.clock.flag_at(&self.game);
-            let claim_at = self.presence.claim_at(self.seats.absent(&self.game), self.grace());
+            let claim_at = self.presence.claim_at(self.absent(), self.grace());
             let mut out = self.events.batch();
             let answer = tokio::select! {
                 command = rx.recv() => match command {
@@ -136,7 +136,7 @@ impl Room {
                     Answer::Nothing
                 }
                 () = sleep_until(claim_at), if claim_at.is_some() => {
-                    if self.presence.open_claim(self.seats.absent(&self.game)) {
+                    if self.presence.open_claim(self.absent()) {
                         out.push(snapshot::seats_event(&self.view()));
                     }
                     Answer::Nothing
@@ -264,7 +264,11 @@ impl Room {
         out: &mut Batch,
     ) -> Result<(), Refusal> {
         let side = self.seats.side_of(token).ok_or_else(|| Refusal::not_a_player("you hold no seat in this game"))?;
-        let limits = Limits { grace: self.grace(), takeback_cooldown: self.ctx.config.takeback_cooldown };
+        let limits = Limits {
+            grace: self.grace(),
+            takeback_cooldown: self.ctx.config.takeback_cooldown,
+            deadline: self.clock.deadline(Instant::now()),
+        };
         let step =
             actions::decide((action, side, round_trip), &self.game, &self.seats, &mut self.offers, &limits, out)?;
         self.take(step, out).await
@@ -316,9 +320,21 @@ impl Room {
         out.push_stored(snapshot::move_event(&self.game, (uci, san), clock, opening));
         if let Some(outcome) = self.game.outcome() {
             self.announce_end(outcome, out).await;
+        } else {
+            self.tell_whose_move();
         }
         self.maybe_start_bot();
         Ok(())
+    }
+
+    /// In a correspondence game, tells the player now to move (if they have an account) that
+    /// it is their move: they are rarely at the board when it comes.
+    fn tell_whose_move(&self) {
+        let (Some(notices), Some(_)) = (&self.ctx.notices, self.clock.days()) else { return };
+        let side = self.game.turn();
+        let Some(account) = self.seats.seat(side).account() else { return };
+        let opponent = self.seats.seat(side.other()).view();
+        notices.your_move(self.id.clone(), account, opponent.shown().unwrap_or("?").to_string());
     }
 
     async fn take_back(&mut self, plies: usize, out: &mut Batch) -> Result<(), Refusal> {
@@ -352,7 +368,7 @@ impl Room {
         let now = Instant::now();
         self.clock.stop(now);
         let (clock, times) = (self.clock.view(now), self.clock.times(now));
-        let players = (self.seats.accounts(), self.clock.spec(), self.game.variant());
+        let players = (self.seats.accounts(), (self.clock.spec(), self.clock.days().is_some()), self.game.variant());
         let event = self.record.stored_end(&self.game, players, outcome, (times, out.next_version()));
         let rated = matches!(event, StoreEvent::Ended { rated: Some(_), .. });
         faults::hit("end.before_store");
@@ -399,6 +415,15 @@ impl Room {
         Ok(side)
     }
 
+    /// The player who is away, and since when, where that may lose them the game: not in a
+    /// correspondence game, which is played with nobody at it.
+    fn absent(&self) -> Option<(Color, Instant)> {
+        if self.clock.days().is_some() {
+            return None;
+        }
+        self.seats.absent(&self.game)
+    }
+
     /// How long a player may be away before the opponent may claim the game.
     fn grace(&self) -> std::time::Duration {
         self.ctx.config.claim_grace.for_clock(self.clock.spec())
@@ -407,6 +432,11 @@ impl Room {
     /// Ends an unfinished game left alone for the idle timeout, or closes the room of a game
     /// still waiting for a player; pauses a bot game nobody watches.
     async fn idle_check(&mut self, out: &mut Batch) -> Answer {
+        if self.clock.days().is_some() {
+            // A correspondence game is played over days with nobody at it: it ends by a
+            // claim after a deadline, never by being left alone.
+            return Answer::Nothing;
+        }
         match self.presence.idle(&self.game, &self.seats, &self.events, &self.ctx.config) {
             Idle::No => {}
             Idle::Unwatched => {
@@ -468,7 +498,14 @@ impl Room {
 
     /// The parts the game's views are made from.
     fn view(&self) -> View<'_> {
-        let claim = Presence::claim_view(self.seats.absent(&self.game), self.grace(), Instant::now());
+        let now = Instant::now();
+        let claim = match self.clock.deadline(now) {
+            // In a correspondence game the claim is the opponent's once the mover's time is up.
+            Some((mover, left)) => {
+                Some(ClaimView { by: mover.other(), in_ms: u64::try_from(left.as_millis()).unwrap_or(u64::MAX) })
+            }
+            None => Presence::claim_view(self.absent(), self.grace(), now),
+        };
         let (id, game, seats, clock, offers, record) =
             (&self.id, &self.game, &self.seats, &self.clock, &self.offers, &self.record);
         View { id, game, seats, clock, offers, record, watchers: self.presence.watchers(), claim }

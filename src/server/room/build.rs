@@ -4,7 +4,7 @@
 use tokio::time::Instant;
 
 use super::chat::Chat;
-use super::clock::{Clock, RoomClock};
+use super::clock::RoomClock;
 use super::record::Record;
 use super::seats::Seats;
 use super::snapshot::View;
@@ -35,7 +35,7 @@ pub(super) fn bad(message: impl Into<String>) -> Refusal {
 }
 
 /// The game and clock `spec` asks for, or why it cannot be played.
-pub(super) fn playable(spec: &NewGame) -> Result<(Game, Option<Clock>), Refusal> {
+pub(super) fn playable(spec: &NewGame) -> Result<(Game, RoomClock), Refusal> {
     let variant = Variant::from(spec.variant);
     let fen = spec.fen.as_deref().unwrap_or(variant.initial_fen());
     let game = Game::from_fen(variant, fen, spec.rules.into()).map_err(|e| bad(format!("bad FEN: {e}")))?;
@@ -45,7 +45,10 @@ pub(super) fn playable(spec: &NewGame) -> Result<(Game, Option<Clock>), Refusal>
             "that position is already decided ({outcome}); there is nothing to play"
         )));
     }
-    let clock = spec.clock.map(Clock::new).transpose().map_err(|e| bad(e.to_string()))?;
+    if spec.clock.is_some() && spec.days.is_some() {
+        return Err(bad("give either a clock or days per move, not both"));
+    }
+    let clock = RoomClock::of(spec.clock, spec.days).map_err(|e| bad(e.to_string()))?;
     if spec.rated {
         rateable(spec, fen == variant.initial_fen())?;
     }
@@ -55,8 +58,8 @@ pub(super) fn playable(spec: &NewGame) -> Result<(Game, Option<Clock>), Refusal>
 /// Refuses a rated game that could not be rated fairly: untimed (no category), from a chosen
 /// position, or with a computer in a seat.
 fn rateable(spec: &NewGame, from_start: bool) -> Result<(), Refusal> {
-    if spec.clock.is_none() {
-        return Err(bad("a rated game needs a clock; untimed games are casual"));
+    if spec.clock.is_none() && spec.days.is_none() {
+        return Err(bad("a rated game needs a clock or days per move; untimed games are casual"));
     }
     if !from_start {
         return Err(bad("a rated game starts from the usual position; games from a FEN are casual"));
@@ -87,7 +90,7 @@ pub(super) fn new(
         (side, token)
     });
     let record = Record::new(&game, now_ms(), MatchScore::default(), spec.rated, None);
-    let setup = Setup { id, game, seats, clock: RoomClock::new(clock), record, chat: Chat::default(), v: 0 };
+    let setup = Setup { id, game, seats, clock, record, chat: Chat::default(), v: 0 };
     // The room starts the clock once it is assembled.
     Ok((setup, seat))
 }
@@ -119,7 +122,7 @@ pub(super) fn stored(view: &View, v: u64) -> StoredGame {
         rules: game.rules(),
         white: view.seats.seat(Color::White).stored(),
         black: view.seats.seat(Color::Black).stored(),
-        clock: view.clock.spec().map(Into::into),
+        clock: view.clock.stored(),
         times: view.clock.times(Instant::now()),
         moves: game.history().iter().map(|p| p.mv.to_string()).collect(),
         v,

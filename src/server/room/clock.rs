@@ -1,6 +1,7 @@
 //! A game's chess clock: Fischer time control (an initial time per side plus an increment
-//! added after each of that side's moves), and the room's part that keeps it ([`RoomClock`]):
-//! started and stopped with the game, pressed by moves, and its flag.
+//! added after each of that side's moves), or correspondence's days per move (each move may
+//! take that long; the mover gets the whole time again), and the room's part that keeps it
+//! ([`RoomClock`]): started and stopped with the game, pressed by moves, and its flag.
 //!
 //! Time is read from `tokio::time::Instant` and passed in by the caller, so tests can run the
 //! clock under `tokio::time::pause()` and the room can sleep until [`Clock::flag_at`].
@@ -21,6 +22,10 @@ pub const MIN_INITIAL: Duration = Duration::from_secs(1);
 pub const MAX_INITIAL: Duration = Duration::from_secs(3 * 60 * 60);
 /// The largest increment a game may have.
 pub const MAX_INCREMENT: Duration = Duration::from_secs(60);
+/// The days per move a correspondence game may give (lichess's choices).
+pub const CORRESPONDENCE_DAYS: [u32; 7] = [1, 2, 3, 5, 7, 10, 14];
+/// A day of correspondence.
+const DAY: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// A clock setting the server refuses.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -29,6 +34,8 @@ pub enum ClockError {
     Initial(u64),
     #[error("clock: \"increment_ms\" must be between 0 and 60000 (60 s), not {0}")]
     Increment(u64),
+    #[error("days: a correspondence game gives 1, 2, 3, 5, 7, 10 or 14 days a move, not {0}")]
+    Days(u32),
 }
 
 /// Both sides' times and which one is running.
@@ -40,6 +47,8 @@ pub struct Clock {
     remaining: [Duration; 2],
     /// The side whose time is running and since when.
     running: Option<(Color, Instant)>,
+    /// Correspondence: the days each move may take (and no flag falls by itself).
+    days: Option<u32>,
 }
 
 impl Clock {
@@ -53,7 +62,23 @@ impl Clock {
         if increment > MAX_INCREMENT {
             return Err(ClockError::Increment(spec.increment_ms));
         }
-        Ok(Clock { spec, increment, remaining: [initial; 2], running: None })
+        Ok(Clock { spec, increment, remaining: [initial; 2], running: None, days: None })
+    }
+
+    /// A stopped correspondence clock of `days` per move, if that is one of
+    /// [`CORRESPONDENCE_DAYS`].
+    pub fn correspondence(days: u32) -> Result<Clock, ClockError> {
+        if !CORRESPONDENCE_DAYS.contains(&days) {
+            return Err(ClockError::Days(days));
+        }
+        let per_move = DAY * days;
+        let spec = ClockSpec { initial_ms: millis(per_move), increment_ms: 0 };
+        Ok(Clock { spec, increment: Duration::ZERO, remaining: [per_move; 2], running: None, days: Some(days) })
+    }
+
+    /// A correspondence clock's days per move.
+    pub fn days(&self) -> Option<u32> {
+        self.days
     }
 
     /// Sets both sides' time left (a game read back from the store); the clock stays stopped.
@@ -110,7 +135,11 @@ impl Clock {
             self.stop(now);
             let credit = credit.min(now.saturating_duration_since(since));
             let left = &mut self.remaining[side.index()];
-            *left = left.saturating_add(credit).saturating_add(self.increment);
+            *left = match self.days {
+                // Each move has the whole time: what was left of it does not carry over.
+                Some(_) => Duration::from_millis(self.spec.initial_ms),
+                None => left.saturating_add(credit).saturating_add(self.increment),
+            };
             self.running = Some((!side, now));
         }
     }
@@ -140,6 +169,7 @@ impl Clock {
             black_ms: ms(Color::Black),
             running: self.running(),
             first_move_ms: None,
+            days: self.days,
         }
     }
 }
@@ -186,14 +216,27 @@ pub(super) struct RoomClock {
 
 impl RoomClock {
     pub(super) fn new(clock: Option<Clock>) -> RoomClock {
-        let lag = clock.as_ref().map(|c| [Lag::new(c.spec()), Lag::new(c.spec())]);
+        // Seconds of lag are nothing to a move that may take days.
+        let lag = clock.as_ref().filter(|c| c.days.is_none()).map(|c| [Lag::new(c.spec()), Lag::new(c.spec())]);
         RoomClock { clock, first_move: None, lag }
+    }
+
+    /// The clock of a new game: a clock, days per move, or neither.
+    pub(super) fn of(clock: Option<ClockSpec>, days: Option<u32>) -> Result<RoomClock, ClockError> {
+        Ok(RoomClock::new(match (clock, days) {
+            (_, Some(days)) => Some(Clock::correspondence(days)?),
+            (Some(spec), None) => Some(Clock::new(spec)?),
+            (None, None) => None,
+        }))
     }
 
     /// The clock of a stored game, stopped, with the times stored (if any).
     pub(super) fn restore(spec: Option<StoredClock>, times: Option<StoredTimes>) -> Result<RoomClock, ClockError> {
         let Some(spec) = spec else { return Ok(RoomClock::default()) };
-        let mut clock = Clock::new(spec.into())?;
+        let mut clock = match spec.days {
+            Some(days) => Clock::correspondence(days)?,
+            None => Clock::new(ClockSpec { initial_ms: spec.initial_ms, increment_ms: spec.increment_ms })?,
+        };
         if let Some(t) = times {
             clock.set_remaining(Duration::from_millis(t.white_ms), Duration::from_millis(t.black_ms));
         }
@@ -205,9 +248,31 @@ impl RoomClock {
         self.clock.is_some()
     }
 
-    /// The time control, if the game is timed.
+    /// The time control, if the game is on a clock (not a correspondence game).
     pub(super) fn spec(&self) -> Option<ClockSpec> {
-        self.clock.as_ref().map(Clock::spec)
+        self.clock.as_ref().filter(|c| c.days.is_none()).map(Clock::spec)
+    }
+
+    /// A correspondence game's days per move.
+    pub(super) fn days(&self) -> Option<u32> {
+        self.clock.as_ref().and_then(Clock::days)
+    }
+
+    /// The clock as the store keeps it.
+    pub(super) fn stored(&self) -> Option<StoredClock> {
+        self.clock.as_ref().map(|c| StoredClock {
+            initial_ms: c.spec.initial_ms,
+            increment_ms: c.spec.increment_ms,
+            days: c.days,
+        })
+    }
+
+    /// In a correspondence game under way: the side to move and what is left of its time for
+    /// the move (zero once the deadline has passed: its opponent may then claim the game).
+    pub(super) fn deadline(&self, now: Instant) -> Option<(Color, Duration)> {
+        let clock = self.clock.as_ref().filter(|c| c.days.is_some())?;
+        let side = clock.running()?;
+        Some((side, clock.remaining(side, now)))
     }
 
     /// The clock as sent in events, as of `now`.
@@ -230,7 +295,8 @@ impl RoomClock {
         if let Some((_, at)) = self.first_move {
             return Some(at);
         }
-        let clock = self.clock.as_ref()?;
+        // A correspondence game does not end by the clock: the opponent may claim it.
+        let clock = self.clock.as_ref().filter(|c| c.days.is_none())?;
         Some(clock.flag_at()? + self.grace(clock.running()?))
     }
 
@@ -256,7 +322,8 @@ impl RoomClock {
         if self.first_move.is_some_and(|(_, at)| now >= at) {
             return true;
         }
-        let Some(clock) = &self.clock else { return false };
+        // A correspondence move after its deadline still counts until the opponent claims.
+        let Some(clock) = self.clock.as_ref().filter(|c| c.days.is_none()) else { return false };
         let (Some(side), Some(elapsed)) = (clock.running(), clock.elapsed(now)) else { return false };
         let credit = match (arrival, &self.lag) {
             (Some(arrival), Some(lag)) => lag[side.index()].credit_for(elapsed, arrival),
@@ -279,9 +346,10 @@ impl RoomClock {
         if !turn.ongoing {
             clock.stop(now);
             self.first_move = None;
-        } else if turn.moves >= 2 || !turn.human {
+        } else if turn.moves >= 2 || !turn.human || clock.days.is_some() {
             // The computer's time runs from its first move: it needs no grace, and its clock
-            // is what ends a game whose engine stops answering.
+            // is what ends a game whose engine stops answering. A correspondence game's days
+            // run from the start: a first move is no different from the others.
             clock.start(turn.side, now);
             self.first_move = None;
         } else {

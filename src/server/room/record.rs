@@ -67,7 +67,7 @@ impl Record {
     fn rated_result(
         &self,
         accounts: ByColor<Option<AccountKey>>,
-        clock: Option<ClockSpec>,
+        (clock, correspondence): (Option<ClockSpec>, bool),
         variant: Variant,
         outcome: Outcome,
     ) -> Option<RatedResult> {
@@ -75,8 +75,13 @@ impl Record {
         if !self.rated || white == black {
             return None;
         }
-        let clock = clock?;
-        let category = Category::of(variant == Variant::Minichess7, clock.initial_ms, clock.increment_ms);
+        // A correspondence game has days per move rather than a clock (and a casual untimed
+        // game is never rated: `build::rateable`).
+        let clock = clock.map(|c| (c.initial_ms, c.increment_ms));
+        if clock.is_none() && !correspondence {
+            return None;
+        }
+        let category = Category::of_game(variant == Variant::Minichess7, clock);
         let white_score = match outcome.winner {
             Some(Color::White) => 1.0,
             Some(Color::Black) => 0.0,
@@ -94,7 +99,7 @@ impl Record {
     pub(super) fn stored_end(
         &self,
         game: &Game,
-        (accounts, clock, variant): (ByColor<Option<AccountKey>>, Option<ClockSpec>, Variant),
+        (accounts, clock, variant): (ByColor<Option<AccountKey>>, (Option<ClockSpec>, bool), Variant),
         outcome: Outcome,
         (times, v): (Option<StoredTimes>, u64),
     ) -> StoreEvent {

@@ -167,6 +167,7 @@ pub(super) fn summary(view: &View) -> GameSummary {
         result: view.game.outcome().map(GameResult::from),
         clock: view.clock.spec(),
         rated: view.record.rated(),
+        days: view.clock.days(),
     }
 }
 

@@ -317,7 +317,7 @@ async fn an_archived_game_shows_as_its_restored_room() {
             account: None,
         },
         black: crate::server::store::StoredSeat::Bot { level: 1 },
-        clock: Some(crate::server::store::StoredClock { initial_ms: 60_000, increment_ms: 1_000 }),
+        clock: Some(crate::server::store::StoredClock { initial_ms: 60_000, increment_ms: 1_000, days: None }),
         times: Some(crate::server::store::StoredTimes { white_ms: 41_000, black_ms: 57_500 }),
         moves: ["f2f3", "e7e5", "g2g4", "d8h4"].map(String::from).to_vec(),
         v: 9,
@@ -337,4 +337,60 @@ async fn an_archived_game_shows_as_its_restored_room() {
     assert_eq!(GameState { v: shown.v + 1, ..shown }, live);
     assert_eq!(pgn, handle.call(Command::Pgn).await.and_then(Reply::into_pgn).expect("pgn"));
     assert!(pgn.contains("[White \"Ann\"]") && pgn.contains("0-1"), "{pgn}");
+}
+
+/// A correspondence game of one day a move: no first-move wait and no idle end, both players
+/// away for hours; each move gives the mover the whole day again; once Black's day is over
+/// the game goes on (a late move still counts) until White claims it, and the claim wins on
+/// time. An early claim says how long is left; the mover cannot claim.
+#[tokio::test(start_paused = true)]
+async fn a_correspondence_deadline_is_claimed_not_flagged() {
+    let mut config = RoomConfig { idle_timeout: Duration::from_secs(60), ..RoomConfig::default() };
+    config.first_move_timeout = Duration::from_secs(30);
+    let ctx = RoomContext { config, ..context() };
+    let spec = NewGame { days: Some(1), ..untimed() };
+    let created = spawn("corres01".into(), spec, Player::default(), ctx).expect("room").created;
+    let white = created.seat.clone().expect("seat").1;
+    let black = join(&created.handle, Color::Black).await.expect("join").token;
+    for token in [&white, &black] {
+        created.handle.tell(Command::Leave { token: token.clone() }).await;
+    }
+    let day = Duration::from_secs(24 * 60 * 60);
+    tokio::time::sleep(Duration::from_secs(5 * 60 * 60)).await;
+    let now = state(&created.handle).await.expect("state");
+    assert_eq!(now.status, Status::Ongoing, "no first-move abort, no idle end");
+    let clock = now.clock.expect("a clock");
+    assert_eq!((clock.days, clock.running, clock.white_ms), (Some(1), Some(Color::White), 19 * 60 * 60 * 1000));
+    assert!(now.claim.is_some_and(|c| c.by == Color::Black), "{:?}", now.claim);
+    act(&created.handle, white.clone(), Action::play("e2e4")).await.expect("move");
+    let clock = state(&created.handle).await.expect("state").clock.expect("clock");
+    assert_eq!(
+        (clock.white_ms, clock.black_ms, clock.running),
+        (day.as_millis() as u64, day.as_millis() as u64, Some(Color::Black))
+    );
+
+    tokio::time::sleep(day - Duration::from_secs(3600)).await;
+    let early = act(&created.handle, white.clone(), Action::Claim { result: ClaimKind::Win }).await.unwrap_err();
+    assert!(early.message.contains("you can claim in 1 h"), "{early:?}");
+    let mover = act(&created.handle, black.clone(), Action::Claim { result: ClaimKind::Win }).await.unwrap_err();
+    assert!(mover.message.contains("it is your move"), "{mover:?}");
+    tokio::time::sleep(Duration::from_secs(2 * 3600)).await;
+    assert_eq!(state(&created.handle).await.expect("state").status, Status::Ongoing, "no flag falls by itself");
+    act(&created.handle, black.clone(), Action::play("e7e5")).await.expect("a late move counts until claimed");
+    tokio::time::sleep(day + Duration::from_secs(1)).await;
+    act(&created.handle, black, Action::Claim { result: ClaimKind::Win }).await.expect("claim");
+    let end = state(&created.handle).await.expect("state");
+    assert_eq!(serde_json::to_value(end.result).expect("json"), serde_json::json!("0-1"));
+    assert_eq!(end.reason, Some(EndReason::Timeout));
+}
+
+#[test]
+fn correspondence_days_are_lichess_choices_and_not_with_a_clock() {
+    for days in [0, 4, 15] {
+        let refused = check(&NewGame { days: Some(days), ..untimed() }).unwrap_err();
+        assert!(refused.message.contains("1, 2, 3, 5, 7, 10 or 14 days"), "{refused:?}");
+    }
+    let both = check(&NewGame { days: Some(3), ..timed(60_000, None) }).unwrap_err();
+    assert!(both.message.contains("either a clock or days"), "{both:?}");
+    assert!(check(&NewGame { days: Some(14), ..untimed() }).is_ok());
 }

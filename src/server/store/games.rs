@@ -31,17 +31,26 @@ pub struct StoredTimes {
 pub struct StoredClock {
     pub initial_ms: u64,
     pub increment_ms: u64,
+    /// A correspondence game's days per move (then `initial_ms` is that long).
+    pub days: Option<u32>,
+}
+
+impl StoredClock {
+    /// The time control, for a game on a clock (None for a correspondence game).
+    pub fn spec(&self) -> Option<ClockSpec> {
+        self.days.is_none().then_some(ClockSpec { initial_ms: self.initial_ms, increment_ms: self.increment_ms })
+    }
+
+    /// The game's rating category in `variant` (minichess7, by the clock, or correspondence).
+    pub fn category(&self, variant: crate::chess::Variant) -> crate::server::ratings::Category {
+        let clock = self.spec().map(|c| (c.initial_ms, c.increment_ms));
+        crate::server::ratings::Category::of_game(variant == crate::chess::Variant::Minichess7, clock)
+    }
 }
 
 impl From<ClockSpec> for StoredClock {
     fn from(spec: ClockSpec) -> StoredClock {
-        StoredClock { initial_ms: spec.initial_ms, increment_ms: spec.increment_ms }
-    }
-}
-
-impl From<StoredClock> for ClockSpec {
-    fn from(clock: StoredClock) -> ClockSpec {
-        ClockSpec { initial_ms: clock.initial_ms, increment_ms: clock.increment_ms }
+        StoredClock { initial_ms: spec.initial_ms, increment_ms: spec.increment_ms, days: None }
     }
 }
 

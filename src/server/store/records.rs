@@ -51,7 +51,9 @@ impl GameRow {
             black_token: token(&g.black),
             white_name: name(&g.white),
             black_name: name(&g.black),
-            clock: g.clock.map(|c| json(&ClockRecord { initial_ms: c.initial_ms, increment_ms: c.increment_ms })),
+            clock: g
+                .clock
+                .map(|c| json(&ClockRecord { initial_ms: c.initial_ms, increment_ms: c.increment_ms, days: c.days })),
             result: g.outcome.map(|o| o.result().to_string()),
             reason: g.outcome.map(|o| o.reason.name().to_string()),
             created_ms: g.created_ms,
@@ -97,7 +99,7 @@ impl GameRow {
         };
         let clock: Option<ClockRecord> =
             self.clock.map(|c| serde_json::from_str(&c)).transpose().map_err(|e| bad("clock", &e))?;
-        let clock = clock.map(|c| StoredClock { initial_ms: c.initial_ms, increment_ms: c.increment_ms });
+        let clock = clock.map(|c| StoredClock { initial_ms: c.initial_ms, increment_ms: c.increment_ms, days: c.days });
         let times = match (self.white_ms, self.black_ms) {
             (Some(w), Some(b)) => Some(StoredTimes { white_ms: to_u64(w), black_ms: to_u64(b) }),
             _ => None,
@@ -311,11 +313,14 @@ impl From<&StoredSeat> for SeatRecord {
     }
 }
 
-/// The `clock` column: `{"initial_ms":300000,"increment_ms":2000}`.
+/// The `clock` column: `{"initial_ms":300000,"increment_ms":2000}`; a correspondence game's
+/// adds its days per move (`"days":3`; older servers wrote no correspondence games).
 #[derive(serde::Serialize, serde::Deserialize)]
 struct ClockRecord {
     initial_ms: u64,
     increment_ms: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    days: Option<u32>,
 }
 
 #[cfg(test)]

@@ -247,6 +247,7 @@ fn clocks_in_the_header_and_a_draw_on_time() {
         black_ms: 300_000,
         running: None,
         first_move_ms: None,
+        days: None,
     });
     let mut view = GameView::new(state.clone(), Some(Color::White));
     let text = view.render();
@@ -263,6 +264,7 @@ fn clocks_in_the_header_and_a_draw_on_time() {
         black_ms: 12_000,
         running: None,
         first_move_ms: None,
+        days: None,
     };
     let end = ServerMessage::End {
         game: "g1".into(),

@@ -75,7 +75,7 @@ fn terms(fields: &Fields) -> Result<Terms, ApiError> {
 
 /// A party to a challenge: the account, as a seat and as lichess shows a user.
 async fn party(shared: &Shared, account: &Account, terms: &Terms) -> Result<Party, ApiError> {
-    let rating = lichess::rating(shared, account.id, lichess::category(terms.variant, terms.clock)).await?;
+    let rating = lichess::rating(shared, account.id, lichess::category(terms.variant, terms.clock, terms.days)).await?;
     Ok(Party { account: account.id, name: account.username.clone(), bot: account.bot, rating })
 }
 
@@ -109,8 +109,8 @@ pub(super) async fn create(
         return Err(ApiError::bad(format!("{} does not accept challenges from you.", dest.username)));
     }
     if terms.rated {
-        if terms.clock.is_none() {
-            return Err(ApiError::bad("an untimed game cannot be rated here; give a clock"));
+        if terms.clock.is_none() && terms.days.is_none() {
+            return Err(ApiError::bad("an untimed game cannot be rated here; give a clock or days"));
         }
         if (me.bot || dest.bot) && !(me.bot && dest.bot) && !shared.config.allow_rated_bots {
             return Err(ApiError::bad("rated games between bots and people are not allowed on this server"));

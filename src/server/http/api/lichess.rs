@@ -33,9 +33,17 @@ pub fn variant_of(key: &str) -> Option<VariantName> {
     }
 }
 
-/// The time control of a game's clock (None: untimed).
+/// The time control of a game's clock (None: untimed, or days per move).
 pub fn time_control_of(state: &GameState) -> Option<ClockSpec> {
-    state.clock.map(|c| ClockSpec { initial_ms: c.initial_ms, increment_ms: c.increment_ms })
+    state
+        .clock
+        .filter(|c| c.days.is_none())
+        .map(|c| ClockSpec { initial_ms: c.initial_ms, increment_ms: c.increment_ms })
+}
+
+/// A correspondence game's days per move.
+pub fn days_of(state: &GameState) -> Option<u32> {
+    state.clock.and_then(|c| c.days)
 }
 
 /// lichess's speed of a time control (its estimate: initial + 40 × increment).
@@ -51,9 +59,15 @@ pub fn speed(clock: Option<ClockSpec>) -> &'static str {
     }
 }
 
-/// The rating category of a game (None: untimed, which is never rated).
-pub fn category(v: VariantName, clock: Option<ClockSpec>) -> Option<Category> {
-    clock.map(|c| Category::of(v == VariantName::Minichess7, c.initial_ms, c.increment_ms))
+/// The rating category of a game on `clock` or by `days` per move (None: untimed, which is
+/// never rated).
+pub fn category(v: VariantName, clock: Option<ClockSpec>, days: Option<u32>) -> Option<Category> {
+    let minichess7 = v == VariantName::Minichess7;
+    match (clock, days) {
+        (Some(c), _) => Some(Category::of(minichess7, c.initial_ms, c.increment_ms)),
+        (None, Some(_)) => Some(Category::of_game(minichess7, None)),
+        (None, None) => None,
+    }
 }
 
 /// The perf's name lichess shows ("Blitz", "Correspondence"; gambit's "Minichess7").

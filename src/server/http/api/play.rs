@@ -365,7 +365,7 @@ async fn feed(
 /// The `gameFull` line that opens a game stream.
 pub async fn game_full(shared: &Shared, state: &GameState) -> Value {
     let clock = lichess::time_control_of(state);
-    let category = lichess::category(state.variant, clock);
+    let category = lichess::category(state.variant, clock, lichess::days_of(state));
     let player = |seat| lichess::game_player(shared, seat, category);
     let white = player(&state.seats.white).await.unwrap_or(Value::Null);
     let black = player(&state.seats.black).await.unwrap_or(Value::Null);

@@ -51,7 +51,7 @@ pub(super) async fn channels(State(shared): State<Arc<Shared>>) -> Result<Respon
     let mut answer = Map::new();
     for channel in TvChannel::ALL {
         let Some(game) = featured.of(channel) else { continue };
-        let category = lichess::category(game.variant, game.clock);
+        let category = lichess::category(game.variant, game.clock, game.days);
         let mut entry = player(&shared, &game.white, category).await;
         entry["gameId"] = json!(game.game);
         entry["color"] = json!("white");
@@ -79,7 +79,7 @@ pub(super) async fn feed(
 
 /// The `featured` line of a game as it is now.
 async fn featured_line(shared: &Shared, state: &GameState, summary: &GameSummary) -> Value {
-    let category = lichess::category(summary.variant, summary.clock);
+    let category = lichess::category(summary.variant, summary.clock, summary.days);
     let mut players = Vec::new();
     for color in [Color::White, Color::Black] {
         let mut p = player(shared, &state.seats[color], category).await;
