@@ -206,15 +206,28 @@ impl PlayArgs {
 /// `gambit watch` arguments: `[URL]... GAME`. One list for clap, because a required
 /// positional cannot follow optional ones; [`WatchArgs::target`] sorts them out.
 #[derive(Args, Debug, Clone)]
-#[command(override_usage = "gambit watch [URL]... GAME")]
+#[command(override_usage = "gambit watch [URL]... GAME\n       gambit watch [URL]... --tv [best|bot]")]
 pub struct WatchArgs {
     /// Server addresses [default: ws://127.0.0.1:8080/ws] (the nodes of a cluster: the next is
     /// tried when one is lost), then the id of the game to watch
     #[arg(value_name = "URL... GAME")]
     pub args: Vec<String>,
+    /// Watch gambit TV instead of one game: the channel's featured games one after another
+    /// (best: games between people; bot: games with a computer or a bot account)
+    #[arg(long, value_name = "CHANNEL", num_args = 0..=1, default_missing_value = "best", value_parser = parse_channel)]
+    pub tv: Option<crate::protocol::TvChannel>,
     /// Your name in the spectators' chat [default: your login name]
     #[arg(long, value_name = "NAME", value_parser = parse_name)]
     pub name: Option<PlayerName>,
+}
+
+/// A TV channel's name.
+fn parse_channel(text: &str) -> Result<crate::protocol::TvChannel, String> {
+    use crate::protocol::TvChannel;
+    TvChannel::ALL
+        .into_iter()
+        .find(|c| c.name() == text)
+        .ok_or_else(|| format!("the TV channels are best and bot, not {text:?}"))
 }
 
 impl WatchArgs {
@@ -293,6 +306,11 @@ pub fn play(args: &PlayArgs) -> Result<(), TermError> {
 
 /// `gambit watch`: follows a game, printing the board after each event, until it ends.
 pub fn watch(args: &WatchArgs) -> Result<(), TermError> {
+    if let Some(channel) = args.tv {
+        // Every address given is a server's: there is no game to name.
+        let urls = normalize_urls(&args.args)?;
+        return run_blocking(session::watch_tv(urls, channel, args.name.clone().or_else(login_name)));
+    }
     let (urls, game) = args.target()?;
     let urls = normalize_urls(&urls)?;
     run_blocking(session::watch(urls, game, args.name.clone().or_else(login_name)))
@@ -340,7 +358,7 @@ mod tests {
 
     #[test]
     fn watch_arguments() {
-        let args = |a: &[&str]| WatchArgs { args: a.iter().map(|s| s.to_string()).collect(), name: None };
+        let args = |a: &[&str]| WatchArgs { args: a.iter().map(|s| s.to_string()).collect(), name: None, tv: None };
         assert_eq!(args(&["abc"]).target().unwrap(), (vec![DEFAULT_URL.to_string()], "abc".to_string()));
         assert_eq!(args(&["ws://h/ws", "abc"]).target().unwrap(), (vec!["ws://h/ws".to_string()], "abc".to_string()));
         let two = args(&["ws://a/ws", "ws://b/ws", "abc"]).target().unwrap();

@@ -15,7 +15,7 @@ use super::{PlayArgs, TermError, DEFAULT_URL};
 use crate::chess::Color;
 use crate::protocol::{
     Action, ChatError, ChatRoom, ChatText, ClaimKind, ClientMessage, ErrorCode, GameAction, GameId, GameState,
-    PlayerName, Request, ServerMessage,
+    PlayerName, Request, ServerMessage, TvChannel,
 };
 use crate::timer::sleep_until;
 
@@ -68,7 +68,7 @@ pub async fn play(urls: Vec<String>, args: PlayArgs, lines: InputLines) -> Resul
         (false, _) => format!("Joined game {game}: you play {}. Type help for the commands.", color.name()),
     };
     let view = GameView::new(setup.state, Some(color));
-    Session::new(servers, conn, view, Some(token), args.player_name()).run(&intro, lines).await
+    Session::new(servers, conn, view, Some(token), args.player_name()).run(&intro, lines).await.map(|_| ())
 }
 
 /// `gambit seeks`: the open challenges, one line each.
@@ -97,12 +97,54 @@ pub async fn seeks(urls: Vec<String>) -> Result<(), TermError> {
 
 /// `gambit watch`: follow a game until it ends (or the watcher quits).
 pub async fn watch(urls: Vec<String>, game: GameId, name: Option<PlayerName>) -> Result<(), TermError> {
+    follow(urls, game, name, "Watching game").await.map(|_| ())
+}
+
+/// Follows `game` as a spectator until it ends (true) or the watcher quits (false).
+async fn follow(urls: Vec<String>, game: GameId, name: Option<PlayerName>, intro: &str) -> Result<bool, TermError> {
     let (servers, mut conn) = Servers::open(urls).await?;
     let watch = ClientMessage::Watch { game: game.clone(), v: None, name: name.clone() };
     conn.send(&Request::new(watch, Some(SETUP_ID))).await?;
     let setup = setup(&mut conn, None, false).await?;
     let view = GameView::new(setup.state, None);
-    Session::new(servers, conn, view, None, name).run(&format!("Watching game {game}."), input_lines()).await
+    Session::new(servers, conn, view, None, name).run(&format!("{intro} {game}."), input_lines()).await
+}
+
+/// `gambit watch --tv`: follows a TV channel's featured games one after another, until the
+/// watcher quits.
+pub async fn watch_tv(urls: Vec<String>, channel: TvChannel, name: Option<PlayerName>) -> Result<(), TermError> {
+    let mut last: Option<GameId> = None;
+    loop {
+        let game = featured(&urls, channel, last.as_ref()).await?;
+        let intro = format!("gambit TV ({}): game", channel.name());
+        if !follow(urls.clone(), game.clone(), name.clone(), &intro).await? {
+            return Ok(());
+        }
+        last = Some(game);
+    }
+}
+
+/// The game `channel` features, once it is another than `last` (the server switches a moment
+/// after the shown game ends, and says so: nothing is polled).
+async fn featured(urls: &[String], channel: TvChannel, last: Option<&GameId>) -> Result<GameId, TermError> {
+    let (_servers, mut conn) = Servers::open(urls.to_vec()).await?;
+    conn.send(&Request::new(ClientMessage::Tv { channel }, None)).await?;
+    let mut said = false;
+    loop {
+        let message = match conn.recv().await {
+            Incoming::Message(message) => *message,
+            Incoming::Closed => return Err(TermError::Closed),
+        };
+        match message {
+            ServerMessage::Tv { game: Some(game), .. } if Some(&game) != last => return Ok(game),
+            ServerMessage::Tv { .. } if !said => {
+                said = true;
+                println!("gambit TV ({}): waiting for the next game…", channel.name());
+            }
+            ServerMessage::Error { message, .. } => return Err(TermError::Refused(message)),
+            _ => {}
+        }
+    }
 }
 
 /// What the server answered to the first message.
@@ -223,11 +265,12 @@ impl Session {
         self.token.is_some()
     }
 
-    async fn run(mut self, intro: &str, mut lines: InputLines) -> Result<(), TermError> {
+    /// Shows the game and follows it until it ends (true) or the person leaves (false).
+    async fn run(mut self, intro: &str, mut lines: InputLines) -> Result<bool, TermError> {
         self.show(&format!("{intro}\n\n{}", self.view.render()));
         if self.view.is_over() {
             self.close().await;
-            return Ok(());
+            return Ok(true);
         }
         let mut stdin_open = true;
         let interrupted = async {
@@ -272,8 +315,9 @@ impl Session {
                 break;
             }
         }
+        let over = self.view.is_over();
         self.close().await;
-        Ok(())
+        Ok(over)
     }
 
     /// Handles a message and whatever else already arrived, then shows the result once.

@@ -302,6 +302,30 @@ async fn a_spectator_follows_a_game_to_checkmate() {
     assert!(!out.contains("your move"), "{out}");
 }
 
+/// `gambit watch --tv` waits for a game, follows the featured one, and when it ends goes on to
+/// the next the server features, by itself.
+#[tokio::test(flavor = "multi_thread")]
+async fn watching_tv_follows_one_featured_game_after_another() {
+    let server = start().await;
+    let mut term = Term::spawn(&["watch", &ws_url(server.addr), "--tv"], false);
+    term.until("gambit TV (best): waiting for the next game").await;
+    let mut white = Client::connect(server.addr).await;
+    let (first, _) = white.create(human(), human(), Some("white")).await;
+    let mut black = Client::connect(server.addr).await;
+    black.join(&first, "black").await;
+    term.until(&format!("gambit TV (best): game {first}.")).await;
+    let mut second_white = Client::connect(server.addr).await;
+    let (second, _) = second_white.create(human(), human(), Some("white")).await;
+    let mut second_black = Client::connect(server.addr).await;
+    second_black.join(&second, "black").await;
+    white.send(json!({"type":"move","game":first,"uci":"e2e4"})).await;
+    term.until("White played 1. e4.").await;
+    white.send(json!({"type":"resign","game":first})).await;
+    term.until("White resigned").await;
+    term.until(&format!("gambit TV (best): game {second}.")).await;
+    drop(term); // killed on drop: TV goes on until the watcher leaves
+}
+
 /// A TCP relay in front of the server whose connections can be cut, to drop the client's link.
 struct Relay {
     addr: SocketAddr,
@@ -597,6 +621,7 @@ async fn bad_arguments_unreachable_servers_and_unknown_games_are_one_line_errors
         (vec!["play", "wss://example.org/ws"], "not supported"),
         (vec!["watch"], "which game?"),
         (vec!["watch", &url], "which game?"),
+        (vec!["watch", &url, "--tv", "blitz"], "the TV channels are best and bot"),
     ];
     for (args, needle) in cases {
         let (code, out, stderr) = run_to_end(&args).await;
