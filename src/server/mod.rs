@@ -26,6 +26,7 @@ pub mod room;
 pub mod state;
 pub mod store;
 pub mod token;
+pub mod tournaments;
 pub mod tv;
 
 pub use app::{run, serve, serve_until, ServeError};

@@ -17,7 +17,7 @@ use super::lobby::Lobby;
 use super::metrics::Metrics;
 use super::notices::Notices;
 use super::notifications::Notifications;
-use super::store::{GameStore, RatingStore, RelationStore, Stores};
+use super::store::{GameStore, RatingStore, RelationStore, Stores, TournamentStore};
 
 /// The requests one API token may make at once, and then a minute. Two programs that move at
 /// once (lichess-bot's random mover against another) make some twenty moves a second each, a
@@ -62,6 +62,10 @@ pub struct Shared {
     pub notifications: Arc<Notifications>,
     /// The TV channels' featured games.
     pub tv: super::tv::Tv,
+    /// The tournaments running here.
+    pub tournaments: super::tournaments::Tournaments,
+    /// Where tournaments are kept.
+    pub tournament_store: Arc<dyn TournamentStore>,
     /// Requests of the lichess-compatible API, per token.
     pub api_limits: Buckets<ApiCaller>,
     /// The API's streams open, per token.
@@ -112,8 +116,24 @@ impl Shared {
             notices,
             challenges: Challenges::new(stores.challenges.clone()),
             relations: stores.relations.clone(),
+            tournaments: Default::default(),
+            tournament_store: stores.tournaments.clone(),
             api_limits: Buckets::new(API_BURST, API_PER_MINUTE),
             api_streams: StreamSlots::new(API_STREAMS),
+        }
+    }
+
+    /// The game's state now: from its room, or from the archive once it has ended and gone.
+    pub async fn current(&self, game: &str) -> Result<crate::protocol::GameState, crate::protocol::Refusal> {
+        match self.room(game).await {
+            Ok(room) => room.call(crate::server::room::Command::State).await?.into_state(),
+            Err(refusal) => match self.store.load(game).await.map_err(|e| {
+                tracing::error!(error = %e, "could not read an archived game");
+                crate::protocol::Refusal::server_error(e.to_string())
+            })? {
+                Some(stored) => Ok(crate::server::room::archived(&stored)?.0),
+                None => Err(refusal),
+            },
         }
     }
 

@@ -37,6 +37,11 @@ impl TokenHash {
         self.0.iter().zip(other.0.iter()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
     }
 
+    /// The hash as 64 hex digits.
+    pub fn to_hex(&self) -> String {
+        self.0.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
     /// The hash read back from stored bytes, if there are 32 of them.
     pub fn from_slice(bytes: &[u8]) -> Option<TokenHash> {
         bytes.try_into().ok().map(TokenHash)

@@ -34,4 +34,5 @@ mod rematch_seeks;
 mod restart;
 mod spectators;
 mod store;
+mod tournaments;
 mod tv;

@@ -66,6 +66,8 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/bots", get(web::index))
         .route("/tv", get(web::index))
         .route("/tv/bots", get(web::index))
+        .route("/tournaments", get(web::index))
+        .route("/roundrobin/{id}", get(web::index))
         .route("/api/bots", get(players::bots))
         .merge(api::routes())
         // gzip where the client takes it, but not the API's streams: a compressor holds lines

@@ -77,6 +77,17 @@ pub struct StoredNotification {
     pub read: bool,
 }
 
+/// A tournament as stored: its kind and status (to find the unfinished ones) and the rest as
+/// JSON (`server::tournaments` reads it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredTournament {
+    pub id: String,
+    pub kind: String,
+    pub status: String,
+    pub body: String,
+    pub created_ms: i64,
+}
+
 /// A personal API token as stored: its number, whose it is, what it is for and may do. The
 /// token itself is known by its SHA-256 only.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -21,6 +21,7 @@ use futures::future::BoxFuture;
 pub use accounts::{
     AccountKey, RatedEnd, RatedResult, RatingChange, RatingPoint, RatingUpdate, RatingsAfter, RatingsBefore, Relation,
     Results, StoredAccount, StoredApiToken, StoredChallenge, StoredNotification, StoredRating, StoredRatings,
+    StoredTournament,
 };
 pub use analyses::{AnalysisRecord, AnalysisWrite, StoredAnalysis, StoredEval};
 pub use games::{StoreEvent, StoredChat, StoredClock, StoredGame, StoredScore, StoredSeat, StoredTimes, CHAT_KEPT};
@@ -30,6 +31,7 @@ pub use sqlite::schema;
 pub use sqlite::SqliteStore;
 pub use traits::{
     AccountStore, AnalysisStore, ChallengeStore, GameStore, NotificationStore, RatingStore, RelationStore, StoreError,
+    TournamentStore,
 };
 
 /// True if `db` names a PostgreSQL database (`postgres://…` or `postgresql://…`) rather than an
@@ -49,13 +51,21 @@ pub struct Stores {
     pub challenges: Arc<dyn ChallengeStore>,
     pub relations: Arc<dyn RelationStore>,
     pub notifications: Arc<dyn NotificationStore>,
+    pub tournaments: Arc<dyn TournamentStore>,
 }
 
 impl Stores {
     /// Every face of `store`.
     pub fn of<S>(store: Arc<S>) -> Stores
     where
-        S: GameStore + AccountStore + RatingStore + AnalysisStore + ChallengeStore + RelationStore + NotificationStore,
+        S: GameStore
+            + AccountStore
+            + RatingStore
+            + AnalysisStore
+            + ChallengeStore
+            + RelationStore
+            + NotificationStore
+            + TournamentStore,
     {
         Stores {
             games: store.clone(),
@@ -64,7 +74,8 @@ impl Stores {
             analyses: store.clone(),
             challenges: store.clone(),
             relations: store.clone(),
-            notifications: store,
+            notifications: store.clone(),
+            tournaments: store,
         }
     }
 }

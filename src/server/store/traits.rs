@@ -9,7 +9,7 @@ use thiserror::Error;
 
 use super::{
     AccountKey, AnalysisRecord, AnalysisWrite, RatingPoint, Relation, Results, StoreEvent, StoredAccount,
-    StoredApiToken, StoredChallenge, StoredGame, StoredNotification, StoredRating, StoredRatings,
+    StoredApiToken, StoredChallenge, StoredGame, StoredNotification, StoredRating, StoredRatings, StoredTournament,
 };
 use crate::server::ratings::Category;
 use crate::server::token::TokenHash;
@@ -223,6 +223,17 @@ pub trait NotificationStore: Send + Sync + 'static {
         account: AccountKey,
         ids: Option<Vec<i64>>,
     ) -> BoxFuture<'static, Result<u64, StoreError>>;
+}
+
+/// Where tournaments are kept, whole, so that a restart goes on with them.
+pub trait TournamentStore: Send + Sync + 'static {
+    /// Writes `tournament` (a new one, or its latest state).
+    fn save_tournament(&self, tournament: StoredTournament) -> BoxFuture<'static, Result<(), StoreError>>;
+    /// One tournament.
+    fn tournament(&self, id: &str) -> BoxFuture<'static, Result<Option<StoredTournament>, StoreError>>;
+    /// Every tournament not finished, and the `finished` most recently made of those that are,
+    /// newest first.
+    fn tournaments(&self, finished: u64) -> BoxFuture<'static, Result<Vec<StoredTournament>, StoreError>>;
 }
 
 /// Where computer analyses of finished games are claimed, followed and kept.

@@ -45,7 +45,7 @@ pub fn color_field(fields: &Fields) -> Result<Option<Color>, ApiError> {
 
 /// The game settings of a challenge's fields: `clock.limit` (seconds) and `clock.increment`,
 /// or `days`, or neither (unlimited); `variant`, `color`, `rated`, `fen`.
-fn terms(fields: &Fields) -> Result<Terms, ApiError> {
+pub(super) fn terms(fields: &Fields) -> Result<Terms, ApiError> {
     let limit = fields.number("clock.limit", 0..=10_800)?;
     let increment = fields.number("clock.increment", 0..=180)?;
     let days = fields.number("days", 1..=14)?;

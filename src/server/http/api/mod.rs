@@ -15,6 +15,7 @@ mod notifications;
 mod play;
 mod relations;
 mod tokens;
+mod tournaments;
 mod tv;
 
 use std::collections::HashMap;
@@ -55,6 +56,9 @@ pub fn routes() -> Router<Arc<Shared>> {
         .route("/api/notifications/read", post(notifications::read))
         .route("/api/tv/channels", get(tv::channels))
         .route("/api/tv/feed", get(tv::feed))
+        .route("/api/roundrobin", post(tournaments::create).get(tournaments::list))
+        .route("/api/roundrobin/{id}", get(tournaments::show))
+        .route("/api/roundrobin/{id}/{action}", post(tournaments::act))
         .route("/api/challenge", get(challenges::list))
         .route("/api/challenge/ai", post(challenges::ai))
         .route("/api/challenge/open", post(challenges::open))

@@ -73,13 +73,7 @@ impl PlayApi {
 
 /// The game's state now: from its room, or from the archive once it has ended and gone.
 pub async fn current(shared: &Shared, game: &str) -> Result<GameState, ApiError> {
-    match shared.room(game).await {
-        Ok(room) => Ok(room.call(Command::State).await?.into_state()?),
-        Err(refusal) => match shared.store.load(game).await? {
-            Some(stored) => Ok(crate::server::room::archived(&stored)?.0),
-            None => Err(refusal.into()),
-        },
-    }
+    Ok(shared.current(game).await?)
 }
 
 /// `{"ok":true}`, lichess's answer to an action.

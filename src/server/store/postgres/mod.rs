@@ -17,6 +17,7 @@ mod lock;
 mod notifications;
 mod relations;
 mod schema;
+mod tournaments;
 mod writer;
 
 use std::sync::atomic::AtomicBool;

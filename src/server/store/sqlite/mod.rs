@@ -13,6 +13,7 @@ mod lock;
 mod notifications;
 mod relations;
 pub mod schema;
+mod tournaments;
 
 use std::sync::mpsc;
 use std::thread;

@@ -173,8 +173,20 @@ CREATE TABLE notifications (
 CREATE INDEX notifications_by_account ON notifications (account, id);
 ";
 
+/// Version 10: tournaments, each kept whole as JSON (`server::tournaments`).
+const V10: &str = "
+CREATE TABLE tournaments (
+    id         TEXT PRIMARY KEY,
+    kind       TEXT NOT NULL,               -- roundrobin
+    status     TEXT NOT NULL,               -- created | started | finished
+    body       TEXT NOT NULL,               -- the tournament as JSON
+    created_ms INTEGER NOT NULL
+);
+CREATE INDEX tournaments_by_status ON tournaments (status, created_ms);
+";
+
 /// Every migration's SQL, oldest first: version n is `STEPS[n - 1]`.
-const STEPS: [&str; 9] = [V1, V2, V3, V4, V5, V6, V7, V8, V9];
+const STEPS: [&str; 10] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10];
 
 /// The schema version this server writes.
 pub const LATEST: usize = STEPS.len();
