@@ -140,6 +140,9 @@ pub enum Action {
     Rematch,
     /// Takes back one's own pending offer: a draw, a takeback or, after the end, a rematch.
     Withdraw,
+    /// In an arena game that allows it, before one's first move: halves one's own time for a
+    /// point more if the game is won (lichess's berserk).
+    Berserk,
 }
 
 /// The game a `create` asks for; every field may be left out (`{"type":"create"}` is a
@@ -172,6 +175,10 @@ pub struct NewGame {
     /// A correspondence game: days per move (1, 2, 3, 5, 7, 10 or 14) instead of a clock.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub days: Option<u32>,
+    /// An arena's game: each side may berserk. Only the server's tournaments make such games;
+    /// a client's `create` cannot ask for it.
+    #[serde(skip)]
+    pub berserkable: bool,
 }
 
 /// A message from a client, without its request id (see [`Request`]).

@@ -163,6 +163,7 @@ fn apply_event(state: &mut GameState, message: &ServerMessage) -> bool {
         }
         ServerMessage::Offer { kind, by, .. } => state.offer = Some(OfferView { kind: *kind, by: *by }),
         ServerMessage::Declined { .. } => state.offer = None,
+        ServerMessage::Berserk { clock, .. } if clock.is_some() => state.clock = *clock,
         ServerMessage::Rematch { next, .. } => {
             state.next = Some(next.clone());
             state.offer = None;

@@ -185,6 +185,8 @@ pub enum ServerMessage {
     /// Event: a rematch was agreed; the players' clients `resume` game `next` with the same
     /// token, spectators `watch` it.
     Rematch { game: GameId, v: u64, next: GameId },
+    /// Event: the side `color` berserked (an arena game): its time is halved; `clock` as now.
+    Berserk { game: GameId, v: u64, color: Color, clock: Option<ClockView> },
     /// Not a versioned event: a line in one of the game's chat rooms, to that room's members.
     Chat {
         game: GameId,
@@ -244,6 +246,7 @@ impl ServerMessage {
             | ServerMessage::Declined { game, .. }
             | ServerMessage::Seats { game, .. }
             | ServerMessage::Rematch { game, .. }
+            | ServerMessage::Berserk { game, .. }
             | ServerMessage::Chat { game, .. }
             | ServerMessage::Watchers { game, .. } => Some(game),
             _ => None,
@@ -259,7 +262,8 @@ impl ServerMessage {
             | ServerMessage::Offer { v, .. }
             | ServerMessage::Declined { v, .. }
             | ServerMessage::Seats { v, .. }
-            | ServerMessage::Rematch { v, .. } => Some(*v),
+            | ServerMessage::Rematch { v, .. }
+            | ServerMessage::Berserk { v, .. } => Some(*v),
             _ => None,
         }
     }

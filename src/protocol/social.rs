@@ -204,6 +204,7 @@ impl NewSeek {
             rated: self.rated,
             open: false,
             days: None,
+            berserkable: false,
         }
     }
 }

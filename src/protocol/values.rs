@@ -348,6 +348,10 @@ pub struct ClockView {
     /// claim it. Left out for a clock.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub days: Option<u32>,
+    /// An arena's game: a side may berserk (`{"type":"berserk"}`) before its first move, which
+    /// halves its time. Left out otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub berserkable: bool,
 }
 
 /// Where a game is in its life.

@@ -133,12 +133,12 @@ async fn serve_store(
     let (happenings_tx, happenings) = mpsc::unbounded_channel();
     shared.notices.on_happenings(happenings_tx);
     tokio::spawn(crate::server::notifications::from_games(happenings, relations, shared.notifications.clone()));
-    // Round robins are one node's alone (a cluster does not run them yet): a single server
-    // takes up its unfinished ones.
-    if shared.cluster.is_none() {
-        if let Err(e) = shared.tournaments.resume_all(&shared).await {
-            tracing::error!(error = %e, "could not read the unfinished tournaments");
-        }
+    // A single server takes up its unfinished tournaments; a cluster's nodes share them out,
+    // each taking those whose node is gone.
+    if shared.cluster.is_some() {
+        crate::server::tournaments::Tournaments::join_cluster(&shared);
+    } else if let Err(e) = shared.tournaments.resume_all(&shared).await {
+        tracing::error!(error = %e, "could not read the unfinished tournaments");
     }
     if let Some(cluster) = &cluster {
         cluster.carry_notices(shared.notices.clone()).await;

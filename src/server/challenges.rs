@@ -75,6 +75,7 @@ impl Terms {
             rated: self.rated,
             open: false,
             days: self.days,
+            berserkable: false,
         }
     }
 }

@@ -97,6 +97,7 @@ mod tests {
             running: Some(Color::White),
             first_move_ms: None,
             days: None,
+            berserkable: false,
         };
         assert_eq!(remaining(&view, Color::White, Duration::from_secs(1)), Duration::from_secs(4));
         assert_eq!(remaining(&view, Color::Black, Duration::from_secs(1)), Duration::from_secs(4));

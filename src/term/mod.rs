@@ -197,8 +197,7 @@ impl PlayArgs {
             rated: self.rated,
             fen: self.position.as_ref().map(|(fen, _)| fen.clone()),
             rules: self.position.as_ref().map(|(_, rules)| *rules).unwrap_or_default(),
-            open: false,
-            days: None,
+            ..Default::default()
         })
     }
 }

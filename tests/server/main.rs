@@ -14,6 +14,7 @@ mod abuse;
 mod accounts;
 mod analysis;
 mod api;
+mod arenas;
 mod bots;
 mod chat;
 mod clock;

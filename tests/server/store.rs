@@ -39,7 +39,7 @@ pub(crate) fn new_game(id: &str) -> StoredGame {
             account: None,
         },
         black: StoredSeat::Bot { level: 3 },
-        clock: Some(StoredClock { initial_ms: 60_000, increment_ms: 1000, days: None }),
+        clock: Some(StoredClock { initial_ms: 60_000, increment_ms: 1000, days: None, berserkable: false }),
         times: None,
         moves: Vec::new(),
         v: 0,

@@ -31,6 +31,7 @@ use super::metrics::Metrics;
 use super::notices::{Notice, Notices, RemoteOnline};
 use super::room::{Command, Relay, Reply, RoomHandle, Seated, Subscription};
 use super::store::{NodeInfo, PostgresStore, StoreError};
+use super::tournaments::{Call, Wire};
 use crate::protocol::{GameId, Refusal, SeekId};
 
 pub use bus::{Bus, BusError};
@@ -89,6 +90,9 @@ pub struct Cluster {
     wake: Notify,
     /// The server's notices, once it has carried them over the bus ([`Cluster::carry_notices`]).
     notices: std::sync::OnceLock<Arc<Notices>>,
+    /// Where other nodes' tournament calls go: the tournaments this node runs
+    /// ([`Cluster::serve_tournaments`]).
+    tournaments: std::sync::OnceLock<mpsc::UnboundedSender<TournamentCall>>,
     /// Set when this node stops: it takes no more games.
     stopping: AtomicBool,
     /// Held while this node claims games and starts their rooms, so that it takes a game
@@ -100,6 +104,10 @@ pub struct Cluster {
     /// to store against the newer epoch.
     taking: tokio::sync::Mutex<()>,
 }
+
+/// Another node's call for a tournament of this node's, and where its answer goes (None: the
+/// tournament does not run here).
+pub type TournamentCall = (String, Call, oneshot::Sender<Option<Wire>>);
 
 /// What nodes say on [`NOTICES_CHANNEL`], and which node says it.
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -170,6 +178,7 @@ impl Cluster {
             attending: Mutex::new(HashMap::new()),
             wake: Notify::new(),
             notices: std::sync::OnceLock::new(),
+            tournaments: std::sync::OnceLock::new(),
             stopping: AtomicBool::new(false),
             taking: tokio::sync::Mutex::new(()),
         });
@@ -370,6 +379,37 @@ impl Cluster {
             Err(refusal) => Answer::Refused { refusal },
         };
         self.respond(&from, id, answer);
+    }
+
+    /// Hands other nodes' tournament calls to `desk` from now on.
+    pub fn serve_tournaments(&self, desk: mpsc::UnboundedSender<TournamentCall>) {
+        let _ = self.tournaments.set(desk);
+    }
+
+    /// Answers another node's call for a tournament this node runs.
+    async fn serve_tournament(&self, from: String, id: u64, tournament: String, call: Call) {
+        let (reply, answer) = oneshot::channel();
+        let sent = self.tournaments.get().is_some_and(|desk| desk.send((tournament, call, reply)).is_ok());
+        let answer = match if sent { answer.await.ok().flatten() } else { None } {
+            Some(wire) => Answer::Tournament { wire },
+            None => Answer::NotHere,
+        };
+        self.respond(&from, id, answer);
+    }
+
+    /// Asks `node` to carry out `call` for tournament `tournament`; None if it does not answer
+    /// or no longer runs it.
+    pub async fn call_tournament(&self, node: &str, tournament: &str, call: Call) -> Option<Wire> {
+        let tournament = tournament.to_string();
+        match self.request(node, |id, from| Envelope::Tournament { id, from, tournament, call }).await? {
+            Answer::Tournament { wire } => Some(wire),
+            _ => None,
+        }
+    }
+
+    /// The cluster's store, for what is owned like games (tournaments).
+    pub fn store(&self) -> &Arc<PostgresStore> {
+        &self.store
     }
 
     fn respond(&self, to: &str, id: u64, answer: Answer) {

@@ -26,6 +26,13 @@ pub enum Envelope {
         seek: SeekId,
         player: Player,
     },
+    /// A call for tournament `tournament`, which the node asked runs.
+    Tournament {
+        id: u64,
+        from: String,
+        tournament: String,
+        call: crate::server::tournaments::Call,
+    },
     Response {
         id: u64,
         answer: Answer,
@@ -46,6 +53,10 @@ pub enum Answer {
     },
     Refused {
         refusal: Refusal,
+    },
+    /// A tournament's answer to its call.
+    Tournament {
+        wire: crate::server::tournaments::Wire,
     },
     /// This node does not hold the game (any more): ask who does again.
     NotHere,

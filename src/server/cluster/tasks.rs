@@ -88,6 +88,10 @@ async fn dispatch(cluster: std::sync::Weak<Cluster>, mut incoming: mpsc::Unbound
                             let cluster = cluster.clone();
                             tokio::spawn(async move { cluster.serve_seek(from, id, seek, player).await });
                         }
+                        Ok(Envelope::Tournament { id, from, tournament, call }) => {
+                            let cluster = cluster.clone();
+                            tokio::spawn(async move { cluster.serve_tournament(from, id, tournament, call).await });
+                        }
                         Ok(Envelope::Response { id, answer }) => {
                             if let Some(waiting) = cluster.pending().remove(&id) {
                                 let _ = waiting.send(answer);

@@ -68,6 +68,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/tv/bots", get(web::index))
         .route("/tournaments", get(web::index))
         .route("/roundrobin/{id}", get(web::index))
+        .route("/tournament/{id}", get(web::index))
         .route("/api/bots", get(players::bots))
         .merge(api::routes())
         // gzip where the client takes it, but not the API's streams: a compressor holds lines

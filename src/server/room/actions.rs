@@ -29,6 +29,8 @@ pub(super) enum Step {
     Rematch(Color),
     /// Ask the computer to move (again).
     Ask,
+    /// Halve `side`'s time (an arena's berserk).
+    Berserk(Color),
     /// Show everyone the game as it is now (a fresh `state`): a change no event of its own
     /// describes.
     Refresh,
@@ -91,6 +93,7 @@ pub(super) fn decide(
         )),
         Action::Abort => Ok(Step::End(Outcome::ABORTED)),
         Action::Rematch => Err(bad("a rematch can be offered once the game is over")),
+        Action::Berserk => Ok(Step::Berserk(side)),
     }
 }
 

@@ -22,7 +22,7 @@ use super::seats::Seats;
 use super::snapshot::{self, View};
 use super::{Action, Command, LobbyNote, Reply, RoomCommand, RoomContext, Subscription};
 use crate::chess::{Color, Game, Move, MoveError, Outcome};
-use crate::protocol::{ChatRoom, ClaimView, ErrorCode, GameId, GameSummary, Refusal, Status};
+use crate::protocol::{ChatRoom, ClaimView, ErrorCode, GameId, GameSummary, Refusal, ServerMessage, Status};
 use crate::server::accounts::Player;
 use crate::server::faults;
 use crate::server::notices::GameStarted;
@@ -284,7 +284,26 @@ impl Room {
             Step::Rematch(side) => return self.rematch(side, out).await,
             Step::Ask => self.maybe_start_bot(),
             Step::Refresh => out.push(snapshot::state_event(&self.view())),
+            Step::Berserk(side) => return self.berserk(side, out).await,
         }
+        Ok(())
+    }
+
+    /// `side` berserks: its time halved, stored, and told to everyone.
+    async fn berserk(&mut self, side: Color, out: &mut Batch) -> Result<(), Refusal> {
+        // White's first move is ply 1, Black's ply 2.
+        let moved = self.game.ply() > side.index();
+        let before = self.clock.clone();
+        self.clock.berserk(side, moved).map_err(build::bad)?;
+        let now = Instant::now();
+        if let Some(times) = self.clock.times(now) {
+            if let Err(e) = self.events.durable(StoreEvent::Times(times)).await {
+                self.clock = before;
+                return Err(e);
+            }
+        }
+        let clock = self.clock.view(now);
+        out.push(move |game, v| ServerMessage::Berserk { game, v, color: side, clock });
         Ok(())
     }
 

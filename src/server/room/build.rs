@@ -48,7 +48,7 @@ pub(super) fn playable(spec: &NewGame) -> Result<(Game, RoomClock), Refusal> {
     if spec.clock.is_some() && spec.days.is_some() {
         return Err(bad("give either a clock or days per move, not both"));
     }
-    let clock = RoomClock::of(spec.clock, spec.days).map_err(|e| bad(e.to_string()))?;
+    let clock = RoomClock::of(spec.clock, spec.days).map_err(|e| bad(e.to_string()))?.allow_berserk(spec.berserkable);
     if spec.rated {
         rateable(spec, fen == variant.initial_fen())?;
     }

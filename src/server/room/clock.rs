@@ -170,6 +170,7 @@ impl Clock {
             running: self.running(),
             first_move_ms: None,
             days: self.days,
+            berserkable: false,
         }
     }
 }
@@ -212,13 +213,39 @@ pub(super) struct RoomClock {
     first_move: Option<(Color, Instant)>,
     /// Each side's lag compensation, indexed by `Color::index()` (timed games only).
     lag: Option<[Lag; 2]>,
+    /// An arena game: a side may halve its time before its first move.
+    berserkable: bool,
 }
 
 impl RoomClock {
     pub(super) fn new(clock: Option<Clock>) -> RoomClock {
         // Seconds of lag are nothing to a move that may take days.
         let lag = clock.as_ref().filter(|c| c.days.is_none()).map(|c| [Lag::new(c.spec()), Lag::new(c.spec())]);
-        RoomClock { clock, first_move: None, lag }
+        RoomClock { clock, first_move: None, lag, berserkable: false }
+    }
+
+    /// Lets each side berserk (an arena game's clock).
+    pub(super) fn allow_berserk(mut self, berserkable: bool) -> RoomClock {
+        self.berserkable = berserkable && self.spec().is_some();
+        self
+    }
+
+    /// `side` berserks, having made no move yet (`moved` false): its time is halved, as on
+    /// lichess. Refused where the game does not allow it, after the side's first move, or a
+    /// second time (before its first move, a side's time runs only once it is halved — no time
+    /// runs before both sides have moved — so a side with less than the initial time has
+    /// berserked already, also after a restart).
+    pub(super) fn berserk(&mut self, side: Color, moved: bool) -> Result<(), &'static str> {
+        let clock = self.clock.as_mut().filter(|_| self.berserkable).ok_or("this game allows no berserk")?;
+        if moved {
+            return Err("berserk is only possible before your first move");
+        }
+        let initial = Duration::from_millis(clock.spec.initial_ms);
+        if clock.remaining[side.index()] < initial {
+            return Err("you have berserked already");
+        }
+        clock.remaining[side.index()] = initial / 2;
+        Ok(())
     }
 
     /// The clock of a new game: a clock, days per move, or neither.
@@ -240,7 +267,7 @@ impl RoomClock {
         if let Some(t) = times {
             clock.set_remaining(Duration::from_millis(t.white_ms), Duration::from_millis(t.black_ms));
         }
-        Ok(RoomClock::new(Some(clock)))
+        Ok(RoomClock::new(Some(clock)).allow_berserk(spec.berserkable))
     }
 
     /// True for a timed game.
@@ -264,6 +291,7 @@ impl RoomClock {
             initial_ms: c.spec.initial_ms,
             increment_ms: c.spec.increment_ms,
             days: c.days,
+            berserkable: self.berserkable,
         })
     }
 
@@ -278,7 +306,7 @@ impl RoomClock {
     /// The clock as sent in events, as of `now`.
     pub(super) fn view(&self, now: Instant) -> Option<ClockView> {
         let first_move_ms = self.first_move.map(|(_, at)| millis(at.saturating_duration_since(now)));
-        self.clock.as_ref().map(|c| ClockView { first_move_ms, ..c.view(now) })
+        self.clock.as_ref().map(|c| ClockView { first_move_ms, berserkable: self.berserkable, ..c.view(now) })
     }
 
     /// Both sides' times at `now`, as stored.

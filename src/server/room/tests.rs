@@ -317,7 +317,12 @@ async fn an_archived_game_shows_as_its_restored_room() {
             account: None,
         },
         black: crate::server::store::StoredSeat::Bot { level: 1 },
-        clock: Some(crate::server::store::StoredClock { initial_ms: 60_000, increment_ms: 1_000, days: None }),
+        clock: Some(crate::server::store::StoredClock {
+            initial_ms: 60_000,
+            increment_ms: 1_000,
+            days: None,
+            berserkable: false,
+        }),
         times: Some(crate::server::store::StoredTimes { white_ms: 41_000, black_ms: 57_500 }),
         moves: ["f2f3", "e7e5", "g2g4", "d8h4"].map(String::from).to_vec(),
         v: 9,

@@ -86,6 +86,8 @@ pub struct StoredTournament {
     pub status: String,
     pub body: String,
     pub created_ms: i64,
+    /// The owner's lease in a cluster (a write under an older epoch is refused); 1 elsewhere.
+    pub epoch: i64,
 }
 
 /// A personal API token as stored: its number, whose it is, what it is for and may do. The

@@ -33,6 +33,8 @@ pub struct StoredClock {
     pub increment_ms: u64,
     /// A correspondence game's days per move (then `initial_ms` is that long).
     pub days: Option<u32>,
+    /// An arena game: each side may berserk (halve its time) before its first move.
+    pub berserkable: bool,
 }
 
 impl StoredClock {
@@ -50,7 +52,7 @@ impl StoredClock {
 
 impl From<ClockSpec> for StoredClock {
     fn from(spec: ClockSpec) -> StoredClock {
-        StoredClock { initial_ms: spec.initial_ms, increment_ms: spec.increment_ms, days: None }
+        StoredClock { initial_ms: spec.initial_ms, increment_ms: spec.increment_ms, days: None, berserkable: false }
     }
 }
 

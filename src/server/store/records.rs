@@ -51,9 +51,14 @@ impl GameRow {
             black_token: token(&g.black),
             white_name: name(&g.white),
             black_name: name(&g.black),
-            clock: g
-                .clock
-                .map(|c| json(&ClockRecord { initial_ms: c.initial_ms, increment_ms: c.increment_ms, days: c.days })),
+            clock: g.clock.map(|c| {
+                json(&ClockRecord {
+                    initial_ms: c.initial_ms,
+                    increment_ms: c.increment_ms,
+                    days: c.days,
+                    berserkable: c.berserkable,
+                })
+            }),
             result: g.outcome.map(|o| o.result().to_string()),
             reason: g.outcome.map(|o| o.reason.name().to_string()),
             created_ms: g.created_ms,
@@ -99,7 +104,12 @@ impl GameRow {
         };
         let clock: Option<ClockRecord> =
             self.clock.map(|c| serde_json::from_str(&c)).transpose().map_err(|e| bad("clock", &e))?;
-        let clock = clock.map(|c| StoredClock { initial_ms: c.initial_ms, increment_ms: c.increment_ms, days: c.days });
+        let clock = clock.map(|c| StoredClock {
+            initial_ms: c.initial_ms,
+            increment_ms: c.increment_ms,
+            days: c.days,
+            berserkable: c.berserkable,
+        });
         let times = match (self.white_ms, self.black_ms) {
             (Some(w), Some(b)) => Some(StoredTimes { white_ms: to_u64(w), black_ms: to_u64(b) }),
             _ => None,
@@ -321,6 +331,8 @@ struct ClockRecord {
     increment_ms: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     days: Option<u32>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    berserkable: bool,
 }
 
 #[cfg(test)]

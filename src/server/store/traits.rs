@@ -227,8 +227,10 @@ pub trait NotificationStore: Send + Sync + 'static {
 
 /// Where tournaments are kept, whole, so that a restart goes on with them.
 pub trait TournamentStore: Send + Sync + 'static {
-    /// Writes `tournament` (a new one, or its latest state).
-    fn save_tournament(&self, tournament: StoredTournament) -> BoxFuture<'static, Result<(), StoreError>>;
+    /// Writes `tournament` (a new one, or its latest state). False, writing nothing, when a
+    /// cluster's node writes under an epoch no longer its own (another node has taken the
+    /// tournament over).
+    fn save_tournament(&self, tournament: StoredTournament) -> BoxFuture<'static, Result<bool, StoreError>>;
     /// One tournament.
     fn tournament(&self, id: &str) -> BoxFuture<'static, Result<Option<StoredTournament>, StoreError>>;
     /// Every tournament not finished, and the `finished` most recently made of those that are,

@@ -248,6 +248,7 @@ fn clocks_in_the_header_and_a_draw_on_time() {
         running: None,
         first_move_ms: None,
         days: None,
+        berserkable: false,
     });
     let mut view = GameView::new(state.clone(), Some(Color::White));
     let text = view.render();
@@ -265,6 +266,7 @@ fn clocks_in_the_header_and_a_draw_on_time() {
         running: None,
         first_move_ms: None,
         days: None,
+        berserkable: false,
     };
     let end = ServerMessage::End {
         game: "g1".into(),

@@ -120,6 +120,7 @@ fn action_of(action: &str, answer: Option<&str>) -> Result<Action, ApiError> {
         ("resign", None) => Action::Resign,
         ("claim-victory", None) => Action::Claim { result: ClaimKind::Win },
         ("claim-draw", None) => Action::Claim { result: ClaimKind::Draw },
+        ("berserk", None) => Action::Berserk,
         ("draw", Some(true)) => Action::Draw,
         ("takeback", Some(true)) => Action::Undo,
         ("draw" | "takeback", Some(false)) => Action::Decline,

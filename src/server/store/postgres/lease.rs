@@ -275,6 +275,10 @@ impl PostgresStore {
         if n > 0 {
             tracing::info!(games = n, "games held by this node's previous run let go");
         }
+        client
+            .execute("UPDATE tournaments SET owner = NULL WHERE owner = $1", &[&fence.node])
+            .await
+            .map_err(|e| StoreError::Write(e.to_string()))?;
         Ok(())
     }
 

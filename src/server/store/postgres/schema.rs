@@ -186,14 +186,17 @@ CREATE TABLE notifications (
 CREATE INDEX notifications_by_account ON notifications (account, id);
 ";
 
-/// Version 10: tournaments, each kept whole as JSON.
+/// Version 10: tournaments, each kept whole as JSON, and owned in a cluster as games are (the
+/// node running it, and the epoch of its lease that every write checks).
 const V10: &str = "
 CREATE TABLE tournaments (
     id         TEXT PRIMARY KEY,
     kind       TEXT NOT NULL,
     status     TEXT NOT NULL,
     body       TEXT NOT NULL,
-    created_ms BIGINT NOT NULL
+    created_ms BIGINT NOT NULL,
+    owner      TEXT,
+    epoch      BIGINT NOT NULL DEFAULT 1
 );
 CREATE INDEX tournaments_by_status ON tournaments (status, created_ms);
 ";

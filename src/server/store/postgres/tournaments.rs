@@ -1,11 +1,18 @@
-//! Tournaments in the PostgreSQL store (`TournamentStore`): the same table as SQLite's.
+//! Tournaments in the PostgreSQL store (`TournamentStore`): the same table as SQLite's, plus,
+//! for a cluster, each tournament's owner and the epoch of its lease. A node owns the
+//! tournaments whose `owner` it is while its heartbeat runs (`lease.rs`, as for games); taking
+//! one over raises its epoch, and a write under an older epoch changes nothing, so a node that
+//! lost a tournament finds out at its next write and stops running it.
 
 use futures::future::BoxFuture;
 use futures::FutureExt;
 use tokio_postgres::Row;
 
-use super::{read_failed, write_failed, PostgresStore};
+use super::{lease::LEASE, read_failed, unavailable, write_failed, PostgresStore};
 use crate::server::store::{StoreError, StoredTournament, TournamentStore};
+
+/// The columns `tournament_row` reads, in order.
+const COLUMNS: &str = "id, kind, status, body, created_ms, epoch";
 
 fn tournament_row(row: &Row) -> Result<StoredTournament, StoreError> {
     Ok(StoredTournament {
@@ -14,22 +21,34 @@ fn tournament_row(row: &Row) -> Result<StoredTournament, StoreError> {
         status: row.try_get(2).map_err(read_failed)?,
         body: row.try_get(3).map_err(read_failed)?,
         created_ms: row.try_get(4).map_err(read_failed)?,
+        epoch: row.try_get(5).map_err(read_failed)?,
     })
 }
 
+/// Whether the node row `n` has reported within the lease, by the database's clock.
+fn alive(n: &str) -> String {
+    let lease = i64::try_from(LEASE.as_millis()).unwrap_or(i64::MAX);
+    format!("({n}.heartbeat_at > now() - {lease} * interval '1 millisecond')")
+}
+
 impl TournamentStore for PostgresStore {
-    fn save_tournament(&self, t: StoredTournament) -> BoxFuture<'static, Result<(), StoreError>> {
+    fn save_tournament(&self, t: StoredTournament) -> BoxFuture<'static, Result<bool, StoreError>> {
+        let owner = self.fence.as_ref().map(|f| f.node.clone());
         self.read(move |client| {
             async move {
-                client
+                // A cluster's node writes only under its own lease; a single server owns all.
+                let n = client
                     .execute(
-                        "INSERT INTO tournaments (id, kind, status, body, created_ms) VALUES ($1, $2, $3, $4, $5)
-                         ON CONFLICT (id) DO UPDATE SET status = excluded.status, body = excluded.body",
-                        &[&t.id, &t.kind, &t.status, &t.body, &t.created_ms],
+                        "INSERT INTO tournaments (id, kind, status, body, created_ms, owner, epoch)
+                         VALUES ($1, $2, $3, $4, $5, $6, $7)
+                         ON CONFLICT (id) DO UPDATE SET status = excluded.status, body = excluded.body
+                         WHERE $6::text IS NULL
+                            OR (tournaments.owner = excluded.owner AND tournaments.epoch = excluded.epoch)",
+                        &[&t.id, &t.kind, &t.status, &t.body, &t.created_ms, &owner, &t.epoch],
                     )
                     .await
                     .map_err(write_failed)?;
-                Ok(())
+                Ok(n == 1)
             }
             .boxed()
         })
@@ -40,7 +59,7 @@ impl TournamentStore for PostgresStore {
         self.read(move |client| {
             async move {
                 let row = client
-                    .query_opt("SELECT id, kind, status, body, created_ms FROM tournaments WHERE id = $1", &[&id])
+                    .query_opt(&format!("SELECT {COLUMNS} FROM tournaments WHERE id = $1"), &[&id])
                     .await
                     .map_err(read_failed)?;
                 row.as_ref().map(tournament_row).transpose()
@@ -55,11 +74,13 @@ impl TournamentStore for PostgresStore {
                 let finished = i64::try_from(finished).unwrap_or(i64::MAX);
                 let rows = client
                     .query(
-                        "SELECT id, kind, status, body, created_ms FROM tournaments WHERE status <> 'finished'
-                         UNION ALL
-                         (SELECT id, kind, status, body, created_ms FROM tournaments
-                          WHERE status = 'finished' ORDER BY created_ms DESC LIMIT $1)
-                         ORDER BY created_ms DESC",
+                        &format!(
+                            "SELECT {COLUMNS} FROM tournaments WHERE status <> 'finished'
+                             UNION ALL
+                             (SELECT {COLUMNS} FROM tournaments
+                              WHERE status = 'finished' ORDER BY created_ms DESC LIMIT $1)
+                             ORDER BY created_ms DESC"
+                        ),
                         &[&finished],
                     )
                     .await
@@ -68,5 +89,46 @@ impl TournamentStore for PostgresStore {
             }
             .boxed()
         })
+    }
+}
+
+impl PostgresStore {
+    /// A cluster node takes every unfinished tournament whose owner is gone (its heartbeat ran
+    /// out, or it let go), raising each one's epoch, and reads them back.
+    pub async fn claim_tournaments(&self) -> Result<Vec<StoredTournament>, StoreError> {
+        let Some(fence) = &self.fence else { return Ok(Vec::new()) };
+        let client = self.pool.get().await.map_err(|e| StoreError::Write(unavailable(&e)))?;
+        let rows = client
+            .query(
+                &format!(
+                    "UPDATE tournaments SET owner = $1, epoch = epoch + 1
+                     WHERE id IN (SELECT t.id FROM tournaments t LEFT JOIN nodes n ON n.name = t.owner
+                                  WHERE t.status <> 'finished' AND t.owner IS DISTINCT FROM $1
+                                    AND (t.owner IS NULL OR n.name IS NULL OR NOT {})
+                                  FOR UPDATE OF t SKIP LOCKED)
+                     RETURNING {COLUMNS}",
+                    alive("n")
+                ),
+                &[&fence.node],
+            )
+            .await
+            .map_err(write_failed)?;
+        rows.iter().map(tournament_row).collect()
+    }
+
+    /// The node running tournament `id`, if its heartbeat runs.
+    pub async fn tournament_owner(&self, id: &str) -> Result<Option<String>, StoreError> {
+        let client = self.pool.get().await.map_err(|e| StoreError::Read(unavailable(&e)))?;
+        let row = client
+            .query_opt(
+                &format!(
+                    "SELECT t.owner FROM tournaments t JOIN nodes n ON n.name = t.owner WHERE t.id = $1 AND {}",
+                    alive("n")
+                ),
+                &[&id],
+            )
+            .await
+            .map_err(read_failed)?;
+        Ok(row.and_then(|r| r.get(0)))
     }
 }

@@ -13,11 +13,13 @@ fn tournament_row(row: &Row<'_>) -> rusqlite::Result<StoredTournament> {
         status: row.get(2)?,
         body: row.get(3)?,
         created_ms: row.get(4)?,
+        epoch: 1,
     })
 }
 
 impl TournamentStore for SqliteStore {
-    fn save_tournament(&self, t: StoredTournament) -> BoxFuture<'static, Result<(), StoreError>> {
+    // One server owns every tournament in its database: no epoch to check.
+    fn save_tournament(&self, t: StoredTournament) -> BoxFuture<'static, Result<bool, StoreError>> {
         self.read(move |conn| {
             conn.prepare_cached(
                 "INSERT INTO tournaments (id, kind, status, body, created_ms) VALUES (?1, ?2, ?3, ?4, ?5)
@@ -25,7 +27,7 @@ impl TournamentStore for SqliteStore {
             )
             .and_then(|mut s| s.execute(params![t.id, t.kind, t.status, t.body, t.created_ms]))
             .map_err(write_failed)?;
-            Ok(())
+            Ok(true)
         })
     }
 
