@@ -16,14 +16,14 @@ const SCOPES: [&str; 3] = ["tournament:write", "board:play", "challenge:read"];
 /// How soon a free player is paired when someone they may meet is free too.
 const PAIRED_WITHIN: Duration = Duration::from_secs(1);
 
-async fn view(server: &Server, id: &str) -> Value {
+pub(crate) async fn view(server: &Server, id: &str) -> Value {
     let (status, body) = server.get(&format!("/api/tournament/{id}")).await;
     assert_eq!(status, 200, "{body}");
     serde_json::from_str(&body).expect("json")
 }
 
 /// The games going on, as (White, Black) by name, with their ids.
-fn duels(t: &Value) -> Vec<((String, String), String)> {
+pub(crate) fn duels(t: &Value) -> Vec<((String, String), String)> {
     let name = |d: &Value, i: usize| d["p"][i]["n"].as_str().expect("a name").to_string();
     t["duels"]
         .as_array()
@@ -35,7 +35,13 @@ fn duels(t: &Value) -> Vec<((String, String), String)> {
 
 /// Waits for the games `pairs` (White, Black) to be going on, and answers their ids: within
 /// [`PAIRED_WITHIN`] of `since` when `timed`.
-async fn paired(server: &Server, id: &str, pairs: &[(&str, &str)], since: Instant, timed: bool) -> Vec<String> {
+pub(crate) async fn paired(
+    server: &Server,
+    id: &str,
+    pairs: &[(&str, &str)],
+    since: Instant,
+    timed: bool,
+) -> Vec<String> {
     loop {
         let t = view(server, id).await;
         let on = duels(&t);
@@ -49,14 +55,14 @@ async fn paired(server: &Server, id: &str, pairs: &[(&str, &str)], since: Instan
             }
             return found.into_iter().flatten().collect();
         }
-        assert!(since.elapsed() < Duration::from_secs(15), "waiting for {pairs:?}: {on:?}");
+        assert!(since.elapsed() < Duration::from_secs(20), "waiting for {pairs:?}: {on:?}");
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
 
 /// Once the arena has seen `ended` end (and so made whatever pairings that called for), none
 /// of `names` is in a game: they wait.
-async fn still_free(server: &Server, id: &str, ended: &str, names: &[&str]) {
+pub(crate) async fn still_free(server: &Server, id: &str, ended: &str, names: &[&str]) {
     let since = Instant::now();
     let on = loop {
         let on = duels(&view(server, id).await);
@@ -71,22 +77,22 @@ async fn still_free(server: &Server, id: &str, ended: &str, names: &[&str]) {
     }
 }
 
-struct Players(Vec<(&'static str, String)>);
+pub(crate) struct Players(pub(crate) Vec<(&'static str, String)>);
 
 impl Players {
-    fn token(&self, name: &str) -> &str {
+    pub(crate) fn token(&self, name: &str) -> &str {
         &self.0.iter().find(|(n, _)| *n == name).expect("a player").1
     }
 
     /// `loser` resigns `game`; the moment it is done.
-    async fn resign(&self, server: &Server, game: &str, loser: &str) -> Instant {
+    pub(crate) async fn resign(&self, server: &Server, game: &str, loser: &str) -> Instant {
         let answer = post_form(server, &format!("/api/board/game/{game}/resign"), self.token(loser), "").await;
         assert_eq!(answer.status, 200, "{loser} resigns {game}: {}", answer.body);
         Instant::now()
     }
 
     /// White and Black play a move each: a game both sides have started.
-    async fn open(&self, server: &Server, game: &str, white: &str, black: &str) {
+    pub(crate) async fn open(&self, server: &Server, game: &str, white: &str, black: &str) {
         for (who, uci) in [(white, "e2e4"), (black, "e7e5")] {
             let answer = post_form(server, &format!("/api/board/game/{game}/move/{uci}"), self.token(who), "").await;
             assert_eq!(answer.status, 200, "{who} plays {uci} in {game}: {}", answer.body);

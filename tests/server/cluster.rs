@@ -789,3 +789,59 @@ async fn loadtest_failover_measures_a_killed_node_and_every_game_goes_on() {
     assert!(max > 0.0 && max < 5000.0, "every game moves again within 5 s: {report}");
     drop(n1);
 }
+
+/// An arena's players on three nodes: the node that runs it (and holds its games) is killed; a
+/// survivor takes the arena over once the lease runs out, registers the game that ended
+/// meanwhile, and pairs again.
+#[tokio::test]
+async fn an_arena_keeps_pairing_when_its_node_is_killed() {
+    use crate::api::{account_with_token, post_form};
+    use crate::arenas::{duels, paired, still_free, view, Players};
+    let Some(mut cluster) = Cluster::start("cluster-arena").await else { return };
+    let scopes = ["tournament:write", "board:play"];
+    let n1 = Server::external(cluster.node("n1").addr());
+    let n3 = Server::external(cluster.node("n3").addr());
+    let (_, org) = account_with_token(&n1, "Org", &scopes).await;
+    let mut tokens = Vec::new();
+    for name in ["Ann", "Ben", "Cat", "Dan"] {
+        tokens.push((name, account_with_token(&n1, name, &scopes).await.1));
+    }
+    let p = Players(tokens);
+    // Made on n2, which runs it; entered through every node.
+    let n2 = Server::external(cluster.node("n2").addr());
+    let starts = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).expect("time").as_millis() + 1500;
+    let form = format!("name=Cluster night&clockTime=1&clockIncrement=0&seconds=120&startDate={starts}&rated=false");
+    let made = post_form(&n2, "/api/tournament", &org, &form).await;
+    assert_eq!(made.status, 200, "{}", made.body);
+    let id = made.json()["id"].as_str().expect("id").to_string();
+    for (name, node) in [("Ann", &n1), ("Ben", &n2), ("Cat", &n3), ("Dan", &n1)] {
+        let joined = post_form(node, &format!("/api/tournament/{id}/join"), p.token(name), "").await;
+        assert_eq!(joined.status, 200, "{name}: {}", joined.body);
+    }
+    let g = paired(&n3, &id, &[("Ann", "Ben"), ("Cat", "Dan")], Instant::now(), false).await;
+    for game in &g {
+        assert_eq!(owner(cluster.node("n1"), game).await, "n2", "the arena's games are made on its node");
+    }
+    p.open(&n1, &g[0], "Ann", "Ben").await;
+    p.open(&n3, &g[1], "Cat", "Dan").await;
+    p.resign(&n3, &g[0], "Ben").await;
+    still_free(&n1, &id, &g[0], &["Ann", "Ben"]).await;
+
+    // The arena's node dies with Cat–Dan going on. Dan resigns through n1: once a survivor
+    // holds the game and another the arena, Ann (2) meets Cat (2) and Ben meets Dan.
+    let killed = Instant::now();
+    cluster.take("n2").kill();
+    let resigned = post_form(&n1, &format!("/api/board/game/{}/resign", g[1]), p.token("Dan"), "").await;
+    assert_eq!(resigned.status, 200, "{}", resigned.body);
+    let g = paired(&n3, &id, &[("Ann", "Cat"), ("Ben", "Dan")], killed, false).await;
+    let failover = killed.elapsed();
+    assert!(failover < Duration::from_secs(15), "paired again {failover:?} after the kill");
+    // It goes on: a result through either survivor counts, and the standing is the arena's.
+    p.open(&n1, &g[0], "Ann", "Cat").await;
+    p.resign(&n3, &g[0], "Cat").await;
+    still_free(&n1, &id, &g[0], &["Ann", "Cat"]).await;
+    let t = view(&n3, &id).await;
+    assert_eq!(t["standing"]["players"][0]["name"], "Ann", "{t}");
+    assert_eq!(t["standing"]["players"][0]["sheet"], json!({ "scores": "22", "fire": true }), "{t}");
+    assert_eq!(duels(&t).len(), 1, "Ben–Dan still going: {t}");
+}
