@@ -1,15 +1,23 @@
 // The form that challenges one player by name (on their page, for each bot on /bots, and for
-// each friend online in the lobby's Friends panel): a time control, the variant, one's side,
+// each friend online in the lobby's Friends panel): a time control (a clock, days per move for
+// correspondence, or untimed), the variant, one's side,
 // rated or casual; then "Waiting for NAME…" with Cancel until the answer comes through the
 // event stream (events.js): declined with the reason's words, withdrawn, or accepted — then
 // events.js takes the page to the game on its `gameStart`.
 
 import { errorText, getJson, postJson } from './api.js';
-import { challengeRequest, declineText, DEFAULT_TIME, isTimed, TIME_CONTROLS, VARIANTS } from './challenges.js';
+import { challengeRequest, declineText, DEFAULT_TIME, mayBeRated, TIME_CONTROLS, timeControlKind, VARIANTS } from './challenges.js';
 import { expectGame, forgetGame, onEvent } from './events.js';
 import { pick } from './ui.js';
 
 const SIDES = [['white', 'White'], ['black', 'Black'], ['random', 'Random']];
+
+/** The time control select's options: the clocks and the days per move in groups, untimed last. */
+function timeOptions() {
+  const option = ([value, label]) => `<option value="${value}"${value === DEFAULT_TIME ? ' selected' : ''}>${label}</option>`;
+  const of = (kind) => TIME_CONTROLS.filter(([value]) => timeControlKind(value) === kind).map(option).join('');
+  return `<optgroup label="Real time">${of('clock')}</optgroup><optgroup label="Correspondence">${of('days')}</optgroup>${of('untimed')}`;
+}
 
 export class ChallengeForm {
   /**
@@ -27,7 +35,7 @@ export class ChallengeForm {
         <form class="card challenge-form" id="challenge-form" hidden aria-labelledby="challenge-title">
           <h2 id="challenge-title">Challenge</h2>
           <label>Time control
-            <select id="challenge-time">${TIME_CONTROLS.map(([value, label]) => `<option value="${value}"${value === DEFAULT_TIME ? ' selected' : ''}>${label}</option>`).join('')}</select>
+            <select id="challenge-time">${timeOptions()}</select>
           </label>
           <label>Variant
             <select id="challenge-variant">${Object.entries(VARIANTS).map(([key, label]) => `<option value="${key}">${label}</option>`).join('')}</select>
@@ -84,10 +92,10 @@ export class ChallengeForm {
     this.dom.open.setAttribute('aria-expanded', 'false');
   }
 
-  /** Rated only with a clock. */
+  /** Rated only with a clock or days per move. */
   syncRated() {
     const d = this.dom;
-    const timed = isTimed(d.time.value);
+    const timed = mayBeRated(d.time.value);
     d.rated.disabled = !timed;
     if (!timed) d.rated.checked = false;
     d.ratedHint.hidden = timed;

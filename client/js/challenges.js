@@ -4,15 +4,27 @@
 // player as the event stream changes them, and which `gameStart` a waiting page should follow.
 // Pure, so Node's test runner checks it (tests/js/challenges.test.mjs).
 
-/** The time controls the challenge form offers: [value, label, limit seconds, increment seconds]; none for untimed. */
+import { DAYS_CHOICES, daysOfChoice } from './corres.js';
+
+/**
+ * The time controls the challenge form offers: [value, label, limit seconds, increment
+ * seconds] for a clock, [value, label] for correspondence (`d3`: days per move) and untimed.
+ */
 export const TIME_CONTROLS = [
   ['1+0', '1+0 Bullet', 60, 0],
   ['3+2', '3+2 Blitz', 180, 2],
   ['5+3', '5+3 Blitz', 300, 3],
   ['10+0', '10+0 Rapid', 600, 0],
   ['15+10', '15+10 Rapid', 900, 10],
+  ...DAYS_CHOICES,
   ['untimed', 'Untimed'],
 ];
+
+/** What kind of time control a TIME_CONTROLS value is: 'clock', 'days' or 'untimed'. */
+export function timeControlKind(time) {
+  if (daysOfChoice(time) !== null) return 'days';
+  return isTimed(time) ? 'clock' : 'untimed';
+}
 
 /** The time control the form starts on. */
 export const DEFAULT_TIME = '5+3';
@@ -40,8 +52,8 @@ export const DECLINE_REASONS = {
 
 /**
  * The body of `POST /api/challenge/{name}` for the form's choices: `time` (a TIME_CONTROLS
- * value), `variant`, `color` (white, black or random) and `rated` — never rated untimed, which
- * the server refuses.
+ * value), `variant`, `color` (white, black or random) and `rated` — a clock as `clock`, days
+ * per move as `days`; never rated untimed, which the server refuses.
  */
 export function challengeRequest({ time, variant, color, rated }) {
   const preset = TIME_CONTROLS.find(([value]) => value === time);
@@ -50,16 +62,21 @@ export function challengeRequest({ time, variant, color, rated }) {
     color: ['white', 'black'].includes(color) ? color : 'random',
     rated: false,
   };
-  if (preset && preset.length === 4) {
-    body.clock = { limit: preset[2], increment: preset[3] };
-    body.rated = Boolean(rated);
-  }
+  const days = daysOfChoice(time);
+  if (preset && preset.length === 4) body.clock = { limit: preset[2], increment: preset[3] };
+  else if (days !== null) body.days = days;
+  body.rated = Boolean(rated) && mayBeRated(time);
   return body;
 }
 
-/** Whether a TIME_CONTROLS value has a clock (only those may be rated). */
+/** Whether a TIME_CONTROLS value has a clock. */
 export function isTimed(time) {
   return TIME_CONTROLS.some(([value, , limit]) => value === time && limit !== undefined);
+}
+
+/** Whether a game on a TIME_CONTROLS value may be rated: on a clock or by days, never untimed. */
+export function mayBeRated(time) {
+  return isTimed(time) || daysOfChoice(time) !== null;
 }
 
 /** A challenge's `timeControl` as people read it: "5+3", "½+0", "Untimed", "3 days"; "?" for none. */
@@ -98,15 +115,17 @@ export function sideForChallenged(c) {
 
 /**
  * The decline reasons that fit challenge `c`, most general first: always generic and later;
- * the time control's; rated or casual for the other mode; standard and variant for a variant;
+ * the time control's (too fast too for a clock or days per move); rated or casual for the other mode; standard and variant for a variant;
  * noBot to a bot's challenge; onlyBot only when the one declining is a bot (`meBot`).
  */
 export function declineReasonsFor(c, meBot = false) {
   const keys = ['generic', 'later'];
-  const timed = c?.timeControl?.type === 'clock';
-  keys.push(...(timed ? ['tooFast', 'tooSlow', 'timeControl'] : ['tooSlow', 'timeControl']));
+  const type = c?.timeControl?.type;
+  // Days per move may be too few as a clock may be too fast; only untimed cannot be faster.
+  const paced = type === 'clock' || type === 'correspondence';
+  keys.push(...(paced ? ['tooFast', 'tooSlow', 'timeControl'] : ['tooSlow', 'timeControl']));
   if (c?.rated) keys.push('casual');
-  else if (timed) keys.push('rated');
+  else if (paced) keys.push('rated');
   if (c?.variant?.key && c.variant.key !== 'standard') keys.push('standard', 'variant');
   if (c?.challenger?.title === 'BOT') keys.push('noBot');
   else if (meBot) keys.push('onlyBot');

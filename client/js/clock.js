@@ -1,7 +1,10 @@
 // Chess clocks in the page: names of time controls, the time left written like a clock, and
 // the count-down between events. The server is the authority: each `state`, `move` and `end`
 // carries both times as of that event, and the page only counts the running side down locally
-// from when the event arrived, until the next event corrects it.
+// from when the event arrived, until the next event corrects it. A correspondence game's clock
+// (days per move, corres.js) is counted the same way, and written in days and hours.
+
+import { daysName, daysOfChoice } from './corres.js';
 
 /** The time controls offered in the lobby, as [label, minutes, increment seconds]. */
 export const PRESETS = [
@@ -15,8 +18,13 @@ export const PRESETS = [
 /** Under this many milliseconds a clock is shown in red, with tenths. */
 export const LOW_MS = 10000;
 
-/** "5+3" for a clock setting (or a clock view), "untimed" for none. */
-export function timeControlName(clock) {
+/**
+ * "5+3" for a clock setting (or a clock view), "3 days" for correspondence — a clock view
+ * carrying `days`, or `days` given apart, as game summaries do (their `clock` is null) —,
+ * "untimed" for none.
+ */
+export function timeControlName(clock, days = clock?.days) {
+  if (Number.isInteger(days) && days > 0) return daysName(days);
   if (!clock) return 'untimed';
   const minutes = clock.initial_ms / 60000;
   const shown = Number.isInteger(minutes) ? String(minutes) : String(Math.round(minutes * 100) / 100);
@@ -29,6 +37,20 @@ export function clockSpec(minutes, incrementSeconds) {
   const inc = Number(incrementSeconds);
   if (!Number.isFinite(m) || !Number.isFinite(inc)) return null;
   return { initial_ms: Math.round(m * 60000), increment_ms: Math.round(inc * 1000) };
+}
+
+/**
+ * What a time control choice of the lobby's select asks `create` for: `{clock}` (null for
+ * untimed) or `{days}`. `choice` is `untimed`, `custom` (then `custom` holds `{minutes,
+ * increment}` as typed), a preset `M+I`, or days `dN`.
+ */
+export function timeControlFields(choice, custom = {}) {
+  const days = daysOfChoice(choice);
+  if (days !== null) return { days };
+  if (choice === 'untimed' || !choice) return { clock: null };
+  if (choice === 'custom') return { clock: clockSpec(custom.minutes, custom.increment) };
+  const [m, inc] = String(choice).split('+');
+  return { clock: clockSpec(m, inc) };
 }
 
 /** `side`'s time left at `now` (performance.now()), for a clock view received at `at`. */

@@ -47,15 +47,21 @@ export function botsSeats(whiteLevel, blackLevel) {
 
 /**
  * The `create` message for `seats` (`{white, black, as?, rated?}`) with `options`
- * (`{variant, fen, rules, clock}`), carrying the creator's name: asked for (namebox.js) when
- * the creator takes a seat. Resolves to null when the name dialog was cancelled.
+ * (`{variant, fen, rules, clock, days}`: a clock, or days per move for correspondence, or
+ * neither), carrying the creator's name: asked for (namebox.js) when the creator takes a seat.
+ * Resolves to null when the name dialog was cancelled.
  */
-export async function createMessage(seats, { variant, fen, rules, clock = null }) {
+export async function createMessage(seats, { variant, fen, rules, clock = null, days = null }) {
   // The creator takes a human seat unless both are bots; that seat shows the creator's name.
   const seated = seats.white.kind === 'human' || seats.black.kind === 'human';
   const name = seated ? await nameForSeat() : loadName();
   if (seated && !name) return null;
   const msg = { type: 'create', variant, fen: fen || null, rules, white: seats.white, black: seats.black, clock };
+  // Correspondence sends `days` in the clock's place (the server refuses both at once).
+  if (days) {
+    delete msg.clock;
+    msg.days = days;
+  }
   if (seats.as) msg.as = seats.as;
   if (seats.rated) msg.rated = true;
   if (name) msg.name = name;

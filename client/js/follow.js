@@ -6,6 +6,10 @@
 // already seen is ignored; anything else — a gap in versions, a move whose ply or placement
 // does not fit — means the model may be out of step, so it waits (`awaiting`) for a fresh
 // `state` instead of guessing, and ignores events until then.
+//
+// An arena game's clock may be `berserkable`: a side may halve its own time before its first
+// move (lichess's berserk, a point more for a win). The `berserk` event says who did; a `state`
+// does not, so it is inferred from the clock (`berserkedOf`).
 
 import { applyUci, boardSize, parsePlacement, samePlacement } from './chess.js';
 import { NO_MATCH } from './social.js';
@@ -36,6 +40,8 @@ export function modelFromState(s) {
     rated: Boolean(s.rated), ratings: s.ratings || null,
     // The longest named opening the moves reached: `{eco, name}`, or null.
     opening: s.opening || null,
+    // Who berserked (an arena game): `{white, black}`, true for a side that halved its time.
+    berserk: berserkedOf(s.clock, s.moves.length),
     // True after a gap or a doubtful event: only a fresh `state` is applied until then.
     awaiting: false,
   };
@@ -52,7 +58,7 @@ export function apply(model, msg) {
   switch (msg.type) {
     case 'state':
       return APPLIED;
-    case 'move': case 'end': case 'offer': case 'declined': case 'seats': case 'rematch':
+    case 'move': case 'end': case 'offer': case 'declined': case 'seats': case 'rematch': case 'berserk':
       return event(model, msg);
     case 'watchers':
       if (!model) return IGNORED;
@@ -61,6 +67,21 @@ export function apply(model, msg) {
     default:
       return IGNORED;
   }
+}
+
+/** Whether `color` has made its first move after `plies` moves: White's is ply 1, Black's ply 2 (as the server counts). */
+export function hasMoved(color, plies) {
+  return plies > (color === 'white' ? 0 : 1);
+}
+
+/**
+ * Who berserked, as far as a clock view `clock` after `plies` moves tells: `{white, black}`. No
+ * time runs before both sides have moved (and no increment is added), so until then a side
+ * whose time is below the initial time has halved it. Later nothing tells: false.
+ */
+export function berserkedOf(clock, plies) {
+  const halved = (ms) => Boolean(clock?.berserkable) && plies < 2 && typeof ms === 'number' && ms < clock.initial_ms;
+  return { white: halved(clock?.white_ms), black: halved(clock?.black_ms) };
 }
 
 /** `apply`, with the model a `state` makes: `{model, outcome}`. */
@@ -103,6 +124,11 @@ function event(g, msg) {
       break;
     case 'rematch':
       Object.assign(g, { next: msg.next, offer: null });
+      break;
+    case 'berserk':
+      // The clock with that side's time halved.
+      if (msg.clock) g.clock = msg.clock;
+      if (msg.color === 'white' || msg.color === 'black') g.berserk = { ...g.berserk, [msg.color]: true };
       break;
     case 'seats':
       Object.assign(g, { seats: msg.seats, claim: msg.claim || null });

@@ -9,12 +9,20 @@
 // accepts it (or this page accepts another's), `joined` arrives and the page moves to the game
 // the same way. A seek lost with a dropped connection is posted again when it comes back.
 //
+// A friend game may be played by correspondence: days per move instead of a clock (the time
+// control's "Correspondence" choices, sent as `days`); not with the computer, and not as a seek.
+//
 // Logged in (account.js), a player may make a friend game or a seek rated, and the lobby lists
-// "Your games": the unfinished games the account holds a seat in, wherever they were started,
-// and their Friends (friendsPanel.js): the players they follow, what each is doing.
+// "Your games" (yourGames.js): the unfinished games the account holds a seat in, wherever they
+// were started, whose move it is and a correspondence game's time left; and their Friends
+// (friendsPanel.js): the players they follow, what each is doing.
+//
+// For everyone, a "Tournaments" box (tournament/lobbyBox.js) lists the arenas and round robins
+// being played or about to start, each a link to its page, as lichess's lobby does.
 
 import { me } from './account.js';
-import { clockSpec, PRESETS, timeControlName } from './clock.js';
+import { clockSpec, PRESETS, timeControlFields, timeControlName } from './clock.js';
+import { DAYS_CHOICES } from './corres.js';
 import { Connection } from './connection.js';
 import { botSeats, botsSeats, chosenSide, createMessage, enterGame, friendSeats } from './create.js';
 import { askAgain, nameForSeat } from './namebox.js';
@@ -26,6 +34,9 @@ import { ratingFor } from './playerRatings.js';
 import { categoryOf, formatRating, modeName } from './ratings.js';
 import { arrivalSound } from './sound.js';
 import { escapeHtml, guestMark, seatName, setConnectionBadge, setHtml, SIDE_NAMES } from './ui.js';
+
+/** Why a correspondence game cannot be made against the computer. */
+export const CORRESPONDENCE_PEOPLE_ONLY = 'Correspondence (days per move) is for games between people: choose a clock or Untimed to play the computer.';
 
 const VARIANTS = { standard: 'Standard', minichess7: 'Minichess 7×7' };
 
@@ -60,11 +71,16 @@ class Lobby {
     this.games = []; // the games list, as the server last sent it
     this.buildDom();
     labelLevels(this.root);
+    // The Tournaments box's code comes after the lobby's own: the lobby works without it.
+    import('./tournament/lobbyBox.js').then(({ installTournaments }) => installTournaments(this.root.querySelector('#lobby-tournaments')));
     me().then((who) => {
       this.account = who;
       this.renderAccount();
-      // The Friends panel is an account's: its code comes only then.
-      if (who) import('./friendsPanel.js').then(({ installFriends }) => installFriends(this.root.querySelector('#friends')));
+      // The Friends panel and "Your games" are an account's: their code comes only then.
+      if (who) {
+        import('./friendsPanel.js').then(({ installFriends }) => installFriends(this.root.querySelector('#friends')));
+        import('./yourGames.js').then(({ installYourGames }) => installYourGames(this.root.querySelector('#your-games')));
+      }
     });
     this.conn = new Connection({
       onOpen: () => {
@@ -152,24 +168,31 @@ class Lobby {
               <label>Time control
                 <select id="time-control">
                   <option value="untimed">Untimed</option>
-                  ${PRESETS.map(([label, m, inc]) => `<option value="${m}+${inc}">${label}</option>`).join('')}
-                  <option value="custom">Custom…</option>
+                  <optgroup label="Real time">
+                    ${PRESETS.map(([label, m, inc]) => `<option value="${m}+${inc}">${label}</option>`).join('')}
+                    <option value="custom">Custom…</option>
+                  </optgroup>
+                  <optgroup label="Correspondence">
+                    ${DAYS_CHOICES.map(([value, label]) => `<option value="${value}">${label}</option>`).join('')}
+                  </optgroup>
                 </select>
               </label>
               <span class="custom-time" id="custom-time" hidden>
                 <label>Minutes <input id="custom-minutes" type="number" min="0.1" max="180" step="any" value="5" inputmode="decimal"></label>
                 <label>Increment (s) <input id="custom-increment" type="number" min="0" max="60" step="1" value="3" inputmode="numeric"></label>
               </span>
+              <p class="hint wide" id="corres-hint" hidden>Correspondence: each player has this long for each move, and confirms a move before it is sent. For games against a friend.</p>
             </div>
           </details>
           <p class="hint editor-link">Set up a position of your own in the <a href="/editor" id="editor-link">Board editor</a>.</p>
           <p id="create-error" class="error" role="alert"></p>
         </section>
-        <section class="my-games" id="my-games-section" aria-labelledby="my-games-title" hidden>
+        <section class="my-games" id="your-games" aria-labelledby="my-games-title" hidden>
           <h2 id="my-games-title">Your games</h2>
           <ul id="my-games" class="game-list"></ul>
         </section>
         <section class="friends" id="friends" aria-labelledby="friends-title" hidden></section>
+        <section class="lobby-tournaments" id="lobby-tournaments" aria-labelledby="lobby-tournaments-title" hidden></section>
         <section class="seeks" aria-labelledby="seeks-title">
           <h2 id="seeks-title">Open challenges</h2>
           <ul id="seeks" class="seek-list"><li class="none">Loading…</li></ul>
@@ -180,12 +203,16 @@ class Lobby {
         </section>
       </div>`;
     const $ = (sel) => this.root.querySelector(sel);
-    this.dom = { error: $('#create-error'), games: $('#games'), seeks: $('#seeks'), myGames: $('#my-games'), myGamesSection: $('#my-games-section'),
+    this.dom = { error: $('#create-error'), games: $('#games'), seeks: $('#seeks'),
       rated: $('#rated'), seekRated: $('#seek-rated'), variant: $('#variant'), castling: $('#castling'), enPassant: $('#en-passant'), repetition: $('#repetition'), fen: $('#fen'),
-      timeControl: $('#time-control'), customTime: $('#custom-time'), customMinutes: $('#custom-minutes'), customIncrement: $('#custom-increment') };
-    this.dom.timeControl.addEventListener('change', () => {
+      timeControl: $('#time-control'), customTime: $('#custom-time'), customMinutes: $('#custom-minutes'), customIncrement: $('#custom-increment'),
+      corresHint: $('#corres-hint') };
+    const syncTime = () => {
       this.dom.customTime.hidden = this.dom.timeControl.value !== 'custom';
-    });
+      this.dom.corresHint.hidden = !this.timeFields().days;
+    };
+    this.dom.timeControl.addEventListener('change', syncTime);
+    syncTime();
     this.dom.variant.addEventListener('change', () => this.syncOptions());
     this.syncOptions();
     // The fairy pieces explained next to whichever variant choice picks minichess7.
@@ -273,21 +300,28 @@ class Lobby {
     this.dom.fen.placeholder = mini ? 'nbqkacr/fpppppf/7/7/7/FPPPPPF/NBQKACR w - - 0 1' : 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
   }
 
-  /** The chosen time control as the `clock` of `create`: null for untimed; the server checks the range. */
-  clock() {
-    const choice = this.dom.timeControl.value;
-    if (choice === 'untimed') return null;
-    if (choice === 'custom') return clockSpec(this.dom.customMinutes.value, this.dom.customIncrement.value);
-    const [m, inc] = choice.split('+');
-    return clockSpec(m, inc);
+  /**
+   * The chosen time control as the fields of `create`: `{clock}` (null for untimed; the server
+   * checks the range) or `{days}` for correspondence.
+   */
+  timeFields() {
+    const d = this.dom;
+    return timeControlFields(d.timeControl.value, { minutes: d.customMinutes.value, increment: d.customIncrement.value });
   }
 
   async create(seats) {
+    const { clock = null, days = null } = this.timeFields();
+    if (days && (seats.white.kind !== 'human' || seats.black.kind !== 'human')) {
+      this.dom.error.textContent = CORRESPONDENCE_PEOPLE_ONLY;
+      this.root.querySelector('#options').open = true;
+      return;
+    }
     const msg = await createMessage(seats, {
       variant: this.dom.variant.value,
       fen: this.dom.fen.value.trim(),
       rules: { castling: this.dom.castling.checked, en_passant: this.dom.enPassant.checked, repetition: this.dom.repetition.value },
-      clock: this.clock(),
+      clock,
+      days,
     });
     if (msg) this.request(msg, { create: seats }); // null: the name dialog was cancelled
   }
@@ -298,7 +332,6 @@ class Lobby {
     if (msg.type === 'games') {
       this.games = Array.isArray(msg.games) ? msg.games : [];
       this.renderGames(this.games);
-      this.renderMyGames();
     }
     else if (msg.type === 'seeks') {
       this.seeks = Array.isArray(msg.seeks) ? msg.seeks : [];
@@ -330,7 +363,7 @@ class Lobby {
       this.dom.error.textContent = msg.message;
       if (asked.create) {
         // A bad FEN is the usual cause; show the options so the field can be fixed.
-        if (/fen|clock|timed|time control|position/i.test(msg.message)) this.root.querySelector('#options').open = true;
+        if (/fen|clock|timed|time control|days|position/i.test(msg.message)) this.root.querySelector('#options').open = true;
       }
       if (asked.seek) this.seekMsg = null;
       // The server refused the name: ask for another with its words, then try again.
@@ -345,7 +378,7 @@ class Lobby {
     }
   }
 
-  /** Once the server said who this is: the rated switches, and the account's games. */
+  /** Once the server said who this is: the rated switches. */
   renderAccount() {
     const loggedIn = Boolean(this.account);
     for (const box of [this.dom.rated, this.dom.seekRated]) {
@@ -353,25 +386,8 @@ class Lobby {
       if (!loggedIn) box.checked = false;
       box.closest('label').classList.toggle('logged-in', loggedIn);
     }
-    this.renderMyGames();
     // Rated seeks read differently logged in; the list shows once the server sent it.
     if (this.dom.seeks.dataset.html !== undefined) this.renderSeeks();
-  }
-
-  /**
-   * "Your games": a link to each unfinished game the account holds a seat in, newest first,
-   * with what the games list says of it. Built as DOM, the server's text as text.
-   */
-  renderMyGames() {
-    const ids = this.account?.playing || [];
-    this.dom.myGamesSection.hidden = ids.length === 0;
-    if (!ids.length) return;
-    const listed = new Map(this.games.map((g) => [g.game, g]));
-    const items = ids.map((id) => myGameItem(id, listed.get(id), this.account.username));
-    const key = JSON.stringify(items.map((i) => i.textContent));
-    if (this.dom.myGames.dataset.key === key) return;
-    this.dom.myGames.dataset.key = key;
-    this.dom.myGames.replaceChildren(...items);
   }
 
   renderSeeks() {
@@ -404,7 +420,7 @@ class Lobby {
  */
 function seatRating(seat, g, onLoad) {
   if (!g.rated || seat?.kind !== 'human' || !seat.account) return null;
-  return ratingFor(seat.name, categoryOf(g.variant, g.clock), onLoad);
+  return ratingFor(seat.name, categoryOf(g.variant, g.clock, g.days), onLoad);
 }
 
 /** A rating beside a name, as HTML: " 1500?" ('' for none). */
@@ -420,7 +436,7 @@ function ratingHtml(r) {
 export function gameRow(g, rating = () => null) {
   const status = g.status === 'ended' ? (g.result || 'ended') : g.status === 'waiting' ? 'waiting for a player' : 'playing';
   const moves = Math.ceil(g.plies / 2);
-  const time = timeControlName(g.clock);
+  const time = timeControlName(g.clock, g.days);
   const mode = modeName(g.rated);
   const label = `${VARIANTS[g.variant] || g.variant}, ${time}${g.rated ? ', rated' : ''}: ${seatName(g.white)} against ${seatName(g.black)}, ${status}, ${moves} moves, ${g.watchers} watching`;
   return `<li><a href="/g/${encodeURIComponent(g.game)}" class="game-row status-${escapeHtml(g.status)}" data-game="${escapeHtml(g.game)}" aria-label="${escapeHtml(label)}">
@@ -456,36 +472,6 @@ export function seekRow(s, mine, loggedIn = true, rating = null) {
         <span class="seek-color"><span class="swatch ${side ? s.color : 'random'}" aria-hidden="true"></span>${side ? `plays ${side}` : 'random side'}</span>
         <span class="seek-action">${action}</span>
       </li>`;
-}
-
-/**
- * The item of "Your games" for game `id`: a link to it, named by its opponent and time control
- * when the games list has it (`summary`), else by its id.
- */
-function myGameItem(id, summary, username) {
-  const li = document.createElement('li');
-  const a = document.createElement('a');
-  a.href = `/g/${encodeURIComponent(id)}`;
-  a.className = 'game-row my-game';
-  a.dataset.game = id;
-  const what = document.createElement('span');
-  what.className = 'players';
-  const detail = document.createElement('span');
-  detail.className = 'state';
-  if (summary) {
-    const mine = ['white', 'black'].find((c) => summary[c]?.kind === 'human' && summary[c].name === username);
-    const theirs = mine ? summary[mine === 'white' ? 'black' : 'white'] : null;
-    what.textContent = theirs ? `You (${mine}) vs ${seatName(theirs)}` : `${seatName(summary.white)} vs ${seatName(summary.black)}`;
-    const moves = Math.ceil((summary.plies || 0) / 2);
-    const progress = summary.status === 'waiting' ? 'waiting for a player' : `${moves} ${moves === 1 ? 'move' : 'moves'}`;
-    detail.textContent = `${timeControlName(summary.clock)} · ${modeName(summary.rated)} · ${progress}`;
-  } else {
-    what.textContent = `Game ${id}`;
-    detail.textContent = 'in progress';
-  }
-  a.append(what, detail);
-  li.append(a);
-  return li;
 }
 
 /** Starts the lobby inside `root`. */

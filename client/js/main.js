@@ -43,7 +43,7 @@ armSound();
 me().then(async (who) => {
   if (!who) return;
   // Only a logged-in player has challenges and notifications to show in the top bar.
-  preload(['challengeBar.js', 'challenges.js', 'events.js', 'ndjson.js', 'notificationBar.js', 'notifications.js']);
+  preload(['challengeBar.js', 'challenges.js', 'corres.js', 'events.js', 'ndjson.js', 'notificationBar.js', 'notifications.js']);
   const [{ installChallengeBar }, { installNotificationBar }, { startEvents }] = await Promise.all([
     import('./challengeBar.js'), import('./notificationBar.js'), import('./events.js'),
   ]);

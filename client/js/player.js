@@ -339,7 +339,10 @@ export function historyRow(g) {
   const result = cell(OUTCOME_NAMES[outcome] || String(g.result ?? ''), { className: `result ${outcome || ''}` });
   if (g.result) result.title = headline(g.result, g.reason);
   const change = cell(Number.isFinite(me.change) ? formatChange(me.change) : '–', { className: `num change ${changeDirection(me.change)}` });
-  const kind = [timeControlName(g.clock), modeName(g.rated)];
+  // A correspondence game's days per move are not in the history (its `clock` is null): its
+  // rated category says what it was.
+  const time = !g.clock && !g.days && g.category === 'correspondence' ? 'correspondence' : timeControlName(g.clock, g.days);
+  const kind = [time, modeName(g.rated)];
   if (g.rated && g.category) kind.push(CATEGORY_NAMES[g.category] || g.category);
   const plies = Number.isInteger(g.plies) ? g.plies : 0;
   const links = document.createElement('span');

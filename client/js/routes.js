@@ -16,8 +16,8 @@ export const ROUTES = [
     name: 'game', path: /^\/g\/([A-Za-z0-9]{1,32})\/?$/, module: 'game/main.js',
     graph: [
       'animate.js', 'arrows.js', 'blindText.js', 'board.js', 'chess.js', 'clock.js', 'connection.js',
-      'evalGraph.js', 'follow.js', 'game/analysis.js', 'game/blind.js', 'game/chat.js',
-      'game/clocks.js', 'game/controls.js', 'game/ctrl.js', 'game/live.js', 'game/moves.js',
+      'corres.js', 'evalGraph.js', 'follow.js', 'game/analysis.js', 'game/berserk.js', 'game/blind.js', 'game/chat.js',
+      'game/clocks.js', 'game/controls.js', 'game/corres.js', 'game/ctrl.js', 'game/live.js', 'game/moves.js',
       'game/players.js', 'game/premoveToggle.js', 'game/premoves.js', 'game/prompts.js',
       'game/ratings.js', 'game/signal.js', 'game/sounds.js', 'game/status.js', 'game/view.js',
       'legend.js', 'outcome.js', 'playerRatings.js', 'premove.js', 'ratings.js', 'setup.js',
@@ -28,7 +28,7 @@ export const ROUTES = [
   {
     name: 'player', path: /^\/@\/([^/]+)\/?$/, module: 'player.js',
     graph: [
-      'challengeForm.js', 'challenges.js', 'clock.js', 'events.js', 'ndjson.js', 'outcome.js',
+      'challengeForm.js', 'challenges.js', 'clock.js', 'corres.js', 'events.js', 'ndjson.js', 'outcome.js',
       'ratingGraph.js', 'ratings.js', 'svg.js',
     ],
     start: (m, root, match) => m.startPlayer(root, decoded(match[1])),
@@ -50,22 +50,46 @@ export const ROUTES = [
   { name: 'tokens', path: /^\/account\/tokens\/?$/, module: 'tokens.js', graph: [], start: (m, root) => m.startTokens(root) },
   {
     name: 'bots', path: /^\/bots\/?$/, module: 'bots.js',
-    graph: ['challengeForm.js', 'challenges.js', 'events.js', 'ndjson.js', 'ratings.js'],
+    graph: ['challengeForm.js', 'challenges.js', 'corres.js', 'events.js', 'ndjson.js', 'ratings.js'],
     start: (m, root) => m.startBots(root),
   },
   {
     name: 'tv', path: /^\/tv(?:\/(bots))?\/?$/, module: 'tv/main.js',
     graph: [
-      'animate.js', 'arrows.js', 'board.js', 'chess.js', 'clock.js', 'connection.js', 'follow.js',
-      'game/clocks.js', 'game/players.js', 'game/ratings.js', 'game/status.js', 'outcome.js',
+      'animate.js', 'arrows.js', 'board.js', 'chess.js', 'clock.js', 'connection.js', 'corres.js', 'follow.js',
+      'game/berserk.js', 'game/clocks.js', 'game/players.js', 'game/ratings.js', 'game/status.js', 'outcome.js',
       'playerRatings.js', 'ratings.js', 'social.js', 'svg.js', 'tv/channels.js', 'tv/ctrl.js', 'tv/view.js',
     ],
     start: (m, root, match) => m.startTv(root, match[1] === 'bots' ? 'bot' : 'best'),
   },
   {
+    name: 'tournaments', path: /^\/tournaments\/?$/, module: 'tournaments.js',
+    graph: [
+      'challenges.js', 'corres.js', 'ratings.js', 'tournament/arenaRules.js', 'tournament/common.js', 'tournament/forms.js',
+      'tournament/http.js', 'tournament/list.js', 'tournament/poll.js', 'tournament/roundRobinRules.js',
+    ],
+    start: (m, root) => m.startTournaments(root),
+  },
+  {
+    name: 'tournament', path: /^\/tournament\/([A-Za-z0-9]{1,32})\/?$/, module: 'tournament/arena.js',
+    graph: [
+      'animate.js', 'arrows.js', 'board.js', 'challenges.js', 'chess.js', 'corres.js', 'levels.js', 'ratings.js', 'svg.js',
+      'tournament/actions.js', 'tournament/arenaRules.js', 'tournament/common.js', 'tournament/http.js', 'tournament/poll.js',
+    ],
+    start: (m, root, match) => m.startArena(root, match[1]),
+  },
+  {
+    name: 'roundrobin', path: /^\/roundrobin\/([A-Za-z0-9]{1,32})\/?$/, module: 'tournament/roundRobin.js',
+    graph: [
+      'challenges.js', 'corres.js', 'ratings.js', 'tournament/actions.js', 'tournament/common.js', 'tournament/http.js',
+      'tournament/poll.js', 'tournament/roundRobinRules.js',
+    ],
+    start: (m, root, match) => m.startRoundRobin(root, match[1]),
+  },
+  {
     name: 'lobby', path: /^/, module: 'lobby.js',
     graph: [
-      'clock.js', 'connection.js', 'create.js', 'engines.js', 'legend.js', 'levels.js',
+      'clock.js', 'connection.js', 'corres.js', 'create.js', 'engines.js', 'legend.js', 'levels.js',
       'playerRatings.js', 'ratings.js',
     ],
     start: (m, root) => m.startLobby(root),

@@ -9,8 +9,8 @@ import { test } from 'node:test';
 
 import { backoffMs, LINE_MAX, parseLine, splitLines } from '../../client/js/ndjson.js';
 import {
-  ChallengeList, challengeRequest, challengeTerms, declineReasonsFor, declineText, describeTimeControl, isTimed, opponentOf,
-  shouldOpenGame, sideForChallenged, DECLINE_REASONS, TIME_CONTROLS,
+  ChallengeList, challengeRequest, challengeTerms, declineReasonsFor, declineText, describeTimeControl, isTimed, mayBeRated, opponentOf,
+  shouldOpenGame, sideForChallenged, DECLINE_REASONS, TIME_CONTROLS, timeControlKind,
 } from '../../client/js/challenges.js';
 import { incomingHtml, outgoingHtml } from '../../client/js/challengeBar.js';
 import { MAIN_SCOPES, OTHER_SCOPES, scopeLabel, tokenRequest } from '../../client/js/tokens.js';
@@ -92,6 +92,9 @@ test('the decline reasons that fit a challenge', () => {
   assert.deepEqual(declineReasonsFor(challenge()), ['generic', 'later', 'tooFast', 'tooSlow', 'timeControl', 'rated']);
   assert.deepEqual(declineReasonsFor(challenge({ rated: true })), ['generic', 'later', 'tooFast', 'tooSlow', 'timeControl', 'casual']);
   assert.deepEqual(declineReasonsFor(challenge({ timeControl: { type: 'unlimited' } })), ['generic', 'later', 'tooSlow', 'timeControl']);
+  // Days per move can be too few, and a casual correspondence challenge could have been rated.
+  assert.deepEqual(declineReasonsFor(challenge({ timeControl: { type: 'correspondence', daysPerTurn: 1 } })),
+    ['generic', 'later', 'tooFast', 'tooSlow', 'timeControl', 'rated']);
   assert.deepEqual(declineReasonsFor(challenge({ variant: { key: 'minichess7' } })).slice(-2), ['standard', 'variant']);
   const fromBot = challenge({ challenger: { id: 'tinker', name: 'Tinker', title: 'BOT' } });
   assert.ok(declineReasonsFor(fromBot).includes('noBot'));
@@ -117,8 +120,22 @@ test("the form's request: a clock from the preset, never rated untimed", () => {
     { variant: 'standard', color: 'black', rated: false });
   assert.deepEqual(challengeRequest({ time: '1+0', variant: 'crazyhouse', color: 'purple' }),
     { variant: 'standard', color: 'random', rated: false, clock: { limit: 60, increment: 0 } });
-  assert.deepEqual(TIME_CONTROLS.map(([value]) => value), ['1+0', '3+2', '5+3', '10+0', '15+10', 'untimed']);
-  assert.ok(isTimed('10+0') && !isTimed('untimed') && !isTimed('7+7'));
+  assert.deepEqual(TIME_CONTROLS.map(([value]) => value),
+    ['1+0', '3+2', '5+3', '10+0', '15+10', 'd1', 'd2', 'd3', 'd5', 'd7', 'd10', 'd14', 'untimed']);
+  assert.ok(isTimed('10+0') && !isTimed('untimed') && !isTimed('7+7') && !isTimed('d3'));
+});
+
+test("the form's request by correspondence: days instead of a clock, and it may be rated", () => {
+  assert.deepEqual(challengeRequest({ time: 'd3', variant: 'standard', color: 'white', rated: true }),
+    { variant: 'standard', color: 'white', rated: true, days: 3 });
+  assert.deepEqual(challengeRequest({ time: 'd14', variant: 'minichess7', color: 'random', rated: false }),
+    { variant: 'minichess7', color: 'random', rated: false, days: 14 });
+  assert.deepEqual(challengeRequest({ time: 'd4', variant: 'standard', color: 'white', rated: true }),
+    { variant: 'standard', color: 'white', rated: false }, 'not a choice of days: untimed, as any unknown value');
+  assert.deepEqual(TIME_CONTROLS.filter(([value]) => value.startsWith('d')).map(([, label]) => label),
+    ['1 day', '2 days', '3 days', '5 days', '7 days', '10 days', '14 days']);
+  assert.deepEqual(['5+3', 'd7', 'untimed', 'bogus'].map(timeControlKind), ['clock', 'days', 'untimed', 'untimed']);
+  assert.ok(mayBeRated('5+3') && mayBeRated('d1') && !mayBeRated('untimed') && !mayBeRated('d4'));
 });
 
 test('the waiting challenges follow the event stream', () => {

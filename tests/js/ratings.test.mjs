@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { BOX, polylinePoints, ratingBounds, scaleGraph } from '../../client/js/ratingGraph.js';
-import { CATEGORIES, categoryOf, changeDirection, DEFAULT_CATEGORY, formatChange, formatRating, modeName, outcomeFor } from '../../client/js/ratings.js';
+import { CATEGORIES, CATEGORY_NAMES, categoryOf, changeDirection, DEFAULT_CATEGORY, formatChange, formatRating, modeName, outcomeFor } from '../../client/js/ratings.js';
 
 test('the category of a game, as the server decides it', () => {
   const clock = (m, inc) => ({ initial_ms: m * 60000, increment_ms: inc * 1000 });
@@ -21,7 +21,15 @@ test('the category of a game, as the server decides it', () => {
   assert.equal(categoryOf('standard', clock(25, 0)), 'classical', '1500 s');
   assert.equal(categoryOf('minichess7', clock(1, 0)), 'minichess7');
   assert.equal(categoryOf('standard', null), null);
-  assert.deepEqual(CATEGORIES, ['bullet', 'blitz', 'rapid', 'classical', 'minichess7']);
+  // Days per move: a clock view carrying `days` (its initial time is days long, not classical),
+  // or a game summary's `days` beside a null clock.
+  const days3 = { initial_ms: 3 * 86400000, increment_ms: 0, white_ms: 1, black_ms: 1, running: 'white', days: 3 };
+  assert.equal(categoryOf('standard', days3), 'correspondence');
+  assert.equal(categoryOf('standard', null, 3), 'correspondence');
+  assert.equal(categoryOf('minichess7', days3), 'minichess7', 'minichess7 by days is minichess7');
+  assert.deepEqual(CATEGORIES, ['bullet', 'blitz', 'rapid', 'classical', 'correspondence', 'minichess7']);
+  assert.equal(CATEGORY_NAMES.correspondence, 'Correspondence');
+  for (const c of CATEGORIES) assert.ok(CATEGORY_NAMES[c], c);
   assert.equal(DEFAULT_CATEGORY, 'blitz');
 });
 

@@ -1,6 +1,6 @@
 // Blind mode on the game page (modelled on lichess's "nvui"): when the setting is on, the board
 // gives way to a text interface made for screen readers. A polite live region announces each
-// live move in words ("Black plays knight f6"), the end, an offer and the low-time warning; a
+// live move in words ("Black plays knight f6"), the end, an offer, a berserk and the low-time warning; a
 // labelled command box takes a move (SAN or UCI, resolved against the server's legal moves as
 // the move box does) or a command — b, p N, s e4, c, l, h (blindText.js has the words and the
 // list) — and its answer goes to a second live region, so the screen reader speaks it.
@@ -64,7 +64,7 @@ export class BlindView {
     if (on && first && (document.activeElement === document.body || document.activeElement === this.root)) this.dom.input.focus();
   }
 
-  /** A message the controller applied (see live.js): live moves, the end, offers and the low clock are announced. */
+  /** A message the controller applied (see live.js): live moves, the end, offers, berserks and the low clock are announced. */
   heard(msg, live) {
     if (!live || !this.on) return;
     const g = this.ctrl.game;
@@ -77,6 +77,8 @@ export class BlindView {
       this.say('news', `${SIDE_NAMES[msg.by]} ${OFFERS[msg.kind]}.`);
     } else if (msg.type === 'seats' && g?.status === 'ongoing' && g.moves.length === 0) {
       this.say('news', this.ctrl.seat ? `The game has started. You play ${SIDE_NAMES[this.ctrl.seat.color]}.` : 'The game has started.');
+    } else if (msg.type === 'berserk' && SIDE_NAMES[msg.color]) {
+      this.say('news', msg.color === this.ctrl.seat?.color ? 'You berserked: your time is halved.' : `${SIDE_NAMES[msg.color]} berserked: their time is halved.`);
     } else if (msg.type === 'lowTime') {
       this.say('news', lowTimeWords(msg.ms));
     }
@@ -91,7 +93,9 @@ export class BlindView {
       const found = this.ctrl.typed(asked.move);
       // Typed afresh rather than edited: a screen reader makes retyping easier than fixing.
       this.dom.input.value = '';
-      if (found.uci) return; // its announcement comes with the server's move
+      // In correspondence the move waits to be submitted; otherwise its announcement comes with the server's move.
+      if (found.uci && this.ctrl.tentative) this.say('answer', `${this.ctrl.tentative.san} is not sent yet: press Submit move to send it, or Cancel.`);
+      if (found.uci) return;
       if (found.choices) this.say('answer', `Say which piece to promote to: ${found.choices.join(', ')}.`);
       else this.say('answer', found.error);
       return;

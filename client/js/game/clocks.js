@@ -5,9 +5,13 @@
 // clock view carries `first_move_ms`, the time the side to move has left to make its first
 // move before the server aborts the game, and `running` is null. That count-down shows in the
 // bar of the side to move ("White has 27 s to make a first move"), kept by the same ticker.
+//
+// A correspondence game's clock (days per move) shows each side's time left for its move in
+// days and hours ("2 d 5 h", "45 min"), ticking once a second rather than ten times.
 
 import { otherColor } from '../chess.js';
 import { formatTime, LOW_MS, remaining, timeControlName } from '../clock.js';
+import { daysName, formatDaysLeft, isCorrespondence } from '../corres.js';
 import { pick, SIDE_NAMES } from '../ui.js';
 
 /** The clock's place in a player bar (players.js), filled in by `ClocksView`. */
@@ -24,6 +28,22 @@ export function firstMoveLeft(g, at, now) {
   const ms = g?.status === 'ongoing' ? g.clock?.first_move_ms : undefined;
   if (typeof ms !== 'number' || !Number.isFinite(ms)) return null;
   return Math.max(0, ms - (now - at));
+}
+
+/** Under this much time left for a correspondence move, the clock shows in red. */
+export const CORRES_LOW_MS = 60 * 60 * 1000;
+
+/**
+ * How a clock reads, `ms` left on `clock` (a clock view): `{text, low, label}`, the label for
+ * assistive technology after the side's name ("2 d 5 h left for the move (3 days per move)").
+ */
+export function clockFace(clock, ms) {
+  if (isCorrespondence(clock)) {
+    const text = formatDaysLeft(ms);
+    return { text, low: ms < CORRES_LOW_MS, label: `${text} left for the move (${daysName(clock.days)} per move)` };
+  }
+  const text = formatTime(ms);
+  return { text, low: ms < LOW_MS, label: `${text} left (${timeControlName(clock)})` };
 }
 
 /** "White has 27 s to make a first move", or "You have 27 s …" for the seated player. */
@@ -60,14 +80,16 @@ export class ClocksView {
         node.hidden = !g.clock;
         if (!g.clock) continue;
         const ms = remaining(g.clock, ctrl.clockAt, color, now);
-        node.textContent = formatTime(ms);
+        const face = clockFace(g.clock, ms);
+        if (node.textContent !== face.text) node.textContent = face.text;
         node.classList.toggle('running', running && g.clock.running === color);
-        node.classList.toggle('low', ms < LOW_MS);
-        node.setAttribute('aria-label', `${SIDE_NAMES[color]}'s clock: ${formatTime(ms)} left (${timeControlName(g.clock)})`);
+        node.classList.toggle('low', face.low);
+        node.setAttribute('aria-label', `${SIDE_NAMES[color]}'s clock: ${face.label}`);
       }
     }
     const ticking = running || (first !== null && first > 0);
-    if (ticking && !this.ticker) this.ticker = setInterval(() => this.render(), 100);
+    // Days and hours change slowly: once a second is plenty.
+    if (ticking && !this.ticker) this.ticker = setInterval(() => this.render(), isCorrespondence(g?.clock) ? 1000 : 100);
     if (!ticking && this.ticker) {
       clearInterval(this.ticker);
       this.ticker = null;

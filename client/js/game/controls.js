@@ -111,7 +111,8 @@ export class ControlsView {
     d.undo.disabled = !ongoing || asking || (mine !== 'undo' && g.moves.length < (opponent?.kind === 'bot' ? 1 : 2));
     d.draw.disabled = !ongoing || asking;
     d.resign.disabled = !ongoing;
-    d.input.disabled = !ctrl.myTurn();
+    // A correspondence move made and not submitted yet is answered first (game/corres.js).
+    d.input.disabled = !ctrl.myTurn() || Boolean(ctrl.tentative);
     d.watchers.textContent = ctrl.archived ? 'From the archive' : `${g.watchers} watching`;
     this.renderAfter();
     this.renderToEditor();

@@ -13,16 +13,25 @@
 // (a reply crossing a live line) are recognised and dropped. When a rematch is agreed, the page
 // moves on to the new game by itself, with its seat if it has one.
 //
+// In a correspondence game (days per move) a move made on the board is not sent at once: it
+// waits, tentative, for the player to submit it or cancel it (`tentative`; game/corres.js draws
+// it), and there are no premoves.
+//
 // A logged-in player needs no stored token: with none for this game, the page first asks the
 // server for the account's seat (`resume` without a token), and watches if it holds none. A
 // game the server no longer holds (`no_such_game`) is read from the archive over HTTP and shown
 // finished, with no connection left open.
+//
+// In an arena game a player may berserk before their first move (game/berserk.js decides when):
+// `berserk` sends it once; the server's `berserk` event (or its refusal) answers it.
 
 import { errorText, getJson } from '../api.js';
-import { otherColor, resolveMove } from '../chess.js';
+import { otherColor, resolveMove, sanOf } from '../chess.js';
 import { Connection } from '../connection.js';
+import { isCorrespondence } from '../corres.js';
 import { APPLIED, follow, modelFromState, RESYNC } from '../follow.js';
 import { isNameRefusal } from '../names.js';
+import { canBerserk } from './berserk.js';
 import { LiveEvents } from './live.js';
 import { Premoves } from './premoves.js';
 import { chatLine, chatRooms, checkChat } from '../social.js';
@@ -51,6 +60,8 @@ export class GameCtrl {
     this.game = null; // the follower's model (follow.js), or null before the first `state`
     this.review = null; // the ply shown while reviewing, or null for live
     this.pending = null; // a move sent and not yet confirmed
+    // In correspondence, the move made on the board and not yet submitted: {uci, san}, or null.
+    this.tentative = null;
     this.premoves = new Premoves(); // moves set up during the opponent's turn (premoves.js)
     this.orientation = this.seat?.color || 'white';
     this.flipped = false;
@@ -61,6 +72,7 @@ export class GameCtrl {
     // A draw or takeback offer (or its withdrawal) sent and not yet answered: its kind. Until the
     // server's event or refusal comes, the button that sent it does nothing more.
     this.offerSent = null;
+    this.berserkSent = false; // a `berserk` was sent and not yet answered
     this.joining = null; // the last `join` sent: {id, color}
     // The chat: the lines shown (`chatLine`s, oldest first), their keys to drop repeats, and a
     // count of clears (the view starts its log afresh when it changes).
@@ -219,9 +231,11 @@ export class GameCtrl {
     switch (msg.type) {
       case 'state':
         this.pending = null;
+        this.tentative = null;
         // A fresh state (a takeback, a resync) changes the position under any premove.
         this.premoves.clear();
         this.claimSent = false;
+        this.berserkSent = false;
         this.clockAt = now;
         this.claimAt = now;
         if (this.review !== null && this.review > this.game.moves.length) this.review = null;
@@ -229,11 +243,14 @@ export class GameCtrl {
       case 'move':
         if (msg.clock) this.clockAt = now;
         if (this.pending === msg.uci) this.pending = null;
+        // The position changed under it (our move, submitted from another tab).
+        this.tentative = null;
         this.playPremove();
         break;
       case 'end':
         if (msg.clock) this.clockAt = now;
         this.pending = null;
+        this.tentative = null;
         this.premoves.clear();
         // Players read the spectators' room once the game is over: the server sends them its
         // lines so far right after the end (new ones arrive by themselves).
@@ -243,6 +260,11 @@ export class GameCtrl {
         break;
       case 'rematch':
         this.moveTo(msg.next);
+        break;
+      case 'berserk':
+        // The clock as of the event (the first-move count-down with it).
+        if (msg.clock) this.clockAt = now;
+        if (this.seat?.color === msg.color) this.berserkSent = false;
         break;
       case 'seats':
         this.claimAt = now;
@@ -284,6 +306,7 @@ export class GameCtrl {
     this.pending = null;
     this.claimSent = false;
     this.offerSent = null;
+    this.berserkSent = false;
     this.notice = msg.message || msg.code;
     if (msg.id !== undefined && msg.id === this.chatSent?.id) {
       // The line was refused: it goes back in the box, to be fixed or sent again.
@@ -347,17 +370,51 @@ export class GameCtrl {
     return Boolean(g && this.seat && g.status === 'ongoing' && g.turn === this.seat.color && this.conn.connected);
   }
 
-  /** Plays `uci`; `premove`: it was set up during the opponent's turn (the server is told so). */
+  /** Whether this is a correspondence game (days per move): moves are confirmed, never premoved. */
+  get correspondence() {
+    return isCorrespondence(this.game?.clock);
+  }
+
+  /**
+   * Plays `uci`; `premove`: it was set up during the opponent's turn (the server is told so).
+   * In correspondence the move only becomes tentative, to be submitted or cancelled.
+   */
   play(uci, { premove = false } = {}) {
-    if (!this.game || !this.myTurn()) return;
+    if (!this.game || !this.myTurn() || this.tentative) return;
     this.notice = '';
     this.review = null;
+    if (this.correspondence && !premove) {
+      const g = this.game;
+      this.tentative = { uci, san: sanOf(uci, g.boards[g.boards.length - 1], g.legal) };
+      this.redraw();
+      return;
+    }
     if (this.send({ type: 'move', uci, ...(premove ? { premove: true } : {}) }) !== null) this.pending = uci;
     this.redraw();
   }
 
-  /** Sets up the premove `uci` (see premoves.js). */
+  /** Sends the tentative move of a correspondence game. */
+  submitMove() {
+    const move = this.tentative;
+    if (!move || !this.myTurn() || this.pending) return;
+    this.notice = '';
+    if (this.send({ type: 'move', uci: move.uci }) !== null) {
+      this.pending = move.uci;
+      this.tentative = null;
+    }
+    this.redraw();
+  }
+
+  /** Takes the tentative move of a correspondence game back off the board. */
+  cancelMove() {
+    if (!this.tentative) return;
+    this.tentative = null;
+    this.redraw();
+  }
+
+  /** Sets up the premove `uci` (see premoves.js); none in correspondence. */
   premove(uci) {
+    if (this.correspondence) return;
     this.premoves.add(uci);
     this.redraw();
   }
@@ -373,7 +430,7 @@ export class GameCtrl {
 
   /** Now that it may be our turn: the next premove goes at once if it is legal, else they all go. */
   playPremove() {
-    if (!this.premoves.queue.length || !this.myTurn() || this.pending) return;
+    if (!this.premoves.queue.length || !this.myTurn() || this.pending || this.correspondence) return;
     const uci = this.premoves.take(this.game.legal);
     if (uci) this.play(uci, { premove: true });
   }
@@ -397,6 +454,7 @@ export class GameCtrl {
     const g = this.game;
     if (!g || !this.seat) return { error: 'Spectators cannot move.' };
     if (!this.myTurn()) return { error: g.status === 'ended' ? 'The game is over.' : 'It is not your move.' };
+    if (this.tentative) return { error: 'Submit or cancel the move you made first.' };
     return resolveMove(text, g.boards[g.boards.length - 1], g.legal);
   }
 
@@ -466,6 +524,14 @@ export class GameCtrl {
     if (this.offerSent) return;
     this.notice = '';
     if (this.send({ type: 'withdraw' }) !== null) this.offerSent = this.game?.offer?.kind ?? 'offer';
+    this.redraw();
+  }
+
+  /** Berserks (an arena game, before our first move): half our time for a point more if we win. Once per answer. */
+  berserk() {
+    if (this.berserkSent || !canBerserk(this.game, this.seat)) return;
+    this.notice = '';
+    if (this.send({ type: 'berserk' }) !== null) this.berserkSent = true;
     this.redraw();
   }
 

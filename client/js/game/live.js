@@ -8,6 +8,7 @@
 // ten seconds.
 
 import { LOW_MS, remaining } from '../clock.js';
+import { isCorrespondence } from '../corres.js';
 
 /**
  * After a `resume` or `watch` with a version, the server replays the events missed at once:
@@ -72,10 +73,10 @@ export class LiveEvents {
     }, left - LOW_MS + 20);
   }
 
-  /** The seated player's time left while their clock runs, else null. */
+  /** The seated player's time left while their clock runs, else null (and in correspondence, whose days need no ten-second warning). */
   ownTimeLeft() {
     const { game: g, seat, clockAt } = this.ctrl;
-    if (!g?.clock || !seat || g.status !== 'ongoing' || g.clock.running !== seat.color) return null;
+    if (!g?.clock || isCorrespondence(g.clock) || !seat || g.status !== 'ongoing' || g.clock.running !== seat.color) return null;
     return remaining(g.clock, clockAt, seat.color, performance.now());
   }
 }

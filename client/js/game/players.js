@@ -1,16 +1,21 @@
 // The player bars beside the board's top and bottom edges: who sits on each side, their rating
 // in a rated game, whether they are online, which side is to move. Each bar also holds that
-// side's clock and first-move count-down (clocks.js).
+// side's clock and first-move count-down (clocks.js), and in an arena game the berserk button
+// and, once a side has berserked, its ⚡ (berserk.js).
 
 import { otherColor } from '../chess.js';
 import { ratingFor } from '../playerRatings.js';
 import { categoryOf, formatRating } from '../ratings.js';
 import { escapeHtml, guestMark, pick, seatName, setHtml, SIDE_NAMES } from '../ui.js';
+import { buttonTemplate as berserkButton, markHtml as berserkMark } from './berserk.js';
 import { template as clock, countdownTemplate as countdown } from './clocks.js';
 
-/** The bar at `position`, 'top' or 'bottom': name, rating and clock; the first-move count-down under them. */
+/**
+ * The bar at `position`, 'top' or 'bottom': name, rating, the berserk button (hidden but for the
+ * player's own, when they may) and clock; the first-move count-down under them.
+ */
 export function template(position) {
-  return `<div class="player player-${position}" id="player-${position}"><span class="who"></span>${clock}${countdown}</div>`;
+  return `<div class="player player-${position}" id="player-${position}"><span class="who"></span>${berserkButton}${clock}${countdown}</div>`;
 }
 
 /**
@@ -57,7 +62,8 @@ export class PlayersView {
       node.className = `player player-${position}${toMove}`;
       const rating = this.ratingText(color);
       const rated = rating ? `<span class="rating" title="rating">${escapeHtml(rating)}</span>` : '';
-      setHtml(node.querySelector('.who'), `<span class="swatch ${color}" aria-hidden="true"></span>${online}${nameHtml(seat, you)}${rated}<span class="side">${SIDE_NAMES[color]}</span>`);
+      const berserked = g.berserk?.[color] ? berserkMark : '';
+      setHtml(node.querySelector('.who'), `<span class="swatch ${color}" aria-hidden="true"></span>${online}${nameHtml(seat, you)}${rated}${berserked}<span class="side">${SIDE_NAMES[color]}</span>`);
     }
   }
 }

@@ -17,7 +17,8 @@ export class PremoveToggleView {
 
   render() {
     const ctrl = this.ctrl;
-    this.label.hidden = !ctrl.seat || ctrl.game?.status === 'ended' || ctrl.archived;
+    // No premoves in correspondence: nothing to queue.
+    this.label.hidden = !ctrl.seat || ctrl.game?.status === 'ended' || ctrl.archived || ctrl.correspondence;
     this.box.checked = ctrl.premoves.queueing;
   }
 }

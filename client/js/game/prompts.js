@@ -1,8 +1,12 @@
 // The boxes that ask something of the people at the board: a pending draw, takeback or rematch offer,
 // the away notice with its count-down and claim buttons, the buttons that take an open seat,
-// and the invite link a seated creator sends to a friend.
+// and the invite link a seated creator sends to a friend. In a correspondence game nobody need
+// be at the board, so there is no away notice: the same claim box offers the game instead once
+// the opponent's time for their move is up (game/corres.js).
 
+import { isCorrespondence } from '../corres.js';
 import { askAgain, nameForSeat } from '../namebox.js';
+import { corresClaim } from './corres.js';
 import { pick, setHtml, SIDE_NAMES } from '../ui.js';
 
 /** What each kind of offer asks for, in words. */
@@ -115,6 +119,10 @@ export class PromptsView {
     const g = ctrl.game;
     const node = this.dom.claim;
     const ongoing = g?.status === 'ongoing';
+    if (isCorrespondence(g?.clock)) {
+      this.renderCorresClaim();
+      return;
+    }
     const claim = ongoing ? g.claim : null;
     let counting = false;
     if (claim && ctrl.seat?.color === claim.by) {
@@ -140,9 +148,40 @@ export class PromptsView {
       node.hidden = away.length === 0 || away.includes(ctrl.seat?.color);
     }
     if (counting && !this.claimTicker) this.claimTicker = setInterval(() => this.renderClaim(), 200);
+    this.stopClaimTicker(counting);
+  }
+
+  stopClaimTicker(counting = false) {
     if (!counting && this.claimTicker) {
       clearInterval(this.claimTicker);
       this.claimTicker = null;
+    }
+  }
+
+  /**
+   * A correspondence game's claim: once the time of the side to move is up (counted from the
+   * clock; the page is redrawn at the deadline, see CorresView), its opponent may claim the
+   * game — or call it a draw —, the late mover is told to hurry, and spectators see whose time
+   * is up. Before that, nothing: the deadline line says when.
+   */
+  renderCorresClaim() {
+    const ctrl = this.ctrl;
+    const node = this.dom.claim;
+    this.stopClaimTicker();
+    const claim = corresClaim(ctrl.game, ctrl.clockAt, performance.now());
+    node.hidden = !claim || claim.left > 0;
+    if (node.hidden) return;
+    const seat = ctrl.seat?.color;
+    node.classList.toggle('away', seat !== claim.by);
+    if (seat === claim.by) {
+      const off = ctrl.claimSent || !ctrl.connected ? ' disabled' : '';
+      setHtml(node, `<span class="claim-title">Your opponent's time for their move is up.</span>
+          <button type="button" class="primary" data-claim="win" id="corres-claim"${off}>Claim victory</button>
+          <button type="button" data-claim="draw" id="corres-claim-draw"${off}>Call it a draw</button>`);
+    } else if (seat === claim.mover) {
+      setHtml(node, '<span class="claim-title">Your time for this move is up: your opponent may claim the game. A move now still counts.</span>');
+    } else {
+      setHtml(node, `<span class="claim-title">${SIDE_NAMES[claim.mover]}'s time for this move is up.</span>`);
     }
   }
 }

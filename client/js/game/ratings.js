@@ -4,6 +4,7 @@
 // opening the game has reached ("C60 · Ruy Lopez").
 
 import { timeControlName } from '../clock.js';
+import { daysName, isCorrespondence } from '../corres.js';
 import { CATEGORY_NAMES, categoryOf, changeDirection, formatChange, formatRating, modeName } from '../ratings.js';
 import { pick, seatName } from '../ui.js';
 
@@ -29,10 +30,7 @@ export class RatingsView {
     const d = this.dom;
     d.opening.hidden = !g.opening;
     d.opening.textContent = g.opening ? `${g.opening.eco} · ${g.opening.name}` : '';
-    // "Rated · Blitz 5+3", "Casual · untimed".
-    const category = g.rated ? categoryOf(g.variant, g.clock) : null;
-    const time = timeControlName(g.clock);
-    d.mode.textContent = `${modeName(g.rated)} · ${category ? `${CATEGORY_NAMES[category]} ${time}` : time}`;
+    d.mode.textContent = modeText(g);
     d.mode.dataset.rated = String(Boolean(g.rated));
     const ratings = g.status === 'ended' ? g.ratings : null;
     d.box.hidden = !ratings;
@@ -43,6 +41,20 @@ export class RatingsView {
     this.shown = key;
     for (const color of ['white', 'black']) line(d[color], seatName(g.seats[color]), ratings[color]);
   }
+}
+
+/**
+ * The game's kind under the status: "Rated · Blitz 5+3", "Casual · untimed", and for
+ * correspondence "Casual · 3 days per move", "Rated · Correspondence · 3 days per move".
+ */
+export function modeText(g) {
+  const category = g.rated ? categoryOf(g.variant, g.clock) : null;
+  if (isCorrespondence(g.clock)) {
+    const perMove = `${daysName(g.clock.days)} per move`;
+    return [modeName(g.rated), ...(category ? [CATEGORY_NAMES[category]] : []), perMove].join(' · ');
+  }
+  const time = timeControlName(g.clock);
+  return `${modeName(g.rated)} · ${category ? `${CATEGORY_NAMES[category]} ${time}` : time}`;
 }
 
 /** Fills `node` with "Name 1662? (+162)", the change in its own span to colour it. */

@@ -4,15 +4,18 @@
 // between them, the chat on the board's other side, so that on a laptop screen nothing a player
 // needs is below the fold; on a phone the bars go above and below the board and the buttons
 // right under it (gambit.css, "Game page"). The board (board.js) shows a reviewed position, or
-// the live one with the move we sent shown until the server confirms it.
+// the live one with the move we sent shown until the server confirms it — or, in a
+// correspondence game, the move we made and have not submitted yet (game/corres.js).
 
 import { Board } from '../board.js';
 import { applyUci, kingSquare, moveNumber } from '../chess.js';
 import { AnalysisView, template as analysis } from './analysis.js';
+import { BerserkView } from './berserk.js';
 import { BlindView } from './blind.js';
 import { ChatView, template as chat } from './chat.js';
 import { ClocksView } from './clocks.js';
 import { ControlsView, template as controls } from './controls.js';
+import { confirmTemplate as corresConfirm, CorresView, deadlineTemplate as corresDeadline } from './corres.js';
 import { hasFairyPieces, legendHtml } from '../legend.js';
 import { MovesView, template as moves } from './moves.js';
 import { PlayersView, template as playerBar } from './players.js';
@@ -33,7 +36,7 @@ export class GameView {
         </section>
         <div class="game-side">
           ${playerBar('top')}
-          <aside class="panel">${status}${ratings}${prompts}${moves}${analysis}${controls(ctrl.id)}
+          <aside class="panel">${status}${corresDeadline}${ratings}${prompts}${moves}${analysis}${corresConfirm}${controls(ctrl.id)}
             <div id="game-legend" class="game-legend" hidden>${legendHtml('fairy-legend')}</div>
           </aside>
           ${playerBar('bottom')}
@@ -49,6 +52,9 @@ export class GameView {
     this.status = new StatusView(root, ctrl);
     this.players = new PlayersView(root, ctrl);
     this.clocks = new ClocksView(root, ctrl);
+    // In an arena game: the berserk button beside the player's own clock.
+    this.berserk = new BerserkView(root, ctrl);
+    this.corres = new CorresView(root, ctrl);
     // The computer analysis of a finished game: its own panel, marks in the move list, an arrow on the board.
     this.analysis = new AnalysisView(root, ctrl);
     this.moves = new MovesView(root, ctrl, { annotate: (ply) => this.analysis.note(ply) });
@@ -76,6 +82,8 @@ export class GameView {
     this.renderBoard();
     this.players.render();
     this.clocks.render();
+    this.berserk.render();
+    this.corres.render();
     this.moves.render();
     this.analysis.render();
     this.prompts.render();
@@ -94,16 +102,19 @@ export class GameView {
     let placement = g.boards[ply];
     let lastMove = ply > 0 ? g.moves[ply - 1] : null;
     let check = null;
-    if (live && ctrl.pending) {
-      placement = applyUci(placement, ctrl.pending);
-      lastMove = ctrl.pending;
+    // Our move on its way to the server, or (correspondence) made and not submitted yet.
+    const ours = ctrl.pending || ctrl.tentative?.uci || null;
+    if (live && ours) {
+      placement = applyUci(placement, ours);
+      lastMove = ours;
     } else if (live ? g.check : /[+#]$/.test(g.san[ply - 1] || '')) {
       // The side in check is the one to move after `ply` moves.
       check = kingSquare(placement, moveNumber(g.initialFen, ply + 1).color);
     }
-    const canMove = live && !ctrl.pending && ctrl.myTurn();
-    // During the opponent's turn (or while our move is on its way) the player may premove.
-    const premoving = !canMove && canPremove(g, ctrl.seat, { live, pending: ctrl.pending });
+    const canMove = live && !ours && ctrl.myTurn();
+    // During the opponent's turn (or while our move is on its way) the player may premove; not
+    // in correspondence.
+    const premoving = !canMove && !ctrl.correspondence && canPremove(g, ctrl.seat, { live, pending: ctrl.pending });
     const pre = premoving
       ? ctrl.premoves.boardState(g, ctrl.seat.color, placement, ctrl.pending)
       : { placement, premoves: [], premoveLegal: [] };

@@ -73,7 +73,7 @@ export function otherGameHtml(g, rating = () => '') {
     const r = rating(s);
     return `<span class="tv-seat"><span class="swatch ${color}" aria-hidden="true"></span><span class="name">${escapeHtml(seatName(s))}</span>${r ? ` <span class="rating">${escapeHtml(r)}</span>` : ''}${guestMark(s)}</span>`;
   };
-  const meta = [timeControlName(g.clock), ...(g.rated ? ['rated'] : []), movesText(g.plies)];
+  const meta = [timeControlName(g.clock, g.days), ...(g.rated ? ['rated'] : []), movesText(g.plies)];
   if (g.watchers) meta.push(`${g.watchers} watching`);
   const label = `${seatName(g.white)} against ${seatName(g.black)}, ${meta.join(', ')}`;
   return `<li class="tv-other" data-game="${id}"><a href="/g/${encodeURIComponent(g.game)}" aria-label="${escapeHtml(label)}">`

@@ -140,7 +140,7 @@ export class TvCtrl {
     }
     if (outcome !== APPLIED) return false;
     this.game = model;
-    if (msg.type === 'state' || ((msg.type === 'move' || msg.type === 'end') && msg.clock)) this.clockAt = performance.now();
+    if (msg.type === 'state' || ((msg.type === 'move' || msg.type === 'end' || msg.type === 'berserk') && msg.clock)) this.clockAt = performance.now();
     return true;
   }
 

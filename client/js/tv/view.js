@@ -154,7 +154,7 @@ export class TvView {
     }
     const rating = (g) => (seat) => {
       if (!g.rated || seat?.kind !== 'human' || !seat.account) return '';
-      const r = ratingFor(seat.name, categoryOf(g.variant, g.clock), this.onRating);
+      const r = ratingFor(seat.name, categoryOf(g.variant, g.clock, g.days), this.onRating);
       return r ? formatRating(r.rating, r.provisional) : '';
     };
     // Redrawn only when something changed (setHtml): a list redrawn under the pointer loses hover and focus.
