@@ -127,6 +127,11 @@ async fn an_arena_of_four_people_and_two_computers_pairs_at_once_scores_streaks_
     let closed = closed.json()["id"].as_str().expect("id").to_string();
     let refused = post_form(s, &format!("/api/tournament/{closed}/bot"), &org, "level=1").await;
     assert_eq!(refused.status, 400, "{}", refused.body);
+    let (_, robo) = account_with_token(s, "Robo", &["bot:play", "tournament:write"]).await;
+    assert_eq!(post_form(s, "/api/bot/account/upgrade", &robo, "").await.status, 200);
+    let refused = post_form(s, &format!("/api/tournament/{closed}/join"), &robo, "").await;
+    assert_eq!(refused.status, 400, "{}", refused.body);
+    assert!(refused.body.contains("does not allow bots"), "{}", refused.body);
 
     // Starts in 2 s, lasts 25 s; 1+0, streaks and bots on.
     let starts = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).expect("time").as_millis() + 2000;

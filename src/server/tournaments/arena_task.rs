@@ -89,7 +89,7 @@ impl Arena {
             rated: spec.rated,
             berserkable: terms.berserkable,
             streakable: terms.streakable,
-            bots_allowed: terms.bots_allowed,
+            bots_allowed: spec.bots_allowed,
             password: spec.password.as_deref().filter(|p| !p.is_empty()).map(|p| super::password_hash(id, p)),
             starts_ms,
             finishes_ms: starts_ms + terms.duration_ms,

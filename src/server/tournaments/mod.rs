@@ -79,6 +79,8 @@ pub struct NewTournament {
     pub days: Option<u32>,
     pub rated: bool,
     pub password: Option<String>,
+    /// Bot accounts may join (and, in an arena, the creator may seat the server's computers).
+    pub bots_allowed: bool,
 }
 
 /// What a new arena is to be besides: when it starts and how long it lasts, and its options.
@@ -88,7 +90,6 @@ pub struct ArenaTerms {
     pub duration_ms: i64,
     pub berserkable: bool,
     pub streakable: bool,
-    pub bots_allowed: bool,
 }
 
 /// A player in a round robin.

@@ -30,6 +30,10 @@ pub struct RoundRobin {
     pub rated: bool,
     /// The password's hash, for a private club event.
     pub password: Option<String>,
+    /// Bot accounts (Bot API programs) may join. The server's own computers play in arenas
+    /// only: a round robin's every pairing is played, and two of them would play each other.
+    #[serde(default)]
+    pub bots_allowed: bool,
     pub stage: Stage,
     /// In the order they entered: the Berger tables' numbers.
     pub players: Vec<Entrant>,
@@ -83,6 +87,7 @@ impl RoundRobin {
             days: spec.days,
             rated: spec.rated,
             password: spec.password.as_deref().filter(|p| !p.is_empty()).map(|p| super::password_hash(id, p)),
+            bots_allowed: spec.bots_allowed,
             stage: Stage::Created,
             players: vec![Entrant { account: creator.id, name: creator.username.clone() }],
             rounds: Vec::new(),
@@ -153,7 +158,9 @@ async fn answer(
             start_round(shared, t, tx).await;
             Ok(Answer::Done)
         }
-        Call::AddComputer { .. } => Err(refused("round robins are played by people")),
+        Call::AddComputer { .. } => {
+            Err(refused("the server's computers play in arenas; bot accounts may join a round robin that allows bots"))
+        }
     }
 }
 
@@ -164,8 +171,8 @@ fn join(t: &mut RoundRobin, entrant: Entrant, bot: bool, password: Option<&str>)
     if !super::admits(&t.id, t.password.as_deref(), password) {
         return Err(refused("wrong password for this tournament"));
     }
-    if bot {
-        return Err(refused("bot accounts do not play in round robins"));
+    if bot && !t.bots_allowed {
+        return Err(refused("this round robin does not allow bots"));
     }
     if t.players.iter().any(|p| p.account == entrant.account) {
         return Ok(());

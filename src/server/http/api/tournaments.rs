@@ -280,6 +280,7 @@ pub fn round_robin_view(t: &RoundRobin) -> Value {
         "timeControl": lichess::time_control(t.clock, t.days),
         "rated": t.rated,
         "private": t.password.is_some(),
+        "botsAllowed": t.bots_allowed,
         "players": t.players.iter().map(|p| p.name.clone()).collect::<Vec<_>>(),
         "round": (t.stage == Stage::Started).then_some(t.round + 1),
         "rounds": rounds,
@@ -302,6 +303,7 @@ pub(super) async fn create_round_robin(
         days: terms.days,
         rated: terms.rated,
         password: fields.get("password").map(str::to_string),
+        bots_allowed: fields.bool("conditions.bots")?.unwrap_or(false),
     };
     let t = shared.tournaments.create_round_robin(&shared, caller.account(), spec).await?;
     Ok((StatusCode::OK, Json(round_robin_view(&t))).into_response())
@@ -391,7 +393,9 @@ async fn act(
     }
     match (action, arena) {
         ("start", true) => return Err(ApiError::not_found("an arena starts at its time by itself")),
-        ("bot", false) => return Err(ApiError::not_found("round robins are played by people")),
+        ("bot", false) => {
+            return Err(ApiError::not_found("the server's computers play in arenas, not in round robins"))
+        }
         _ => {}
     }
     let call = call_of(action, caller.account(), fields)?;
@@ -449,13 +453,13 @@ fn arena_terms(fields: &Fields, account: &Account) -> Result<(NewTournament, Are
         days: None,
         rated: fields.bool("rated")?.unwrap_or(true),
         password: fields.get("password").map(str::to_string),
+        bots_allowed: fields.bool("conditions.bots")?.unwrap_or(false),
     };
     let terms = ArenaTerms {
         starts_ms,
         duration_ms: duration_ms as i64,
         berserkable: fields.bool("berserkable")?.unwrap_or(true),
         streakable: fields.bool("streakable")?.unwrap_or(true),
-        bots_allowed: fields.bool("conditions.bots")?.unwrap_or(false),
     };
     Ok((spec, terms))
 }
