@@ -183,7 +183,7 @@ async fn accounts_sign_up_log_out_log_in_elsewhere_and_resume() {
     wait_js(
         &b,
         "the game under Your games",
-        &format!("return !document.getElementById('my-games-section').hidden && !!document.querySelector({link:?})"),
+        &format!("return !document.getElementById('your-games').hidden && !!document.querySelector({link:?})"),
     )
     .await;
     assert_eq!(text_of(&b, "#my-games-title").await, "Your games");

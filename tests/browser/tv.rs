@@ -17,6 +17,13 @@ async fn tv_shows_the_featured_game_and_switches_when_it_ends() {
     let Some(mut driver) = driver().await else { return };
     let server = start().await;
     let (mut white, _black, first, _, _) = human_game(&server).await;
+    // Featured before the second game starts (a featured game keeps the screen while it goes
+    // on; two games that start in the same moment would be told apart by their ids alone).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !server.get("/api/tv/channels").await.1.contains(&first) {
+        assert!(std::time::Instant::now() < deadline, "the first game never featured");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
     let (_second_white, _second_black, second, _, _) = human_game(&server).await;
     let c = driver.browser(1280, 800).await;
     open(&c, &server, "/tv").await;

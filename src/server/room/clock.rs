@@ -520,4 +520,27 @@ mod tests {
             assert!(think_budget(s(5), ms(left), s(60)) < ms(left).max(ms(1)));
         }
     }
+
+    #[test]
+    fn a_side_berserks_once_before_its_first_move_in_an_arena_game_only() {
+        let arena = |spec| RoomClock::of(Some(spec), None).unwrap().allow_berserk(true);
+        let mut clock = arena(spec(60_000, 1_000));
+        let now = Instant::now();
+        assert_eq!(clock.berserk(Color::Black, true), Err("berserk is only possible before your first move"));
+        assert_eq!(clock.berserk(Color::White, false), Ok(()));
+        assert_eq!(clock.times(now).map(|t| (t.white_ms, t.black_ms)), Some((30_000, 60_000)));
+        assert_eq!(clock.berserk(Color::White, false), Err("you have berserked already"));
+        assert!(clock.view(now).is_some_and(|v| v.berserkable));
+        // Kept across a restart: the stored clock says so, and the halved time is the mark.
+        let restored = RoomClock::restore(clock.stored(), clock.times(now)).unwrap();
+        assert!(restored.clone().berserk(Color::White, false).is_err());
+        assert!(restored.clone().berserk(Color::Black, false).is_ok());
+        // Not in any other game: a casual game, a correspondence game, an untimed one.
+        let mut casual = RoomClock::of(Some(spec(60_000, 0)), None).unwrap();
+        assert_eq!(casual.berserk(Color::White, false), Err("this game allows no berserk"));
+        let mut corres = RoomClock::of(None, Some(3)).unwrap().allow_berserk(true);
+        assert_eq!(corres.berserk(Color::White, false), Err("this game allows no berserk"));
+        let mut untimed = RoomClock::default().allow_berserk(true);
+        assert_eq!(untimed.berserk(Color::White, false), Err("this game allows no berserk"));
+    }
 }

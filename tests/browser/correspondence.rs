@@ -1,0 +1,92 @@
+//! A correspondence game in a real browser (headless Chromium over WebDriver, helpers in
+//! tests/browser_support/), on a phone-sized screen: a move made on the board is only shown
+//! until *Submit move* sends it (a mistap is never final), *Cancel* takes it back, and the
+//! deadline of the side to move is shown. The opponent is a Board API program.
+//!
+//! Without chromium and chromedriver these tests fail when CI=true and are skipped otherwise.
+
+use crate::browser_support;
+use crate::challenges::{sign_up, unique_name, wait_incoming};
+use crate::server_support;
+
+use browser_support::*;
+use serde_json::{json, Value};
+use server_support::{start, Server};
+
+/// The moves the server has for `game`.
+async fn server_moves(server: &Server, game: &str) -> Vec<String> {
+    let (status, body) = server.get(&format!("/api/games/{game}")).await;
+    assert_eq!(status, 200, "{body}");
+    let state: Value = serde_json::from_str(&body).expect("json");
+    state["moves"].as_array().expect("moves").iter().map(|m| m.as_str().unwrap_or("").to_string()).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_correspondence_move_waits_for_submit_and_cancel_takes_it_back() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver().await else { return };
+    let server = start().await;
+    let a = driver.browser(390, 844).await;
+    let (alice, bob) = (unique_name("corra"), unique_name("corrb"));
+    sign_up(&a, &server, &alice).await;
+    // Bob, a board app, challenges Alice to 3 days a move, himself Black.
+    let cookie = server.sign_up(&bob, crate::challenges::PASSWORD).await;
+    let scopes = ["board:play", "challenge:write", "challenge:read"];
+    let made =
+        server.post("/api/tokens", &[("Cookie", &cookie)], json!({"description": "app", "scopes": scopes})).await;
+    assert_eq!(made.status, 201, "{}", made.body);
+    let bearer = format!("Bearer {}", made.json()["token"].as_str().expect("token"));
+    let form = [("Authorization", bearer.as_str()), ("Content-Type", "application/x-www-form-urlencoded")];
+    let sent = server.http("POST", &format!("/api/challenge/{alice}"), &form, "days=3&color=black").await;
+    assert_eq!(sent.status, 200, "{}", sent.body);
+
+    // Alice accepts in the top bar and is taken to the game, White.
+    let shown = wait_incoming(&a, &bob).await;
+    assert!(shown.contains("3 days"), "{shown}");
+    click_css(&a, "li.challenge.incoming .challenge-accept").await;
+    let seat = wait_js(
+        &a,
+        "Alice at the game",
+        "return location.pathname.startsWith('/g/') && document.getElementById('app').dataset.seat",
+    )
+    .await;
+    assert_eq!(seat, json!("white"));
+    let game = current_path(&a).await.trim_start_matches("/g/").to_string();
+    let deadline = wait_js(
+        &a,
+        "the deadline shown",
+        "const d = document.getElementById('corres-deadline'); return !!d && !d.hidden && d.textContent",
+    )
+    .await;
+    assert!(deadline.as_str().is_some_and(|d| !d.is_empty()), "{deadline}");
+
+    // A move on the board waits: shown with Submit and Cancel, not sent.
+    click_move(&a, "e2e4").await;
+    let asked = wait_js(
+        &a,
+        "the confirmation",
+        "const c = document.getElementById('corres-confirm'); return !!c && !c.hidden && document.getElementById('corres-move').textContent",
+    )
+    .await;
+    assert_eq!(asked, json!("Your move: e4"));
+    screenshot(&a, "correspondence-confirm-390.png").await;
+    assert!(server_moves(&server, &game).await.is_empty(), "nothing sent before Submit");
+    // Cancel: gone, and still nothing sent.
+    click_css(&a, "#corres-cancel").await;
+    wait_js(&a, "the confirmation gone", "return document.getElementById('corres-confirm').hidden").await;
+    assert!(server_moves(&server, &game).await.is_empty(), "nothing sent after Cancel");
+    assert_eq!(plies(&a).await, 0);
+
+    // Another move, submitted: now it is played.
+    click_move(&a, "d2d4").await;
+    wait_js(&a, "the confirmation again", "return !document.getElementById('corres-confirm').hidden").await;
+    click_css(&a, "#corres-submit").await;
+    wait_plies(&a, 1).await;
+    assert_eq!(server_moves(&server, &game).await, ["d2d4"]);
+
+    // Bob answers through the Board API; Alice's page shows it at once.
+    let moved = server.http("POST", &format!("/api/board/game/{game}/move/d7d5"), &form, "").await;
+    assert_eq!(moved.status, 200, "{}", moved.body);
+    wait_plies(&a, 2).await;
+    let _ = a.close().await;
+}
