@@ -128,7 +128,6 @@ pub(super) async fn run(keeper: Keeper, mut t: Arena, tx: mpsc::Sender<Request>,
     let shared = keeper.shared.clone();
     // Taken up again (a restart, or another node's loss): follow the games going on.
     for game in t.games.iter().filter(|g| g.played == Played::Playing) {
-        shared.tournaments.note_game(&game.id, &t.id);
         tokio::spawn(games::follow(shared.clone(), game.id.clone(), tx.clone()));
     }
     // Whatever fell due while nobody ran it (a start, the end, players left free) happens now.
@@ -346,7 +345,7 @@ async fn pair(shared: &Arc<Shared>, t: &mut Arena, tx: &mpsc::Sender<Request>) {
             }
         };
         let (w, b) = (&t.players[white], &t.players[black]);
-        match games::make(shared, &t.id, &spec, seat(w), seat(b)).await {
+        match games::make(shared, &spec, seat(w), seat(b)).await {
             Ok(game) => {
                 tracing::info!(tournament = %t.id, %game, white = %w.name, black = %b.name, "arena game");
                 t.games.push(ArenaGame {

@@ -26,15 +26,8 @@ async fn account(shared: &Shared, name: &str) -> Result<Account, String> {
     shared.accounts.find(name).await.map_err(|e| e.to_string())?.ok_or_else(|| format!("no account {name:?}"))
 }
 
-/// Makes a game of `spec` between `white` and `black` (at least one of them an account) for
-/// tournament `tournament`; its id.
-pub(super) async fn make(
-    shared: &Shared,
-    tournament: &str,
-    spec: &NewGame,
-    white: Seat,
-    black: Seat,
-) -> Result<GameId, String> {
+/// Makes a game of `spec` between `white` and `black` (at least one of them an account); its id.
+pub(super) async fn make(shared: &Shared, spec: &NewGame, white: Seat, black: Seat) -> Result<GameId, String> {
     let (mut spec, creator, joiner) = match (white, black) {
         (Seat::Account(w), Seat::Account(b)) => {
             let spec =
@@ -63,7 +56,6 @@ pub(super) async fn make(
             .and_then(|r| r.into_seated())
             .map_err(|r| r.message)?;
     }
-    shared.tournaments.note_game(&game, tournament);
     Ok(game)
 }
 

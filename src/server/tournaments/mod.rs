@@ -216,8 +216,6 @@ pub(crate) enum Request {
 #[derive(Default)]
 pub struct Tournaments {
     running: Mutex<HashMap<String, mpsc::Sender<Request>>>,
-    /// Which tournament each of their games belongs to, for a berserk.
-    games: Mutex<HashMap<GameId, String>>,
 }
 
 /// The hash a tournament's password is kept as: with its id, so equal passwords differ.
@@ -246,15 +244,6 @@ fn checked_name(name: &str) -> Result<String, TournamentError> {
 impl Tournaments {
     fn handle(&self, id: &str) -> Option<mpsc::Sender<Request>> {
         self.running.lock().unwrap_or_else(|e| e.into_inner()).get(id).cloned()
-    }
-
-    /// The tournament `game` belongs to, if it is one of a tournament running here.
-    pub fn of_game(&self, game: &str) -> Option<String> {
-        self.games.lock().unwrap_or_else(|e| e.into_inner()).get(game).cloned()
-    }
-
-    fn note_game(&self, game: &str, tournament: &str) {
-        self.games.lock().unwrap_or_else(|e| e.into_inner()).insert(game.to_string(), tournament.to_string());
     }
 
     /// Creates a round robin by `creator`, who enters it.
@@ -388,7 +377,6 @@ impl Tournaments {
     /// A task that has finished its tournament, or lost it to another node, lets go of it.
     fn finished(&self, id: &str) {
         self.running.lock().unwrap_or_else(|e| e.into_inner()).remove(id);
-        self.games.lock().unwrap_or_else(|e| e.into_inner()).retain(|_, t| t != id);
     }
 
     /// Starts what a cluster node runs for tournaments: taking up those whose node is gone,

@@ -235,7 +235,7 @@ async fn start_round(shared: &Arc<Shared>, t: &mut RoundRobin, tx: &mpsc::Sender
     for board in t.rounds.get_mut(round).into_iter().flatten() {
         let (white, black) = (&players[board.pairing.white], &players[board.pairing.black]);
         let seats = (Seat::Account(white.name.clone()), Seat::Account(black.name.clone()));
-        match games::make(shared, &id, &spec, seats.0, seats.1).await {
+        match games::make(shared, &spec, seats.0, seats.1).await {
             Ok(game) => {
                 tracing::info!(tournament = %id, %game, white = %white.name, black = %black.name, "round robin game");
                 board.game = Some(game.clone());
@@ -258,7 +258,6 @@ async fn start_round(shared: &Arc<Shared>, t: &mut RoundRobin, tx: &mpsc::Sender
 fn resume_round(shared: &Arc<Shared>, t: &RoundRobin, tx: &mpsc::Sender<Request>) {
     for board in t.rounds.get(t.round).into_iter().flatten().filter(|b| b.result.is_none()) {
         if let Some(game) = &board.game {
-            shared.tournaments.note_game(game, &t.id);
             tokio::spawn(games::follow(shared.clone(), game.clone(), tx.clone()));
         }
     }
