@@ -26,6 +26,8 @@ pub enum Command {
     },
     /// After the end: offer a rematch, or accept the opponent's offer.
     Rematch,
+    /// In an arena game, before one's first move: halve one's time for a point more on a win.
+    Berserk,
     /// Write a line in the chat (the players' room for a player, the spectators' room for a
     /// spectator).
     Say(String),
@@ -54,6 +56,7 @@ pub fn parse(line: &str) -> Command {
         "claim" | "claim win" => Command::Claim { win: true },
         "claim draw" => Command::Claim { win: false },
         "rematch" | "again" => Command::Rematch,
+        "berserk" => Command::Berserk,
         "say" => Command::Say(String::new()),
         "flip" => Command::Flip,
         "quit" | "exit" | "bye" => Command::Quit,
@@ -80,6 +83,8 @@ pub fn help(spectator: bool) -> String {
          \x20 claim     once your opponent has been away for the grace period: take the win\n\
          \x20           (claim draw: call it a draw)\n\
          \x20 rematch   once the game is over: offer to play again (or accept the offer)\n\
+         \x20 berserk   in an arena game, before your first move: half your time for a point\n\
+         \x20           more if you win\n\
          \x20 say TEXT  write to your opponent (the players' chat)\n\
          \x20 flip      turn the board around\n\
          \x20 quit      leave (the game stays on the server)\n\
@@ -189,6 +194,7 @@ mod tests {
         assert_eq!(parse("draw"), Command::Draw);
         assert_eq!(parse("decline"), Command::Decline);
         assert_eq!(parse("resign"), Command::Resign);
+        assert_eq!(parse("Berserk"), Command::Berserk);
         assert_eq!(parse(" Abort "), Command::Abort);
         assert_eq!(parse("Claim"), Command::Claim { win: true });
         assert_eq!(parse("claim draw"), Command::Claim { win: false });

@@ -457,6 +457,7 @@ impl Session {
             Command::Decline => self.act(Action::Decline).await,
             Command::Resign => self.act(Action::Resign).await,
             Command::Abort => self.act(Action::Abort).await,
+            Command::Berserk => self.act(Action::Berserk).await,
             Command::Rematch => self.act(Action::Rematch).await,
             Command::Say(text) => self.say(&text).await,
             Command::Claim { win } => {

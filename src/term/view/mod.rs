@@ -168,7 +168,9 @@ impl GameView {
         }
         let new_clock = match message {
             ServerMessage::State(_) => true,
-            ServerMessage::Move { clock, .. } | ServerMessage::End { clock, .. } => clock.is_some(),
+            ServerMessage::Move { clock, .. }
+            | ServerMessage::End { clock, .. }
+            | ServerMessage::Berserk { clock, .. } => clock.is_some(),
             _ => false,
         };
         if new_clock {
@@ -198,6 +200,11 @@ impl GameView {
                 Update::note(format!("Rematch agreed: game {next}, colours swapped."))
             }
             ServerMessage::Offer { kind, by, .. } => Update::note(self.offer_note(*kind, *by)),
+            ServerMessage::Berserk { color, .. } => {
+                let note =
+                    format!("{} berserked: half the time, a point more for a win.", capitalise(&self.who(*color)));
+                Update { notes: vec![note], redraw: true, ..Update::default() }
+            }
             ServerMessage::Declined { kind, by, .. } => Update::note(self.declined_note(*kind, *by)),
             ServerMessage::Seats { seats, claim, .. } => {
                 let mut notes = Vec::new();

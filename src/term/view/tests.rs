@@ -162,8 +162,10 @@ fn offers_and_declines_in_plain_words() {
     );
     let refused = ServerMessage::Declined { game: "g1".into(), v: 5, kind: OfferKind::Undo, by: Color::White };
     assert_eq!(view.apply(&refused).notes, vec!["Black declined your request to take back.".to_string()]);
+    let berserk = ServerMessage::Berserk { game: "g1".into(), v: 6, color: Color::Black, clock: None };
+    assert_eq!(view.apply(&berserk).notes, vec!["Black berserked: half the time, a point more for a win.".to_string()]);
     let offline = Seats { white: SeatView::human(true, None, false), black: SeatView::human(false, None, false) };
-    let seats = ServerMessage::Seats { game: "g1".into(), v: 6, seats: offline, claim: None };
+    let seats = ServerMessage::Seats { game: "g1".into(), v: 7, seats: offline, claim: None };
     assert_eq!(view.apply(&seats).notes, vec!["Black went offline.".to_string()]);
 }
 
