@@ -1,5 +1,5 @@
 // The lobby's Friends panel, logged in only: the players one follows (friends.js says how each
-// reads), from `GET /api/friends` when the lobby opens, every 5 s while the page is in view, and
+// reads), from `GET /api/friends` when the lobby opens, every 5 s while the page is in view (poll.js), and
 // each time the event stream (re)opens. Challenge opens the challenge form (challengeForm.js)
 // in the panel, for that friend.
 
@@ -7,6 +7,7 @@ import { getJson } from './api.js';
 import { ChallengeForm } from './challengeForm.js';
 import { onEvent } from './events.js';
 import { FRIENDS_EMPTY, friendRows, parseFriends } from './friends.js';
+import { Poller } from './poll.js';
 import { pick, setHtml } from './ui.js';
 
 /** How often the panel asks again while the page is in view. */
@@ -15,8 +16,6 @@ const REFRESH_MS = 5000;
 class FriendsPanel {
   constructor(section) {
     this.section = section;
-    this.loading = false;
-    this.stopped = false;
     section.innerHTML = `
       <h2 id="friends-title">Friends</h2>
       <ul id="friends-list" class="friend-list" aria-labelledby="friends-title" aria-busy="true"></ul>
@@ -29,31 +28,22 @@ class FriendsPanel {
       if (button) this.form.show(button.dataset.name);
     });
     section.hidden = false;
+    this.poller = new Poller(() => this.load(), { everyMs: REFRESH_MS });
     onEvent((event) => {
-      if (event.type === 'streamOpen') this.load();
+      if (event.type === 'streamOpen') this.poller.now();
     });
-    this.timer = setInterval(() => {
-      if (document.visibilityState === 'visible') this.load();
-    }, REFRESH_MS);
-    // Back in view after a while away: up to date at once, not at the next tick.
-    document.addEventListener('visibilitychange', () => {
-      if (document.visibilityState === 'visible') this.load();
-    });
-    this.load();
+    this.poller.now();
   }
 
-  /** `GET /api/friends` (not while one is on its way). */
+  /** `GET /api/friends`; true once there is nothing more to ask (logged out). */
   async load() {
-    if (this.loading || this.stopped) return;
-    this.loading = true;
     const answer = await getJson('/api/friends');
-    this.loading = false;
     if (answer.status === 401) {
       // Logged out meanwhile (in another tab): nobody's friends to show.
-      this.stop();
-      return;
+      this.section.hidden = true;
+      return true;
     }
-    if (answer.status !== 200) return; // a passing failure: the next tick asks again
+    if (answer.status !== 200) return false; // a passing failure: the next turn asks again
     const friends = parseFriends(answer.data);
     const d = this.dom;
     // Drawn afresh only when something changed, so a button under the pointer or the focus stays.
@@ -61,12 +51,7 @@ class FriendsPanel {
     d.list.setAttribute('aria-busy', 'false');
     d.list.dataset.count = String(friends.length); // for the curious and the browser tests
     d.none.hidden = friends.length > 0;
-  }
-
-  stop() {
-    this.stopped = true;
-    clearInterval(this.timer);
-    this.section.hidden = true;
+    return false;
   }
 }
 

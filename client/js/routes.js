@@ -66,7 +66,7 @@ export const ROUTES = [
     name: 'tournaments', path: /^\/tournaments\/?$/, module: 'tournaments.js',
     graph: [
       'challenges.js', 'corres.js', 'ratings.js', 'tournament/arenaRules.js', 'tournament/common.js', 'tournament/forms.js',
-      'tournament/http.js', 'tournament/list.js', 'tournament/poll.js', 'tournament/roundRobinRules.js',
+      'tournament/http.js', 'tournament/list.js', 'poll.js', 'tournament/roundRobinRules.js',
     ],
     start: (m, root) => m.startTournaments(root),
   },
@@ -74,7 +74,7 @@ export const ROUTES = [
     name: 'tournament', path: /^\/tournament\/([A-Za-z0-9]{1,32})\/?$/, module: 'tournament/arena.js',
     graph: [
       'animate.js', 'arrows.js', 'board.js', 'challenges.js', 'chess.js', 'corres.js', 'levels.js', 'ratings.js', 'svg.js',
-      'tournament/actions.js', 'tournament/arenaRules.js', 'tournament/common.js', 'tournament/http.js', 'tournament/poll.js',
+      'tournament/actions.js', 'tournament/arenaRules.js', 'tournament/common.js', 'tournament/http.js', 'poll.js',
     ],
     start: (m, root, match) => m.startArena(root, match[1]),
   },
@@ -82,7 +82,7 @@ export const ROUTES = [
     name: 'roundrobin', path: /^\/roundrobin\/([A-Za-z0-9]{1,32})\/?$/, module: 'tournament/roundRobin.js',
     graph: [
       'challenges.js', 'corres.js', 'ratings.js', 'tournament/actions.js', 'tournament/common.js', 'tournament/http.js',
-      'tournament/poll.js', 'tournament/roundRobinRules.js',
+      'poll.js', 'tournament/roundRobinRules.js',
     ],
     start: (m, root, match) => m.startRoundRobin(root, match[1]),
   },

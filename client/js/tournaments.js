@@ -10,7 +10,7 @@ import { escapeHtml, pick, setHtml } from './ui.js';
 import { loginPath, refusalText } from './tournament/common.js';
 import { installCreateForms } from './tournament/forms.js';
 import { arenaItemHtml, parseArenaList, parseRoundRobinList, roundRobinItemHtml, STAGES } from './tournament/list.js';
-import { Poller } from './tournament/poll.js';
+import { Poller } from './poll.js';
 
 /** How often the lists are asked for again while in view. */
 const REFRESH_MS = 10000;

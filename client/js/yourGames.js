@@ -1,11 +1,12 @@
 // The lobby's "Your games", logged in only: the player's games in progress (playing.js says how
 // each reads) from `GET /api/account/playing` when the lobby opens, each time the event stream
 // (re)opens or tells of a game that started or finished or of a notification (an opponent's
-// correspondence move comes as one), and every 30 s while the page is in view. Hidden while
+// correspondence move comes as one), and every 30 s while the page is in view (poll.js). Hidden while
 // there is no game to list.
 
 import { getJson } from './api.js';
 import { onEvent } from './events.js';
+import { Poller } from './poll.js';
 import { parsePlaying, playingHtml } from './playing.js';
 import { setHtml } from './ui.js';
 
@@ -19,42 +20,24 @@ class YourGames {
   constructor(section) {
     this.section = section;
     this.list = section.querySelector('#my-games');
-    this.loading = false;
-    this.again = false; // something changed while a request was on its way: ask once more
-    this.stopped = false;
+    this.poller = new Poller(() => this.load(), { everyMs: REFRESH_MS });
     onEvent((event) => {
-      if (CHANGES.has(event?.type)) this.load();
+      if (CHANGES.has(event?.type)) this.poller.now();
     });
-    this.timer = setInterval(() => {
-      if (document.visibilityState === 'visible') this.load();
-    }, REFRESH_MS);
-    document.addEventListener('visibilitychange', () => {
-      if (document.visibilityState === 'visible') this.load();
-    });
-    this.load();
+    this.poller.now();
   }
 
-  /** `GET /api/account/playing`, one request at a time. */
+  /** `GET /api/account/playing`; true once there is nothing more to ask (logged out). */
   async load() {
-    if (this.stopped) return;
-    if (this.loading) {
-      this.again = true;
-      return;
-    }
-    this.loading = true;
     const answer = await getJson('/api/account/playing');
-    this.loading = false;
     if (answer.status === 401) {
       // Logged out meanwhile (in another tab): no games of anyone's to show.
-      this.stop();
-      return;
+      this.section.hidden = true;
+      return true;
     }
+    // A passing failure: the next turn asks again.
     if (answer.status === 200) this.show(parsePlaying(answer.data));
-    // A passing failure: the next tick asks again.
-    if (this.again) {
-      this.again = false;
-      this.load();
-    }
+    return false;
   }
 
   show(games) {
@@ -62,12 +45,6 @@ class YourGames {
     setHtml(this.list, playingHtml(games));
     this.list.dataset.count = String(games.length); // for the curious and the browser tests
     this.section.hidden = games.length === 0;
-  }
-
-  stop() {
-    this.stopped = true;
-    clearInterval(this.timer);
-    this.section.hidden = true;
   }
 }
 

@@ -24,7 +24,7 @@ import {
   arenaFields, arenaItemHtml, arenaWhen, currentTournaments, durationName, minutesName, parseArenaList, parseRoundRobinList,
   roundRobinFields, roundRobinItemHtml, roundRobinWhen, tournamentPath, CLOCK_TIMES, DURATIONS, WAIT_MINUTES,
 } from '../../client/js/tournament/list.js';
-import { Poller } from '../../client/js/tournament/poll.js';
+import { Poller } from '../../client/js/poll.js';
 
 const alice = { username: 'Alice', playing: [] };
 const bob = { username: 'bob', playing: [] };

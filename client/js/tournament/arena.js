@@ -2,7 +2,7 @@
 // start or to the end, Join / Withdraw (Pause once it runs), the standings with each player's
 // score sheet, the featured game on a small board, the games in progress, and at the end the
 // podium and the numbers. The page asks `GET /api/tournament/{id}` every 2 s while in view
-// (poll.js) until the arena is over, and counts the clock down between answers. A player in
+// (../poll.js) until the arena is over, and counts the clock down between answers. A player in
 // the arena is taken to each new game of theirs as soon as the server pairs them (the answer's
 // `me.gameId`), once per game. The creator of an arena open to computer players may add one
 // at a chosen level.
@@ -25,7 +25,7 @@ import {
 } from './arenaRules.js';
 import { playersText, POLL_MS, refusalText } from './common.js';
 import { postForm } from './http.js';
-import { Poller } from './poll.js';
+import { Poller } from '../poll.js';
 
 /** Where the last game this browser was taken to from an arena is kept (see gameToOpen). */
 const LAST_OPENED_KEY = 'gambit:tournament:last-game';

@@ -7,7 +7,7 @@
 import { getJson } from '../api.js';
 import { setHtml } from '../ui.js';
 import { currentItemHtml, currentTournaments, parseArenaList, parseRoundRobinList } from './list.js';
-import { Poller } from './poll.js';
+import { Poller } from '../poll.js';
 
 /** How often the box asks again while the lobby is in view. */
 const REFRESH_MS = 30000;

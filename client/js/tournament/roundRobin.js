@@ -2,7 +2,7 @@
 // players, round 2 of 5, who won), Join / Withdraw and — for its creator, before it starts —
 // Start; the crosstable (rows by rank, columns by entry number, the diagonal blacked out,
 // points and Sonneborn–Berger) and the rounds with their games. The page asks
-// `GET /api/roundrobin/{id}` every 2 s while in view (poll.js) until it is finished.
+// `GET /api/roundrobin/{id}` every 2 s while in view (../poll.js) until it is finished.
 //
 // The rules — what the JSON means, what shows, the markup — are in roundRobinRules.js; here
 // they are put on the page.
@@ -13,7 +13,7 @@ import { formatDeadline } from '../corres.js';
 import { escapeHtml, pick, setHtml } from '../ui.js';
 import { ActionBar } from './actions.js';
 import { playersText, POLL_MS, refusalText } from './common.js';
-import { Poller } from './poll.js';
+import { Poller } from '../poll.js';
 import {
   crosstableHtml, parseRoundRobin, roundRobinActions, roundRobinTerms, roundsHtml, statusLine,
 } from './roundRobinRules.js';

@@ -1,7 +1,7 @@
-// Asking the server again and again while a page is in view, as the tournament pages follow a
-// tournament: `load()` every `everyMs` after the last answer (never two at once), nothing while
-// the page is hidden, once at once when it shows again, and no more once `load()` says the
-// tournament is over. The timers and the document come in from outside, so Node's test runner
+// Asking the server again and again while a page is in view (the tournament pages, the lobby's
+// Your games and Friends): `load()` every `everyMs` after the last answer (never two at once;
+// one asked for meanwhile comes right after), nothing while the page is hidden, once at once
+// when it shows again, and no more once `load()` says there is nothing more to follow. The timers and the document come in from outside, so Node's test runner
 // drives it with fakes (tests/js/tournament.test.mjs).
 
 export class Poller {
@@ -42,7 +42,7 @@ export class Poller {
     try {
       over = (await this.load()) === true;
     } catch (e) {
-      console.error('tournament page: asking the server failed', e);
+      console.error('asking the server failed', e);
     }
     this.busy = false;
     if (over) {
