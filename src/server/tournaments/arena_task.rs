@@ -11,7 +11,9 @@ use tokio::sync::mpsc;
 
 use super::arena::{self, ArenaGame, ArenaPlayer, Played, Sheet, Who};
 use super::games::{self, Seat};
-use super::{refused, Answer, ArenaTerms, Call, Keeper, NewTournament, Request, Stage, Tournament, TournamentError};
+use super::{
+    refused, About, Answer, ArenaTerms, Call, Keeper, NewTournament, Request, Stage, Tournament, TournamentError,
+};
 use crate::chess::Color;
 use crate::protocol::{ClockSpec, NewGame, SeatSpec, VariantName};
 use crate::server::accounts::Account;
@@ -31,21 +33,12 @@ pub const MAX_PLAYERS: usize = 500;
 /// An arena, whole: what is stored and what its views are made from.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Arena {
-    pub id: String,
-    pub name: String,
-    pub created_by: String,
-    /// The creator's account: they may seat computers.
-    pub creator: AccountKey,
-    pub created_ms: i64,
-    pub variant: VariantName,
+    /// Who made it, and what it is (its creator may seat computers where `bots_allowed`).
+    #[serde(flatten)]
+    pub about: About,
     pub clock: ClockSpec,
-    pub rated: bool,
     pub berserkable: bool,
     pub streakable: bool,
-    /// Bot accounts may join and the creator may seat the server's computers.
-    pub bots_allowed: bool,
-    /// The password's hash, for a private club event.
-    pub password: Option<String>,
     /// Unix ms.
     pub starts_ms: i64,
     pub finishes_ms: i64,
@@ -79,18 +72,10 @@ impl Arena {
         }
         let starts_ms = terms.starts_ms.max(now);
         Ok(Arena {
-            id: id.to_string(),
-            name,
-            created_by: creator.username.clone(),
-            creator: creator.id,
-            created_ms: now,
-            variant: spec.variant,
+            about: About::new(id, name, creator, spec),
             clock,
-            rated: spec.rated,
             berserkable: terms.berserkable,
             streakable: terms.streakable,
-            bots_allowed: spec.bots_allowed,
-            password: spec.password.as_deref().filter(|p| !p.is_empty()).map(|p| super::password_hash(id, p)),
             starts_ms,
             finishes_ms: starts_ms + terms.duration_ms,
             stage: Stage::Created,
@@ -106,7 +91,7 @@ impl Arena {
 
     /// The rating category its games are rated in.
     pub fn category(&self) -> Category {
-        Category::of(self.variant == VariantName::Minichess7, self.clock.initial_ms, self.clock.increment_ms)
+        Category::of(self.about.variant == VariantName::Minichess7, self.clock.initial_ms, self.clock.increment_ms)
     }
 
     fn player_of(&self, account: AccountKey) -> Option<usize> {
@@ -141,7 +126,7 @@ pub(super) async fn run(keeper: Keeper, mut t: Arena, tx: mpsc::Sender<Request>,
                 break;
             }
             if t.stage == Stage::Finished {
-                tracing::info!(tournament = %t.id, "arena finished");
+                tracing::info!(tournament = %t.about.id, "arena finished");
                 break;
             }
         }
@@ -158,7 +143,7 @@ pub(super) async fn run(keeper: Keeper, mut t: Arena, tx: mpsc::Sender<Request>,
             () = tokio::time::sleep(wait) => changed = true,
         }
     }
-    shared.tournaments.finished(&t.id);
+    shared.tournaments.finished(&t.about.id);
 }
 
 /// Starts or finishes the arena when its time has come; true while it is on (pairing is due).
@@ -166,8 +151,8 @@ async fn tick(shared: &Shared, t: &mut Arena) -> bool {
     let now = now_ms();
     if t.stage == Stage::Created && now >= t.starts_ms {
         t.stage = Stage::Started;
-        tracing::info!(tournament = %t.id, players = t.players.len(), "arena started");
-        tell(shared, t, format!("The arena {} has started", t.name)).await;
+        tracing::info!(tournament = %t.about.id, players = t.players.len(), "arena started");
+        tell(shared, t, format!("The arena {} has started", t.about.name)).await;
     }
     if t.stage == Stage::Started && now >= t.finishes_ms {
         t.stage = Stage::Finished;
@@ -183,7 +168,7 @@ async fn tick(shared: &Shared, t: &mut Arena) -> bool {
 async fn tell(shared: &Shared, t: &Arena, text: String) {
     for player in &t.players {
         if let Who::Account { id, bot: false } = player.who {
-            let url = Some(format!("/tournament/{}", t.id));
+            let url = Some(format!("/tournament/{}", t.about.id));
             shared.notifications.send_or_log(id, Kind::Tournament, Notification { text: text.clone(), url }).await;
         }
     }
@@ -216,10 +201,10 @@ async fn answer(shared: &Shared, t: &mut Arena, call: Call) -> Result<Answer, To
             if t.stage == Stage::Finished {
                 return Err(refused("the arena is over"));
             }
-            if !super::admits(&t.id, t.password.as_deref(), password.as_deref()) {
+            if !t.about.admits(password.as_deref()) {
                 return Err(refused("wrong password for this tournament"));
             }
-            if bot && !t.bots_allowed {
+            if bot && !t.about.bots_allowed {
                 return Err(refused("this arena does not allow bots"));
             }
             if let Some(p) = t.player_of(account) {
@@ -253,7 +238,7 @@ async fn answer(shared: &Shared, t: &mut Arena, call: Call) -> Result<Answer, To
                         .config
                         .room
                         .engines
-                        .check_seat(name, &Default::default(), t.variant.into())
+                        .check_seat(name, &Default::default(), t.about.variant.into())
                         .map_err(|r| refused(r.message))?,
                 ),
                 Who::Account { .. } => return Err(refused("accounts join by themselves")),
@@ -265,10 +250,10 @@ async fn answer(shared: &Shared, t: &mut Arena, call: Call) -> Result<Answer, To
 
 /// The creator seats one of the server's computers.
 fn add_computer(t: &mut Arena, account: AccountKey, who: Who) -> Result<Answer, TournamentError> {
-    if account != t.creator {
+    if account != t.about.creator {
         return Err(refused("only the tournament's creator may seat computers"));
     }
-    if !t.bots_allowed {
+    if !t.about.bots_allowed {
         return Err(refused("this arena does not allow bots"));
     }
     if t.stage == Stage::Finished {
@@ -330,9 +315,9 @@ async fn pair(shared: &Arc<Shared>, t: &mut Arena, tx: &mpsc::Sender<Request>) {
         return;
     }
     let spec = NewGame {
-        variant: t.variant,
+        variant: t.about.variant,
         clock: Some(t.clock),
-        rated: t.rated,
+        rated: t.about.rated,
         berserkable: t.berserkable,
         ..Default::default()
     };
@@ -347,7 +332,7 @@ async fn pair(shared: &Arc<Shared>, t: &mut Arena, tx: &mpsc::Sender<Request>) {
         let (w, b) = (&t.players[white], &t.players[black]);
         match games::make(shared, &spec, seat(w), seat(b)).await {
             Ok(game) => {
-                tracing::info!(tournament = %t.id, %game, white = %w.name, black = %b.name, "arena game");
+                tracing::info!(tournament = %t.about.id, %game, white = %w.name, black = %b.name, "arena game");
                 t.games.push(ArenaGame {
                     id: game.clone(),
                     white,
@@ -358,7 +343,7 @@ async fn pair(shared: &Arc<Shared>, t: &mut Arena, tx: &mpsc::Sender<Request>) {
                 tokio::spawn(games::follow(shared.clone(), game, tx.clone()));
             }
             // They stay free and are paired at the next change.
-            Err(e) => tracing::error!(tournament = %t.id, error = %e, "an arena game could not be made"),
+            Err(e) => tracing::error!(tournament = %t.about.id, error = %e, "an arena game could not be made"),
         }
     }
 }

@@ -92,6 +92,50 @@ pub struct ArenaTerms {
     pub streakable: bool,
 }
 
+/// What every tournament has, whatever its kind: who made it, and what it is.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct About {
+    pub id: String,
+    pub name: String,
+    pub created_by: String,
+    /// The creator's account.
+    pub creator: AccountKey,
+    pub created_ms: i64,
+    pub variant: VariantName,
+    pub rated: bool,
+    /// The password's hash (with the id, so equal passwords differ), for a private club event.
+    pub password: Option<String>,
+    /// Bot accounts may join (and, in an arena, the creator may seat the server's computers).
+    #[serde(default)]
+    pub bots_allowed: bool,
+}
+
+impl About {
+    /// Tournament `id`, called `name`, made now by `creator` as `spec` asks.
+    fn new(id: &str, name: String, creator: &Account, spec: &NewTournament) -> About {
+        let password = spec.password.as_deref().filter(|p| !p.is_empty()).map(|p| password_hash(id, p));
+        About {
+            id: id.to_string(),
+            name,
+            created_by: creator.username.clone(),
+            creator: creator.id,
+            created_ms: crate::server::store::now_ms(),
+            variant: spec.variant,
+            rated: spec.rated,
+            password,
+            bots_allowed: spec.bots_allowed,
+        }
+    }
+
+    /// Whether `password` opens the tournament.
+    fn admits(&self, password: Option<&str>) -> bool {
+        match &self.password {
+            None => true,
+            Some(hash) => password.is_some_and(|p| password_hash(&self.id, p) == *hash),
+        }
+    }
+}
+
 /// A player in a round robin.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Entrant {
@@ -109,24 +153,22 @@ pub enum Tournament {
 }
 
 impl Tournament {
-    pub fn id(&self) -> &str {
+    /// What it has whatever its kind.
+    pub fn about(&self) -> &About {
         match self {
-            Tournament::RoundRobin(t) => &t.id,
-            Tournament::Arena(t) => &t.id,
+            Tournament::RoundRobin(t) => &t.about,
+            Tournament::Arena(t) => &t.about,
         }
+    }
+
+    pub fn id(&self) -> &str {
+        &self.about().id
     }
 
     pub fn stage(&self) -> Stage {
         match self {
             Tournament::RoundRobin(t) => t.stage,
             Tournament::Arena(t) => t.stage,
-        }
-    }
-
-    fn created_ms(&self) -> i64 {
-        match self {
-            Tournament::RoundRobin(t) => t.created_ms,
-            Tournament::Arena(t) => t.created_ms,
         }
     }
 
@@ -144,7 +186,7 @@ impl Tournament {
             kind: self.kind().into(),
             status: self.stage().name().into(),
             body: serde_json::to_string(self).map_err(|e| StoreError::Write(e.to_string()))?,
-            created_ms: self.created_ms(),
+            created_ms: self.about().created_ms,
             epoch,
         })
     }
@@ -221,14 +263,6 @@ pub struct Tournaments {
 /// The hash a tournament's password is kept as: with its id, so equal passwords differ.
 fn password_hash(id: &str, password: &str) -> String {
     TokenHash::of(&format!("{id}\n{password}")).to_hex()
-}
-
-/// Whether `password` opens a tournament `id` kept with password hash `hash`.
-fn admits(id: &str, hash: Option<&str>, password: Option<&str>) -> bool {
-    match hash {
-        None => true,
-        Some(hash) => password.is_some_and(|p| password_hash(id, p) == hash),
-    }
 }
 
 /// A tournament's name, checked: 2 to 40 characters on one line.

@@ -8,32 +8,25 @@ use tokio::sync::mpsc;
 
 use super::games::{self, Seat};
 use super::round_robin::{self, Pairing, Row, MAX_PLAYERS, MIN_PLAYERS};
-use super::{refused, Answer, Call, Entrant, Keeper, NewTournament, Request, Stage, Tournament, TournamentError};
-use crate::protocol::{ClockSpec, GameId, NewGame, VariantName};
+use super::{
+    refused, About, Answer, Call, Entrant, Keeper, NewTournament, Request, Stage, Tournament, TournamentError,
+};
+use crate::protocol::{ClockSpec, GameId, NewGame};
 use crate::server::accounts::Account;
 use crate::server::notifications::{Kind, Notification};
 use crate::server::state::Shared;
-use crate::server::store::{now_ms, AccountKey};
+use crate::server::store::AccountKey;
 
 /// A round robin, whole: what is stored and what its views are made from.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RoundRobin {
-    pub id: String,
-    pub name: String,
-    pub created_by: String,
-    /// The creator's account: they start it (whether they play in it or not).
-    pub creator: AccountKey,
-    pub created_ms: i64,
-    pub variant: VariantName,
+    /// Who made it, and what it is (its creator starts it, whether they play in it or not).
+    /// `bots_allowed` lets Bot API accounts in: the server's own computers play in arenas only,
+    /// since every pairing of a round robin is played and two of them would play each other.
+    #[serde(flatten)]
+    pub about: About,
     pub clock: Option<ClockSpec>,
     pub days: Option<u32>,
-    pub rated: bool,
-    /// The password's hash, for a private club event.
-    pub password: Option<String>,
-    /// Bot accounts (Bot API programs) may join. The server's own computers play in arenas
-    /// only: a round robin's every pairing is played, and two of them would play each other.
-    #[serde(default)]
-    pub bots_allowed: bool,
     pub stage: Stage,
     /// In the order they entered: the Berger tables' numbers.
     pub players: Vec<Entrant>,
@@ -77,17 +70,9 @@ impl RoundRobin {
             return Err(refused("a rated tournament needs a clock or days per move"));
         }
         Ok(RoundRobin {
-            id: id.to_string(),
-            name,
-            created_by: creator.username.clone(),
-            creator: creator.id,
-            created_ms: now_ms(),
-            variant: spec.variant,
+            about: About::new(id, name, creator, spec),
             clock: spec.clock,
             days: spec.days,
-            rated: spec.rated,
-            password: spec.password.as_deref().filter(|p| !p.is_empty()).map(|p| super::password_hash(id, p)),
-            bots_allowed: spec.bots_allowed,
             stage: Stage::Created,
             players: vec![Entrant { account: creator.id, name: creator.username.clone() }],
             rounds: Vec::new(),
@@ -132,11 +117,11 @@ pub(super) async fn run(keeper: Keeper, mut t: RoundRobin, tx: mpsc::Sender<Requ
             break;
         }
         if t.stage == Stage::Finished {
-            tracing::info!(tournament = %t.id, "round robin finished");
+            tracing::info!(tournament = %t.about.id, "round robin finished");
             break;
         }
     }
-    shared.tournaments.finished(&t.id);
+    shared.tournaments.finished(&t.about.id);
 }
 
 /// Carries out `call`: `Done` when the tournament changed.
@@ -168,10 +153,10 @@ fn join(t: &mut RoundRobin, entrant: Entrant, bot: bool, password: Option<&str>)
     if t.stage != Stage::Created {
         return Err(refused("the tournament has started: no more players may join"));
     }
-    if !super::admits(&t.id, t.password.as_deref(), password) {
+    if !t.about.admits(password) {
         return Err(refused("wrong password for this tournament"));
     }
-    if bot && !t.bots_allowed {
+    if bot && !t.about.bots_allowed {
         return Err(refused("this round robin does not allow bots"));
     }
     if t.players.iter().any(|p| p.account == entrant.account) {
@@ -200,7 +185,7 @@ fn start(t: &mut RoundRobin, account: AccountKey) -> Result<(), TournamentError>
     if t.stage != Stage::Created {
         return Err(refused("the tournament has already started"));
     }
-    if t.creator != account {
+    if t.about.creator != account {
         return Err(refused("only the tournament's creator may start it"));
     }
     if t.players.len() < MIN_PLAYERS {
@@ -220,18 +205,19 @@ fn start(t: &mut RoundRobin, account: AccountKey) -> Result<(), TournamentError>
 /// Tells every player the tournament has started.
 async fn tell_started(shared: &Shared, t: &RoundRobin) {
     for player in &t.players {
-        let text = format!("The round robin {} has started", t.name);
-        let url = Some(format!("/roundrobin/{}", t.id));
+        let text = format!("The round robin {} has started", t.about.name);
+        let url = Some(format!("/roundrobin/{}", t.about.id));
         shared.notifications.send_or_log(player.account, Kind::Tournament, Notification { text, url }).await;
     }
 }
 
 /// Makes the games of the round due, each followed to its end.
 async fn start_round(shared: &Arc<Shared>, t: &mut RoundRobin, tx: &mpsc::Sender<Request>) {
-    let spec = NewGame { variant: t.variant, clock: t.clock, days: t.days, rated: t.rated, ..Default::default() };
+    let spec =
+        NewGame { variant: t.about.variant, clock: t.clock, days: t.days, rated: t.about.rated, ..Default::default() };
     let round = t.round;
     let players = t.players.clone();
-    let id = t.id.clone();
+    let id = t.about.id.clone();
     for board in t.rounds.get_mut(round).into_iter().flatten() {
         let (white, black) = (&players[board.pairing.white], &players[board.pairing.black]);
         let seats = (Seat::Account(white.name.clone()), Seat::Account(black.name.clone()));

@@ -120,18 +120,18 @@ async fn arena_view(shared: &Arc<Shared>, t: &Arena, full: bool, viewer: Option<
     let now = now_ms();
     let clock = json!({ "limit": t.clock.initial_ms / 1000, "increment": t.clock.increment_ms / 1000 });
     let mut v = json!({
-        "id": t.id,
+        "id": t.about.id,
         "system": "arena",
-        "fullName": format!("{} Arena", t.name),
-        "createdBy": t.created_by,
+        "fullName": format!("{} Arena", t.about.name),
+        "createdBy": t.about.created_by,
         "minutes": (t.finishes_ms - t.starts_ms) / 60_000,
         "clock": clock,
-        "variant": lichess::variant(t.variant)["key"],
-        "rated": t.rated,
+        "variant": lichess::variant(t.about.variant)["key"],
+        "rated": t.about.rated,
         "berserkable": t.berserkable,
         "streakable": t.streakable,
-        "botsAllowed": t.bots_allowed,
-        "private": t.password.is_some(),
+        "botsAllowed": t.about.bots_allowed,
+        "private": t.about.password.is_some(),
         "startsAt": iso(t.starts_ms),
         "finishesAt": iso(t.finishes_ms),
         "status": status_code(t.stage),
@@ -140,7 +140,7 @@ async fn arena_view(shared: &Arc<Shared>, t: &Arena, full: bool, viewer: Option<
         "nbPlayers": t.players.len(),
         "perf": {
             "key": lichess::speed(Some(t.clock)),
-            "name": lichess::perf_name(t.variant, Some(t.clock)),
+            "name": lichess::perf_name(t.about.variant, Some(t.clock)),
         },
     });
     match t.stage {
@@ -270,17 +270,17 @@ pub fn round_robin_view(t: &RoundRobin) -> Value {
         })
         .collect();
     json!({
-        "id": t.id,
+        "id": t.about.id,
         "kind": "roundrobin",
-        "name": t.name,
-        "createdBy": t.created_by,
-        "createdAt": t.created_ms,
+        "name": t.about.name,
+        "createdBy": t.about.created_by,
+        "createdAt": t.about.created_ms,
         "status": t.stage.name(),
-        "variant": lichess::variant(t.variant)["key"],
+        "variant": lichess::variant(t.about.variant)["key"],
         "timeControl": lichess::time_control(t.clock, t.days),
-        "rated": t.rated,
-        "private": t.password.is_some(),
-        "botsAllowed": t.bots_allowed,
+        "rated": t.about.rated,
+        "private": t.about.password.is_some(),
+        "botsAllowed": t.about.bots_allowed,
         "players": t.players.iter().map(|p| p.name.clone()).collect::<Vec<_>>(),
         "round": (t.stage == Stage::Started).then_some(t.round + 1),
         "rounds": rounds,
