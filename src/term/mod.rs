@@ -27,6 +27,7 @@ pub mod login;
 pub mod seeks;
 pub mod session;
 pub mod setup;
+pub mod tv;
 pub mod view;
 
 use clap::{Args, ValueEnum};
@@ -308,7 +309,7 @@ pub fn watch(args: &WatchArgs) -> Result<(), TermError> {
     if let Some(channel) = args.tv {
         // Every address given is a server's: there is no game to name.
         let urls = normalize_urls(&args.args)?;
-        return run_blocking(session::watch_tv(urls, channel, args.name.clone().or_else(login_name)));
+        return run_blocking(tv::watch_tv(urls, channel, args.name.clone().or_else(login_name)));
     }
     let (urls, game) = args.target()?;
     let urls = normalize_urls(&urls)?;

@@ -15,7 +15,7 @@ use super::{PlayArgs, TermError, DEFAULT_URL};
 use crate::chess::Color;
 use crate::protocol::{
     Action, ChatError, ChatRoom, ChatText, ClaimKind, ClientMessage, ErrorCode, GameAction, GameId, GameState,
-    PlayerName, Request, ServerMessage, TvChannel,
+    PlayerName, Request, ServerMessage,
 };
 use crate::timer::sleep_until;
 
@@ -101,50 +101,18 @@ pub async fn watch(urls: Vec<String>, game: GameId, name: Option<PlayerName>) ->
 }
 
 /// Follows `game` as a spectator until it ends (true) or the watcher quits (false).
-async fn follow(urls: Vec<String>, game: GameId, name: Option<PlayerName>, intro: &str) -> Result<bool, TermError> {
+pub(super) async fn follow(
+    urls: Vec<String>,
+    game: GameId,
+    name: Option<PlayerName>,
+    intro: &str,
+) -> Result<bool, TermError> {
     let (servers, mut conn) = Servers::open(urls).await?;
     let watch = ClientMessage::Watch { game: game.clone(), v: None, name: name.clone() };
     conn.send(&Request::new(watch, Some(SETUP_ID))).await?;
     let setup = setup(&mut conn, None, false).await?;
     let view = GameView::new(setup.state, None);
     Session::new(servers, conn, view, None, name).run(&format!("{intro} {game}."), input_lines()).await
-}
-
-/// `gambit watch --tv`: follows a TV channel's featured games one after another, until the
-/// watcher quits.
-pub async fn watch_tv(urls: Vec<String>, channel: TvChannel, name: Option<PlayerName>) -> Result<(), TermError> {
-    let mut last: Option<GameId> = None;
-    loop {
-        let game = featured(&urls, channel, last.as_ref()).await?;
-        let intro = format!("gambit TV ({}): game", channel.name());
-        if !follow(urls.clone(), game.clone(), name.clone(), &intro).await? {
-            return Ok(());
-        }
-        last = Some(game);
-    }
-}
-
-/// The game `channel` features, once it is another than `last` (the server switches a moment
-/// after the shown game ends, and says so: nothing is polled).
-async fn featured(urls: &[String], channel: TvChannel, last: Option<&GameId>) -> Result<GameId, TermError> {
-    let (_servers, mut conn) = Servers::open(urls.to_vec()).await?;
-    conn.send(&Request::new(ClientMessage::Tv { channel }, None)).await?;
-    let mut said = false;
-    loop {
-        let message = match conn.recv().await {
-            Incoming::Message(message) => *message,
-            Incoming::Closed => return Err(TermError::Closed),
-        };
-        match message {
-            ServerMessage::Tv { game: Some(game), .. } if Some(&game) != last => return Ok(game),
-            ServerMessage::Tv { .. } if !said => {
-                said = true;
-                println!("gambit TV ({}): waiting for the next game…", channel.name());
-            }
-            ServerMessage::Error { message, .. } => return Err(TermError::Refused(message)),
-            _ => {}
-        }
-    }
 }
 
 /// What the server answered to the first message.

@@ -26,7 +26,7 @@ pub const LEASE: Duration = Duration::from_secs(3);
 pub const RENEW_EVERY: Duration = Duration::from_millis(1000);
 
 /// The lease as an SQL interval argument, in milliseconds.
-fn lease_ms() -> i64 {
+pub(super) fn lease_ms() -> i64 {
     i64::try_from(LEASE.as_millis()).unwrap_or(i64::MAX)
 }
 
@@ -119,7 +119,7 @@ pub struct NodeInfo {
 
 /// SQL: true when node `n`'s lease runs (its heartbeat is recent enough); `$lease` is the
 /// lease in milliseconds.
-fn alive(n: &str, lease: &str) -> String {
+pub(super) fn alive(n: &str, lease: &str) -> String {
     format!("({n}.heartbeat_at > now() - {lease}::bigint * interval '1 millisecond')")
 }
 

@@ -8,7 +8,8 @@ use futures::future::BoxFuture;
 use futures::FutureExt;
 use tokio_postgres::Row;
 
-use super::{lease::LEASE, read_failed, unavailable, write_failed, PostgresStore};
+use super::lease::{alive, lease_ms};
+use super::{read_failed, unavailable, write_failed, PostgresStore};
 use crate::server::store::{StoreError, StoredTournament, TournamentStore};
 
 /// The columns `tournament_row` reads, in order.
@@ -23,12 +24,6 @@ fn tournament_row(row: &Row) -> Result<StoredTournament, StoreError> {
         created_ms: row.try_get(4).map_err(read_failed)?,
         epoch: row.try_get(5).map_err(read_failed)?,
     })
-}
-
-/// Whether the node row `n` has reported within the lease, by the database's clock.
-fn alive(n: &str) -> String {
-    let lease = i64::try_from(LEASE.as_millis()).unwrap_or(i64::MAX);
-    format!("({n}.heartbeat_at > now() - {lease} * interval '1 millisecond')")
 }
 
 impl TournamentStore for PostgresStore {
@@ -107,9 +102,9 @@ impl PostgresStore {
                                     AND (t.owner IS NULL OR n.name IS NULL OR NOT {})
                                   FOR UPDATE OF t SKIP LOCKED)
                      RETURNING {COLUMNS}",
-                    alive("n")
+                    alive("n", "$2")
                 ),
-                &[&fence.node],
+                &[&fence.node, &lease_ms()],
             )
             .await
             .map_err(write_failed)?;
@@ -123,9 +118,9 @@ impl PostgresStore {
             .query_opt(
                 &format!(
                     "SELECT t.owner FROM tournaments t JOIN nodes n ON n.name = t.owner WHERE t.id = $1 AND {}",
-                    alive("n")
+                    alive("n", "$2")
                 ),
-                &[&id],
+                &[&id, &lease_ms()],
             )
             .await
             .map_err(read_failed)?;
