@@ -62,6 +62,8 @@ pub enum PositionError {
     TooManyPieces { color: Color, count: u32 },
     #[error("castling right {right} needs {needs}")]
     CastlingRight { right: char, needs: String },
+    #[error("castling right {right} names a side {color} can already castle on")]
+    CastlingSideTwice { right: char, color: Color },
 }
 
 impl Position {
@@ -92,7 +94,7 @@ impl Position {
         }
 
         validate_material(&pos)?;
-        pos.castling = validate_castling(&pos, castling)?;
+        pos.castling = validate_castling(&pos, &castling)?;
         if let Some(ep) = pos.ep_square {
             validate_en_passant(&pos, ep)?;
         }
@@ -135,9 +137,7 @@ impl Position {
         out.push(' ');
         out.push(self.turn.fen_char());
         out.push(' ');
-        let rights: String =
-            CASTLING_RIGHTS.iter().filter(|r| self.castling.contains(r.rook)).map(|r| r.letter).collect();
-        out.push_str(if rights.is_empty() { "-" } else { &rights });
+        out.push_str(&self.castling_field(false));
         out.push(' ');
         match self.ep_square {
             Some(ep) => out.push_str(&ep.to_string()),
@@ -145,6 +145,53 @@ impl Position {
         }
         out.push_str(&format!(" {} {}", self.halfmoves, self.fullmoves));
         out
+    }
+
+    /// The position as Shredder-FEN: castling rights by their rooks' files (`HAha`) whatever
+    /// the variant, as some Chess960 tools want them.
+    pub fn shredder_fen(&self) -> String {
+        let mut fields: Vec<String> = self.fen().split(' ').map(str::to_string).collect();
+        fields[2] = self.castling_field(true);
+        fields.join(" ")
+    }
+
+    /// The castling field: White's rights then Black's, the h-side first. A right is `K`/`Q`
+    /// (X-FEN) when its rook is the outermost on that side of the king, as always in standard
+    /// chess, else the rook's file; `files` writes every right as its file (Shredder-FEN).
+    fn castling_field(&self, files: bool) -> String {
+        let mut field = String::new();
+        for color in Color::ALL {
+            let Some(king) = self.king(color) else { continue };
+            let rights = self.castling & self.by_color(color);
+            for kingside in [true, false] {
+                let Some(rook) = rights.into_iter().find(|r| (r.file() > king.file()) == kingside) else { continue };
+                let letter = if !files && outermost_rook(self, color, king, kingside) == Some(rook) {
+                    if kingside {
+                        'k'
+                    } else {
+                        'q'
+                    }
+                } else {
+                    char::from(b'a' + rook.file())
+                };
+                field.push(if color == Color::White { letter.to_ascii_uppercase() } else { letter });
+            }
+        }
+        if field.is_empty() {
+            field.push('-');
+        }
+        field
+    }
+}
+
+/// `color`'s rook on its back rank farthest from `king` on the given side, the one `K`/`Q` name.
+fn outermost_rook(pos: &Position, color: Color, king: Square, kingside: bool) -> Option<Square> {
+    let rooks = pos.pieces(color, Role::Rook) & pos.variant.back_rank(color);
+    let on_side = rooks.into_iter().filter(|r| (r.file() > king.file()) == kingside);
+    if kingside {
+        on_side.max_by_key(|r| r.file())
+    } else {
+        on_side.min_by_key(|r| r.file())
     }
 }
 
@@ -163,7 +210,7 @@ fn parse_board(pos: &mut Position, field: &str) -> Result<(), BoardError> {
                 continue;
             }
             let piece = Piece::from_char(c).ok_or(BoardError::UnknownPiece(c))?;
-            if pos.variant == Variant::Standard && matches!(piece.role, Role::Empress | Role::Princess | Role::Ferz) {
+            if pos.variant.fide_rules() && matches!(piece.role, Role::Empress | Role::Princess | Role::Ferz) {
                 return Err(BoardError::PieceNotInVariant(c, piece.role.name(), pos.variant));
             }
             if let Some(sq) = Square::from_coords(file as u8, rank).filter(|_| file < usize::from(size)) {
@@ -178,43 +225,95 @@ fn parse_board(pos: &mut Position, field: &str) -> Result<(), BoardError> {
     Ok(())
 }
 
-/// A castling right: its FEN letter, the rook's and the king's squares.
-struct CastlingRight {
+/// A castling right as the FEN writes it: its letter, whose it is, and which rook it names.
+#[derive(Clone, Copy)]
+struct RightName {
     letter: char,
     color: Color,
-    rook: Square,
-    king: Square,
+    rook: RookName,
 }
 
-const fn sq(file: u8, rank: u8) -> Square {
-    Square::new_unchecked(rank * 8 + file)
+#[derive(Clone, Copy)]
+enum RookName {
+    /// `K`/`Q` (X-FEN): the outermost rook on that side of the king.
+    Side { kingside: bool },
+    /// `A`–`H` (Shredder-FEN, and X-FEN for an inner rook): the rook on that file.
+    File(u8),
 }
 
-const CASTLING_RIGHTS: [CastlingRight; 4] = [
-    CastlingRight { letter: 'K', color: Color::White, rook: sq(7, 0), king: sq(4, 0) },
-    CastlingRight { letter: 'Q', color: Color::White, rook: sq(0, 0), king: sq(4, 0) },
-    CastlingRight { letter: 'k', color: Color::Black, rook: sq(7, 7), king: sq(4, 7) },
-    CastlingRight { letter: 'q', color: Color::Black, rook: sq(0, 7), king: sq(4, 7) },
-];
-
-/// The rights named in the field, as the set of their rook squares (checked against the board later).
-fn parse_castling(variant: Variant, field: &str) -> Result<Bitboard, ParseFenError> {
+/// The rights named in the field, checked for form; which rooks they mean needs the board.
+fn parse_castling(variant: Variant, field: &str) -> Result<Vec<RightName>, ParseFenError> {
     let err = |reason| ParseFenError::Castling { found: field.to_string(), reason };
     if field == "-" {
-        return Ok(Bitboard::EMPTY);
+        return Ok(Vec::new());
     }
     if !variant.has_castling() {
         return Err(err("minichess7 has no castling; use -"));
     }
-    let mut rooks = Bitboard::EMPTY;
-    for c in field.chars() {
-        let right = CASTLING_RIGHTS.iter().find(|r| r.letter == c).ok_or(err("expected - or some of KQkq"))?;
-        if rooks.contains(right.rook) {
+    let mut names: Vec<RightName> = Vec::new();
+    for letter in field.chars() {
+        let color = if letter.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let rook = match letter.to_ascii_lowercase() {
+            'k' => RookName::Side { kingside: true },
+            'q' => RookName::Side { kingside: false },
+            f @ 'a'..='h' => RookName::File(f as u8 - b'a'),
+            _ => return Err(err("expected - or some of KQkq, or rook files such as HAha")),
+        };
+        if names.iter().any(|n| n.letter == letter) {
             return Err(err("a right is repeated"));
         }
-        rooks = rooks.with(right.rook);
+        names.push(RightName { letter, color, rook });
+    }
+    Ok(names)
+}
+
+/// The rooks the named rights belong to. Standard chess castles only from the king on e1/e8
+/// with the corner rooks; Chess960 from the king anywhere on its back rank with a rook on the
+/// same rank, one a side.
+fn validate_castling(pos: &Position, names: &[RightName]) -> Result<Bitboard, PositionError> {
+    let mut rooks = Bitboard::EMPTY;
+    for name in names {
+        let (color, back) = (name.color, pos.variant.back_rank(name.color));
+        let needs = |what: String| PositionError::CastlingRight { right: name.letter, needs: what };
+        let standard = !pos.variant.king_takes_rook();
+        let king = pos.king(color).filter(|&k| back.contains(k) && (!standard || k.file() == 4));
+        let Some(king) = king else {
+            let home = if standard { sq(4, back_rank_index(color)).to_string() } else { "its back rank".into() };
+            return Err(needs(format!("the {color} king on {home}")));
+        };
+        let rook = match name.rook {
+            RookName::Side { kingside } => outermost_rook(pos, color, king, kingside)
+                .filter(|r| !standard || r.file() == if kingside { 7 } else { 0 })
+                .ok_or_else(|| match standard {
+                    true => needs(format!("a {color} rook on {}", sq(if kingside { 7 } else { 0 }, king.rank()))),
+                    false => {
+                        needs(format!("a {color} rook on the {} side of the king", if kingside { "h" } else { "a" }))
+                    }
+                })?,
+            RookName::File(file) => {
+                let rook = sq(file, king.rank());
+                let corner = file == 0 || file == 7;
+                if !pos.pieces(color, Role::Rook).contains(rook) || rook == king || (standard && !corner) {
+                    return Err(needs(format!("a {color} rook on {rook}")));
+                }
+                rook
+            }
+        };
+        let same_side = |r: Square| r.rank() == rook.rank() && (r.file() > king.file()) == (rook.file() > king.file());
+        if rooks.into_iter().any(same_side) {
+            return Err(PositionError::CastlingSideTwice { right: name.letter, color });
+        }
+        rooks = rooks.with(rook);
     }
     Ok(rooks)
+}
+
+fn back_rank_index(color: Color) -> u8 {
+    color.fold(0, 7)
+}
+
+const fn sq(file: u8, rank: u8) -> Square {
+    Square::new_unchecked(rank * 8 + file)
 }
 
 fn parse_en_passant(variant: Variant, field: &str) -> Result<Option<Square>, ParseFenError> {
@@ -258,19 +357,6 @@ fn validate_material(pos: &Position) -> Result<(), PositionError> {
         }
     }
     Ok(())
-}
-
-fn validate_castling(pos: &Position, rooks: Bitboard) -> Result<Bitboard, PositionError> {
-    for right in CASTLING_RIGHTS.iter().filter(|r| rooks.contains(r.rook)) {
-        let needs = |what: String| PositionError::CastlingRight { right: right.letter, needs: what };
-        if !pos.pieces(right.color, Role::King).contains(right.king) {
-            return Err(needs(format!("the {} king on {}", right.color, right.king)));
-        }
-        if !pos.pieces(right.color, Role::Rook).contains(right.rook) {
-            return Err(needs(format!("a {} rook on {}", right.color, right.rook)));
-        }
-    }
-    Ok(rooks)
 }
 
 fn validate_en_passant(pos: &Position, ep: Square) -> Result<(), ParseFenError> {

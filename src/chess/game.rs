@@ -5,6 +5,7 @@ use std::fmt;
 
 use thiserror::Error;
 
+use super::chess960::StartPosition;
 use super::fen::ParseFenError;
 use super::moves::{Move, MoveList};
 use super::piece::{Color, Role};
@@ -278,9 +279,14 @@ impl Game {
         &self.initial
     }
 
-    /// True if the game did not start from the variant's usual initial position.
+    /// True if the game did not start from the variant's usual initial position (in Chess960,
+    /// from none of its 960).
     pub fn is_custom_start(&self) -> bool {
-        self.initial.fen() != self.variant().initial_fen()
+        let fen = self.initial.fen();
+        match self.variant() {
+            Variant::Chess960 => StartPosition::of_board(&fen).is_none_or(|start| start.fen() != fen),
+            variant => fen != variant.initial_fen(),
+        }
     }
 
     pub fn turn(&self) -> Color {
@@ -390,13 +396,13 @@ impl Game {
                 Outcome::win(!mover, EndReason::Checkmate)
             } else {
                 match pos.variant() {
-                    Variant::Standard => Outcome::draw(EndReason::Stalemate),
+                    Variant::Standard | Variant::Chess960 => Outcome::draw(EndReason::Stalemate),
                     Variant::Minichess7 if pos.has_pseudo_legal_move() => Outcome::win(!mover, EndReason::OutOfMoves),
                     Variant::Minichess7 => Outcome::draw(EndReason::NoMoves),
                 }
             });
         }
-        if pos.variant() == Variant::Standard && insufficient_material(pos) {
+        if pos.variant().fide_rules() && insufficient_material(pos) {
             return Some(Outcome::draw(EndReason::InsufficientMaterial));
         }
         if pos.halfmoves() >= 100 {

@@ -3,6 +3,7 @@
 
 mod attacks;
 pub mod bitboard;
+pub mod chess960;
 pub mod fen;
 pub mod flag;
 pub mod game;
@@ -21,6 +22,7 @@ pub mod uci;
 mod zobrist;
 
 pub use bitboard::Bitboard;
+pub use chess960::StartPosition;
 pub use fen::{BoardError, ParseFenError, PositionError};
 pub use flag::{can_mate, timeout_outcome};
 pub use game::{EndReason, Game, MoveError, Outcome, PlayedMove};

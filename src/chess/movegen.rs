@@ -288,29 +288,27 @@ impl Position {
             }
         }
 
-        // Castling: the king and rook on their squares (castling rights guarantee it), nothing
-        // between them, the king not in check and not passing through or landing on an attacked square.
+        // Castling: the king and rook on their squares (castling rights guarantee it), every
+        // square either passes over or lands on empty but for the two of them, the king not in
+        // check and not passing through or landing on an attacked square. Attacks are seen with
+        // the rook gone: in Chess960 it may stand between an enemy slider and the king's path.
         if checkers.is_empty() && castling {
             for rook in self.castling & ours {
-                let kingside = rook.file() > king.file();
-                let (king_to, rook_to) = if kingside { (6, 5) } else { (2, 3) };
-                let (Some(king_to), Some(rook_to)) =
-                    (Square::from_coords(king_to, king.rank()), Square::from_coords(rook_to, king.rank()))
-                else {
-                    continue;
-                };
-                let must_be_empty =
-                    (attacks::between(king, rook) | Bitboard::from_square(king_to) | Bitboard::from_square(rook_to))
-                        .without(king)
-                        .without(rook);
+                let (king_to, rook_to) = Position::castling_ends(king, rook);
+                let must_be_empty = (attacks::between(king, king_to).with(king_to)
+                    | attacks::between(rook, rook_to).with(rook_to))
+                .without(king)
+                .without(rook);
                 if must_be_empty.intersects(occupied) {
                     continue;
                 }
                 let king_path = attacks::between(king, king_to).with(king_to);
-                if king_path.into_iter().any(|sq| self.attacked(sq, them, occupied)) {
+                let seen = occupied.without(rook);
+                if king_path.into_iter().any(|sq| self.attacked(sq, them, seen)) {
                     continue;
                 }
-                if sink.piece(Role::King, king, Bitboard::from_square(king_to)) {
+                let target = if self.variant.king_takes_rook() { rook } else { king_to };
+                if sink.piece(Role::King, king, Bitboard::from_square(target)) {
                     return true;
                 }
             }

@@ -55,9 +55,10 @@ pub fn write_pgn(game: &Game, tags: &PgnTags) -> String {
     tag("Black", &tags.black);
     tag("Result", result);
     if game.variant() != super::rules::Variant::Standard {
-        tag("Variant", game.variant().name());
+        tag("Variant", game.variant().pgn_name());
     }
-    if game.is_custom_start() {
+    // A Chess960 game always says where it started, even from position 518.
+    if game.is_custom_start() || game.variant().king_takes_rook() {
         tag("SetUp", "1");
         tag("FEN", &game.initial_position().fen());
     }

@@ -150,9 +150,11 @@ fn game(number: usize, tags: Vec<(String, String)>, movetext: &str) -> Result<Pg
     let find = |name: &str| tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
     let variant = match find("Variant") {
         None => Variant::Standard,
-        Some(v) => Variant::from_str(&v.to_lowercase())
-            .or_else(|_| if v.eq_ignore_ascii_case("standard") { Ok(Variant::Standard) } else { Err(()) })
-            .map_err(|()| PgnError::Variant { game: number, variant: v.clone() })?,
+        Some(v) => match v.to_lowercase().as_str() {
+            // The spellings python-chess reads as Chess960.
+            "chess960" | "chess 960" | "fischerandom" | "fischerrandom" | "fischer random" => Variant::Chess960,
+            name => Variant::from_str(name).map_err(|_| PgnError::Variant { game: number, variant: v.clone() })?,
+        },
     };
     let mut game = match find("FEN") {
         Some(fen) => Game::from_fen(variant, &fen, Rules::default())

@@ -55,6 +55,8 @@ pub struct Undo {
     halfmoves: u32,
     hash: u64,
     checkers: Bitboard,
+    /// The move castled (in Chess960 its `to` is the rook's square, which says nothing once played).
+    castled: bool,
 }
 
 impl Position {
@@ -249,9 +251,35 @@ impl Position {
         self.checkers().any()
     }
 
-    /// True if the move is a castling move in this position (the king's two-square step).
+    /// True if the move is a castling move in this position: the king's two-square step in
+    /// standard chess, the king onto its own rook that may castle in Chess960.
     pub fn is_castling(&self, m: Move) -> bool {
-        self.pieces(self.turn, Role::King).contains(m.from) && m.from.file().abs_diff(m.to.file()) == 2
+        self.castling_rook(m).is_some()
+    }
+
+    /// The rook `m` castles with, if it castles.
+    fn castling_rook(&self, m: Move) -> Option<Square> {
+        if !self.pieces(self.turn, Role::King).contains(m.from) {
+            return None;
+        }
+        if self.variant.king_takes_rook() {
+            (self.castling & self.by_color(self.turn)).contains(m.to).then_some(m.to)
+        } else if m.from.file().abs_diff(m.to.file()) == 2 {
+            Square::from_coords(if m.to.file() > m.from.file() { 7 } else { 0 }, m.from.rank())
+        } else {
+            None
+        }
+    }
+
+    /// Where the king and the rook stand after castling, from `king` with the rook on `rook`:
+    /// on the g- and f-files when the rook is on the king's h-side, else on the c- and d-files,
+    /// whatever files they started on (Chess960's rule, which standard chess is a case of).
+    pub(crate) fn castling_ends(king: Square, rook: Square) -> (Square, Square) {
+        let (king_file, rook_file) = if rook.file() > king.file() { (6, 5) } else { (2, 3) };
+        match (Square::from_coords(king_file, king.rank()), Square::from_coords(rook_file, king.rank())) {
+            (Some(king_to), Some(rook_to)) => (king_to, rook_to),
+            _ => (king, rook), // unreachable: the rank and both files are on the board
+        }
     }
 
     /// True if the move is an en passant capture in this position.
@@ -351,16 +379,6 @@ impl Position {
         self.toggle(piece, sq);
     }
 
-    /// The rook's move when the king castles from `king_from` to `king_to`.
-    fn castling_rook(king_from: Square, king_to: Square) -> (Square, Square) {
-        let rank = king_from.rank();
-        let (from_file, to_file) = if king_to.file() > king_from.file() { (7, 5) } else { (0, 3) };
-        match (Square::from_coords(from_file, rank), Square::from_coords(to_file, rank)) {
-            (Some(from), Some(to)) => (from, to),
-            _ => (king_from, king_from), // unreachable: rank < 8 and files < 8
-        }
-    }
-
     /// The square of the pawn an en passant capture to `to` removes.
     fn en_passant_victim(from: Square, to: Square) -> Square {
         Square::from_coords(to.file(), from.rank()).unwrap_or(to)
@@ -378,6 +396,7 @@ impl Position {
             halfmoves: self.halfmoves,
             hash: self.hash,
             checkers: self.checkers,
+            castled: false,
         };
         let Some(role) = self.role_at(m.from) else {
             return undo;
@@ -386,7 +405,16 @@ impl Position {
         if let Some(ep) = self.ep_square.take() {
             self.hash ^= zobrist::en_passant(ep);
         }
-        if self.by_color[them.index()].contains(m.to) {
+        if let Some(rook) = self.castling_rook(m) {
+            // Both leave their squares before either lands: in Chess960 the king may land where
+            // the rook stood, or stay where it is.
+            let (king_to, rook_to) = Position::castling_ends(m.from, rook);
+            self.toggle(Piece::new(us, Role::King), m.from);
+            self.toggle(Piece::new(us, Role::Rook), rook);
+            self.toggle(Piece::new(us, Role::King), king_to);
+            self.toggle(Piece::new(us, Role::Rook), rook_to);
+            undo.castled = true;
+        } else if self.by_color[them.index()].contains(m.to) {
             if let Some(victim) = self.role_at(m.to) {
                 self.toggle(Piece::new(them, victim), m.to);
                 undo.captured = Some(victim);
@@ -395,13 +423,9 @@ impl Position {
             self.toggle(Piece::new(them, Role::Pawn), Position::en_passant_victim(m.from, m.to));
             undo.captured = Some(Role::Pawn);
         }
-        self.toggle(Piece::new(us, role), m.from);
-        self.toggle(Piece::new(us, m.promotion.unwrap_or(role)), m.to);
-
-        if role == Role::King && m.from.file().abs_diff(m.to.file()) == 2 {
-            let (rook_from, rook_to) = Position::castling_rook(m.from, m.to);
-            self.toggle(Piece::new(us, Role::Rook), rook_from);
-            self.toggle(Piece::new(us, Role::Rook), rook_to);
+        if !undo.castled {
+            self.toggle(Piece::new(us, role), m.from);
+            self.toggle(Piece::new(us, m.promotion.unwrap_or(role)), m.to);
         }
 
         let mut castling = self.castling & !(Bitboard::from_square(m.from) | Bitboard::from_square(m.to));
@@ -439,25 +463,33 @@ impl Position {
     pub fn undo(&mut self, m: Move, undo: &Undo) {
         let them = self.turn;
         let us = !them;
-        let Some(role_now) = self.role_at(m.to) else {
-            return;
-        };
-        let role = if m.promotion.is_some() { Role::Pawn } else { role_now };
-        self.toggle(Piece::new(us, role_now), m.to);
-        self.toggle(Piece::new(us, role), m.from);
-        if role == Role::King && m.from.file().abs_diff(m.to.file()) == 2 {
-            let (rook_from, rook_to) = Position::castling_rook(m.from, m.to);
-            self.toggle(Piece::new(us, Role::Rook), rook_to);
-            self.toggle(Piece::new(us, Role::Rook), rook_from);
-        }
-        if let Some(victim) = undo.captured {
-            // The en passant square is always empty, so a pawn capturing onto it took en passant.
-            let sq = if role == Role::Pawn && Some(m.to) == undo.ep_square {
-                Position::en_passant_victim(m.from, m.to)
-            } else {
+        if undo.castled {
+            let rook = if self.variant.king_takes_rook() {
                 m.to
+            } else {
+                Square::from_coords(if m.to.file() > m.from.file() { 7 } else { 0 }, m.from.rank()).unwrap_or(m.to)
             };
-            self.toggle(Piece::new(them, victim), sq);
+            let (king_to, rook_to) = Position::castling_ends(m.from, rook);
+            self.toggle(Piece::new(us, Role::King), king_to);
+            self.toggle(Piece::new(us, Role::Rook), rook_to);
+            self.toggle(Piece::new(us, Role::King), m.from);
+            self.toggle(Piece::new(us, Role::Rook), rook);
+        } else {
+            let Some(role_now) = self.role_at(m.to) else {
+                return;
+            };
+            let role = if m.promotion.is_some() { Role::Pawn } else { role_now };
+            self.toggle(Piece::new(us, role_now), m.to);
+            self.toggle(Piece::new(us, role), m.from);
+            if let Some(victim) = undo.captured {
+                // The en passant square is always empty, so a pawn capturing onto it took en passant.
+                let sq = if role == Role::Pawn && Some(m.to) == undo.ep_square {
+                    Position::en_passant_victim(m.from, m.to)
+                } else {
+                    m.to
+                };
+                self.toggle(Piece::new(them, victim), sq);
+            }
         }
         self.castling = undo.castling;
         self.ep_square = undo.ep_square;

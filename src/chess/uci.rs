@@ -1,4 +1,5 @@
-//! UCI move notation: `e2e4`, `e7e8q`, castling as the king's two-square move `e1g1`, null move `0000`.
+//! UCI move notation: `e2e4`, `e7e8q`, null move `0000`; castling as the king's two-square move
+//! `e1g1` in standard chess and as the king taking its own rook (`UCI_Chess960`) in Chess960.
 
 use std::fmt;
 use std::str::FromStr;
@@ -108,10 +109,34 @@ impl UciMove {
         if pos.is_legal(m) {
             return Ok(m);
         }
+        if let Some(castle) = castling_alias(pos, m).filter(|&c| pos.is_legal(c)) {
+            return Ok(castle);
+        }
         if promotion.is_none() && pos.is_legal(Move::with_promotion(from, to, Role::Queen)) {
             return Err(IllegalMoveError::MissingPromotion(m));
         }
         Err(IllegalMoveError::Illegal(m))
+    }
+}
+
+/// The other way of writing a castling move, which each variant also accepts: in standard
+/// chess the king onto its own rook (`e1h1`, as a board lets one castle and lichess's API
+/// accepts); in Chess960 the king's two-square step from e1/e8 towards its corner rook (`e1g1`,
+/// as programs that know only standard chess write it, and python-chess reads it).
+fn castling_alias(pos: &Position, m: Move) -> Option<Move> {
+    if m.promotion.is_some() || pos.king(pos.turn()) != Some(m.from) || m.from.rank() != m.to.rank() {
+        return None;
+    }
+    let kingside = m.to.file() > m.from.file();
+    if pos.variant().king_takes_rook() {
+        let corner = Square::from_coords(if kingside { 7 } else { 0 }, m.from.rank())?;
+        (m.from.file() == 4 && m.from.file().abs_diff(m.to.file()) == 2).then_some(Move::new(m.from, corner))
+    } else {
+        let two = Square::from_coords(
+            if kingside { m.from.file() + 2 } else { m.from.file().checked_sub(2)? },
+            m.from.rank(),
+        )?;
+        pos.pieces(pos.turn(), Role::Rook).contains(m.to).then_some(Move::new(m.from, two))
     }
 }
 

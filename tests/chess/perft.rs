@@ -1,5 +1,6 @@
 //! Perft against trusted counts: the chessprogramming wiki's six positions, positions counted
-//! by Stockfish, and minichess7 positions counted by Fairy-Stockfish (see tests/data/README.md).
+//! by Stockfish, minichess7 positions counted by Fairy-Stockfish, and Chess960 positions (the
+//! published ones and our own) recounted by python-chess (see tests/data/README.md).
 
 use crate::common;
 
@@ -41,6 +42,43 @@ fn fairy_stockfish_counted_minichess7_positions() {
 }
 
 #[test]
+fn chess960_positions_published_and_our_own() {
+    check_file("perft_chess960.epd", Variant::Chess960, 1000);
+}
+
+/// The file's FENs are python-chess's X-FEN: ours must read the same back, `KQkq` for the
+/// outermost rooks and a file letter for an inner one.
+#[test]
+fn chess960_fens_round_trip_as_python_chess_writes_them() {
+    for case in common::load("perft_chess960.epd") {
+        let pos = Position::from_fen(&case.fen, Variant::Chess960).unwrap();
+        assert_eq!(pos.fen(), case.fen, "line {}", case.line);
+        let shredder = Position::from_fen(&pos.shredder_fen(), Variant::Chess960).unwrap();
+        assert_eq!(shredder, pos, "line {}: {}", case.line, pos.shredder_fen());
+    }
+}
+
+/// Playing a move and taking it back restores the position exactly, and the hash kept in step
+/// along the way is the one worked out from scratch: in Chess960, where king and rook may
+/// land on each other's squares or stay where they are.
+#[test]
+fn chess960_make_and_undo_restore_every_position() {
+    let mut castles = 0;
+    for (file, pos) in positions_two_plies_deep().into_iter().filter(|(_, p)| p.variant() == Variant::Chess960) {
+        for &m in pos.legal_moves().iter() {
+            let mut played = pos;
+            let undo = played.play_unchecked(m);
+            let fresh = Position::from_fen(&played.fen(), Variant::Chess960).unwrap();
+            assert_eq!(played.hash(), fresh.hash(), "{file}: {} {m}", pos.fen());
+            castles += usize::from(pos.is_castling(m));
+            played.undo(m, &undo);
+            assert_eq!(played, pos, "{file}: {} {m}", pos.fen());
+        }
+    }
+    assert!(castles > 500, "only {castles} castling moves seen");
+}
+
+#[test]
 fn minichess7_start_position() {
     let pos = Position::new(Variant::Minichess7);
     let counts: Vec<u64> = (1..=5).map(|d| perft(&pos, d)).collect();
@@ -69,6 +107,7 @@ fn positions_two_plies_deep() -> Vec<(&'static str, Position)> {
         (Variant::Standard, "perft_wiki.epd"),
         (Variant::Standard, "perft_standard.epd"),
         (Variant::Minichess7, "perft_minichess7.epd"),
+        (Variant::Chess960, "perft_chess960.epd"),
     ];
     let mut positions = Vec::new();
     for (variant, file) in files {

@@ -121,3 +121,15 @@ def counts_to_window(eng, fen, lo, hi, max_depth=12):
                 counts.pop()
             break
     return counts
+
+
+def python_perft(b, depth):
+    """A plain perft by python-chess, the independent count the generators check against."""
+    if depth == 1:
+        return b.legal_moves.count()
+    n = 0
+    for m in b.legal_moves:
+        b.push(m)
+        n += python_perft(b, depth - 1)
+        b.pop()
+    return n

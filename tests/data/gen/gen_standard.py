@@ -28,7 +28,7 @@ import time
 import chess
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from engines import DATA_DIR, epd_line, stockfish  # noqa: E402
+from engines import DATA_DIR, epd_line, python_perft, stockfish  # noqa: E402
 from features import features  # noqa: E402
 
 SEED = 20240601
@@ -306,16 +306,6 @@ def add_candidate(b, pool, source):
 
 
 # --------------------------------------------------------------------------
-
-def python_perft(b, depth):
-    if depth == 1:
-        return b.legal_moves.count()
-    n = 0
-    for m in b.legal_moves:
-        b.push(m)
-        n += python_perft(b, depth - 1)
-        b.pop()
-    return n
 
 
 def main():
