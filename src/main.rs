@@ -43,7 +43,7 @@ enum Command {
 
 #[derive(Args)]
 struct PerftArgs {
-    /// standard or minichess7
+    /// standard, chess960 or minichess7
     #[arg(long, default_value = "standard")]
     variant: Variant,
     /// Start from this position instead of the variant's initial one

@@ -29,6 +29,7 @@ pub fn uci_variant_name(variant: Variant) -> &'static str {
     match variant {
         Variant::Standard => "chess",
         Variant::Minichess7 => "minichess7",
+        Variant::Chess960 => "chess960",
     }
 }
 
@@ -120,6 +121,10 @@ impl EngineInfo {
     /// Whether the engine plays `variant`: every UCI engine plays standard chess unless its
     /// `UCI_Variant` says otherwise; other variants must be among `UCI_Variant`'s vars.
     pub fn supports(&self, variant: Variant) -> bool {
+        if variant == Variant::Chess960 {
+            // Chess960 is standard chess with its castling written the UCI_Chess960 way.
+            return self.option("UCI_Chess960").is_some() && self.supports(Variant::Standard);
+        }
         let wanted = uci_variant_name(variant);
         match self.option("UCI_Variant") {
             Some(o) => o.vars.iter().any(|v| v.eq_ignore_ascii_case(wanted)),
@@ -231,7 +236,11 @@ impl Engine {
             if !self.info.supports(self.config.variant) {
                 return Err(UciError::NoVariant { path: self.config.path.clone(), variant });
             }
-            self.send(&format!("setoption name UCI_Variant value {variant}"))?;
+            if self.config.variant == Variant::Chess960 {
+                self.send("setoption name UCI_Chess960 value true")?;
+            } else {
+                self.send(&format!("setoption name UCI_Variant value {variant}"))?;
+            }
         }
         self.ready()
     }

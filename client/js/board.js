@@ -5,13 +5,15 @@
 // The board knows nothing of the protocol. Its owner calls `update()` with what to show and the
 // legal moves, and gets `onMove(uci)` back; the promotion picker is part of the board. While
 // the opponent is to move the owner may offer premoves instead (`premover`, `premoveLegal`):
-// the same click and drag set one up, `onPremove(uci)`. A king put on its own rook castles.
+// the same click and drag set one up, `onPremove(uci)`. A king put on its own rook castles: in
+// Chess960 that is the move itself (the legal list writes castling so, and the rook's square is
+// among the king's destinations), in standard chess it stands for the king's two-square move.
 // Moves slide (animate.js); a right button draws arrows and circles (arrows.js).
 
 import { movedPieces, slide } from './animate.js';
 import { onBoard, Shapes } from './arrows.js';
 import { PIECE_NAMES, pieceId } from './pieces.js';
-import { castlingByRook, parseSquare, pieceColor, squareName } from './chess.js';
+import { castlingMeant, parseSquare, pieceColor, squareName } from './chess.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const UNIT = 100; // one square in SVG units
@@ -135,12 +137,16 @@ export class Board {
     return [...new Set(this.moves.filter((m) => m.startsWith(from)).map((m) => m.slice(2, 4)))];
   }
 
-  /** The moves from→to (several: the promotions), or the castling a king put on its rook means. */
+  /**
+   * The moves from→to (several: the promotions), or the castling a king put on its rook (or, in
+   * Chess960, on its castling square) means. A king on its own rook in Chess960 is a move of its
+   * own, so a click there castles rather than picking the rook up (`activate` asks this first).
+   */
   options(from, to) {
     const moves = this.moves;
     const direct = moves.filter((m) => m.slice(0, 4) === from + to);
     if (direct.length) return direct;
-    const castle = castlingByRook(moves, this.state.placement, from, to);
+    const castle = castlingMeant(moves, this.state.placement, from, to);
     return castle ? [castle] : [];
   }
 

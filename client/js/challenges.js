@@ -30,7 +30,7 @@ export function timeControlKind(time) {
 export const DEFAULT_TIME = '5+3';
 
 /** The variants, by lichess key, as people read them. */
-export const VARIANTS = { standard: 'Standard', minichess7: 'Minichess 7×7' };
+export const VARIANTS = { standard: 'Standard', chess960: 'Chess960', minichess7: 'Minichess 7×7' };
 
 /**
  * lichess's decline reasons, by key: a short label for the select, and the words the challenger
@@ -99,10 +99,14 @@ export function variantName(c) {
   return VARIANTS[key] || (typeof c?.variant?.name === 'string' && c.variant.name) || 'Standard';
 }
 
-/** A challenge's terms in one line: "5+3 Blitz · Rated · Standard", "Untimed · Casual · Minichess 7×7". */
+/**
+ * A challenge's terms in one line: "5+3 Blitz · Rated · Standard", "Untimed · Casual · Minichess 7×7".
+ * A variant's rating category is the variant itself (its name is said already): no speed then.
+ */
 export function challengeTerms(c) {
   const tc = describeTimeControl(c?.timeControl);
-  const perf = c?.timeControl?.type === 'clock' && c?.variant?.key !== 'minichess7' && typeof c?.perf?.name === 'string' ? c.perf.name : '';
+  const variant = c?.variant?.key;
+  const perf = c?.timeControl?.type === 'clock' && variant !== 'minichess7' && variant !== 'chess960' && typeof c?.perf?.name === 'string' ? c.perf.name : '';
   return [perf ? `${tc} ${perf}` : tc, c?.rated ? 'Rated' : 'Casual', variantName(c)].join(' · ');
 }
 

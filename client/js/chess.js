@@ -100,12 +100,38 @@ export function pieceColor(letter) {
 }
 
 /**
- * The placement after the UCI move `uci` on `board` (a new Map). Knows castling (the king's
- * two-square move takes the corner rook along), en passant (a pawn moving diagonally onto an
- * empty square takes the pawn beside it) and promotion. Only used for display; the server's
- * FEN stays the reference for the live position.
+ * Which side the UCI move `uci` on `board` castles to, 'king' (towards the h-file) or 'queen',
+ * or null when it is no castling. Castling is written two ways: the king's two-square move
+ * (standard chess, `e1g1`) and the king onto its own rook (Chess960, `b1a1`, which standard
+ * chess also takes for its castling, `e1h1`). A king never takes its own piece otherwise, so a
+ * move of the server's legal list onto one's own rook castles. `variant`, where given, rules out
+ * what that variant cannot castle from (standard chess: only the king on the e-file onto a
+ * corner rook; minichess7: never), for moves not from the legal list: in standard chess a
+ * premove of the king onto its own rook beside it means taking back there.
  */
-export function applyUci(board, uci) {
+export function castlingSide(board, uci, variant = null) {
+  const king = board.get(uci.slice(0, 2));
+  const f = parseSquare(uci.slice(0, 2));
+  const t = parseSquare(uci.slice(2, 4));
+  if (!king || king.toLowerCase() !== 'k' || !f || !t || f.rank !== t.rank || variant === 'minichess7') return null;
+  const side = t.file > f.file ? 'king' : 'queen';
+  if (Math.abs(t.file - f.file) === 2 && !board.has(uci.slice(2, 4))) return side;
+  const rook = board.get(uci.slice(2, 4));
+  if (!rook || rook.toLowerCase() !== 'r' || pieceColor(rook) !== pieceColor(king)) return null;
+  if (variant === 'standard' && (f.file !== 4 || (t.file !== 0 && t.file !== 7))) return null;
+  return side;
+}
+
+/**
+ * The placement after the UCI move `uci` on `board` (a new Map) in `variant` (see
+ * `castlingSide`). Knows castling in both ways it is written — the king's two-square move takes
+ * the corner rook along; the king onto its own rook goes to the g-file (h side) or c-file (a
+ * side) and the rook to the f- or d-file, wherever they started, even where that is where the
+ * other stood or where the king already is — en passant (a pawn moving diagonally onto an empty
+ * square takes the pawn beside it) and promotion. Only used for display; the server's FEN stays
+ * the reference for the live position.
+ */
+export function applyUci(board, uci, variant = null) {
   const next = new Map(board);
   const from = uci.slice(0, 2);
   const to = uci.slice(2, 4);
@@ -114,8 +140,18 @@ export function applyUci(board, uci) {
   const f = parseSquare(from);
   const t = parseSquare(to);
   if (!piece || !f || !t) return next;
-  next.delete(from);
   const role = piece.toLowerCase();
+  const target = next.get(to);
+  if (target && target.toLowerCase() === 'r' && castlingSide(board, uci, variant)) {
+    // Both off first, then both on: their new squares may be each other's old ones.
+    const kingside = t.file > f.file;
+    next.delete(from);
+    next.delete(to);
+    next.set(squareName(kingside ? 6 : 2, f.rank), piece);
+    next.set(squareName(kingside ? 5 : 3, f.rank), target);
+    return next;
+  }
+  next.delete(from);
   if (role === 'k' && Math.abs(t.file - f.file) === 2) {
     const rookFrom = squareName(t.file > f.file ? 7 : 0, f.rank);
     const rookTo = squareName((f.file + t.file) / 2, f.rank);
@@ -148,8 +184,9 @@ const PAWN_FOLDED = /^([a-h])?([1-8])?(x)?([a-h][1-8])(?:=?([qrbnca]))?$/;
 
 /**
  * The castling move among the UCI `moves` that the king's move from `from` onto its own rook on
- * `to` stands for, or null: as on lichess, a king put on its rook castles that side. The rook is
- * the corner one (the only castling there is here, see `applyUci`).
+ * `to` stands for, or null: as on lichess, a king put on its rook castles that side. In Chess960
+ * the legal moves hold that very move (the king takes its own rook); in standard chess they hold
+ * the king's two-square move towards the corner rook instead.
  */
 export function castlingByRook(moves, board, from, to) {
   const king = board.get(from);
@@ -157,12 +194,34 @@ export function castlingByRook(moves, board, from, to) {
   const f = parseSquare(from);
   const t = parseSquare(to);
   if (!king || !rook || !f || !t || king.toLowerCase() !== 'k' || rook.toLowerCase() !== 'r') return null;
-  if (pieceColor(king) !== pieceColor(rook) || f.rank !== t.rank || (t.file !== 0 && t.file !== 7)) return null;
+  if (pieceColor(king) !== pieceColor(rook) || f.rank !== t.rank) return null;
+  if (moves.includes(from + to)) return from + to;
+  if (t.file !== 0 && t.file !== 7) return null;
   const dir = Math.sign(t.file - f.file);
   return moves.find((m) => {
     const d = parseSquare(m.slice(2, 4));
     return m.slice(0, 2) === from && d && d.rank === f.rank && d.file - f.file === 2 * dir;
   }) || null;
+}
+
+/**
+ * The castling among the UCI `moves` that the king's two-square step from `from` to `to` stands
+ * for where the moves write castling as the king onto its rook (Chess960), or null: the one on
+ * that side that puts the king on `to` (`e1g1` for `e1h1`, as the server takes it too).
+ */
+export function castlingByStep(moves, board, from, to) {
+  const king = board.get(from);
+  const f = parseSquare(from);
+  const t = parseSquare(to);
+  if (!king || king.toLowerCase() !== 'k' || !f || !t || f.rank !== t.rank || Math.abs(t.file - f.file) !== 2) return null;
+  const side = t.file > f.file ? 'king' : 'queen';
+  if (t.file !== (side === 'king' ? 6 : 2)) return null;
+  return moves.find((m) => m.slice(0, 2) === from && board.has(m.slice(2, 4)) && castlingSide(board, m) === side) || null;
+}
+
+/** The castling a king's move from→to that is not itself among `moves` means (see above), or null. */
+export function castlingMeant(moves, board, from, to) {
+  return castlingByRook(moves, board, from, to) || castlingByStep(moves, board, from, to);
 }
 
 /**
@@ -177,7 +236,8 @@ export function sanOf(uci, board, legal) {
   const t = parseSquare(to);
   if (!piece || !f || !t) return uci;
   const role = piece.toLowerCase();
-  if (role === 'k' && Math.abs(t.file - f.file) === 2) return t.file > f.file ? 'O-O' : 'O-O-O';
+  const castles = castlingSide(board, uci);
+  if (castles) return castles === 'king' ? 'O-O' : 'O-O-O';
   const capture = board.has(to) || (role === 'p' && f.file !== t.file);
   if (role === 'p') return `${capture ? `${from[0]}x` : ''}${to}${uci[4] ? `=${uci[4].toUpperCase()}` : ''}`;
   const rivals = legal.filter((m) => m.slice(2, 4) === to && m.slice(0, 2) !== from && board.get(m.slice(0, 2)) === piece);
@@ -227,8 +287,9 @@ function onlyPromotions(moves) {
 }
 
 /**
- * Resolves a typed move to one of the `legal` UCI moves. Accepts UCI (`e2e4`, `e7e8q`, and the
- * king onto its own rook, `e1h1`, for castling) and SAN (`Nf3`, `exd5`, `e8=Q`, `O-O`),
+ * Resolves a typed move to one of the `legal` UCI moves. Accepts UCI (`e2e4`, `e7e8q`; for
+ * castling the king onto its own rook, `e1h1`, or its two-square step, `e1g1`, whichever the
+ * legal list holds) and SAN (`Nf3`, `exd5`, `e8=Q`, `O-O`),
  * forgiving check marks, annotations, a missing or extra `x`, `0-0` for `O-O`, over-specified
  * origins (`Ngf3`) and letter case where that leaves one move (`nf3`, `NF3`, `o-o`). When
  * case-folding leaves several, the reading as written wins (`bxc4` the pawn, `Bxc4` the bishop);
@@ -245,20 +306,15 @@ export function resolveMove(text, board, legal) {
     if (legal.includes(lower)) return { uci: lower };
     const choices = legal.filter((m) => m.length === 5 && m.startsWith(lower));
     if (!uci[3] && choices.length > 0) return { choices };
-    const castle = uci[3] ? null : castlingByRook(legal, board, uci[1], uci[2]);
+    const castle = uci[3] ? null : castlingMeant(legal, board, uci[1], uci[2]);
     if (castle) return { uci: castle };
     if (!/[A-Z]/.test(raw) || !SAN_RE.test(raw)) return { error: `${raw} is not a legal move here.` };
   }
   let san = raw.replace(/[+#!?]+$/g, '').replace(/0/g, 'O');
   if (/^O-?O-?O$/i.test(san) || /^O-?O$/i.test(san)) {
-    const long = san.replace(/-/g, '').length === 3;
-    const found = legal.filter((m) => {
-      const from = parseSquare(m.slice(0, 2));
-      const to = parseSquare(m.slice(2, 4));
-      const piece = board.get(m.slice(0, 2));
-      return piece && piece.toLowerCase() === 'k' && Math.abs(to.file - from.file) === 2 &&
-        (long ? to.file < from.file : to.file > from.file);
-    });
+    // Whichever way the legal list writes it: the king's two squares, or onto its rook (Chess960).
+    const side = san.replace(/-/g, '').length === 3 ? 'queen' : 'king';
+    const found = legal.filter((m) => castlingSide(board, m) === side);
     return found.length === 1 ? { uci: found[0] } : { error: `${raw}: castling is not possible here.` };
   }
   san = raw.replace(/[+#!?]+$/g, '');

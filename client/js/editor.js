@@ -1,4 +1,4 @@
-// The board editor, /editor: set up a position of either variant — pieces from a palette, by
+// The board editor, /editor: set up a position of any variant — pieces from a palette, by
 // click or drag, the side to move, castling rights, the en passant square and the game's rules —
 // with its FEN kept in step both ways, the server's verdict on it (`GET /api/position`, a short
 // while after each change) and the ways to play from it, which create the game as the lobby
@@ -8,6 +8,9 @@
 // The position is setup.js's model; the board is board.js's, shown without legal moves so its
 // own move handling stays idle while this page handles the pointer and the keyboard on it.
 // `?variant=V&fen=F` opens a position (the game page links here that way).
+//
+// Chess960 adds its starts, by number (0–959) or at random (chess960.js), and castling rights
+// for whichever rooks stand on the back rank beside the king, one a side, written as X-FEN.
 
 import { errorText, getJson } from './api.js';
 import { Board } from './board.js';
@@ -18,13 +21,14 @@ import { askAgain } from './namebox.js';
 import { labelLevels, levelOptions } from './levels.js';
 import { isNameRefusal } from './names.js';
 import { PIECE_NAMES, pieceId } from './pieces.js';
+import { CHESS960_COUNT, numberOf, randomNumber, rightLetter, rightSide } from './chess960.js';
 import {
   availableCastling, CASTLING_RIGHTS, clearBoard, detectVariant, effectiveCastling, effectiveEp, epCandidates,
   movePiece, parseFen, place, remove, setCastling, setEnPassant, setTurn, startSetup, toFen, VARIANT_PIECES,
 } from './setup.js';
 import { setConnectionBadge } from './ui.js';
 
-const VARIANT_NAMES = { standard: 'Standard', minichess7: 'Minichess 7×7' };
+const VARIANT_NAMES = { standard: 'Standard', chess960: 'Chess960', minichess7: 'Minichess 7×7' };
 const RIGHT_NAMES = { K: 'White O-O', Q: 'White O-O-O', k: 'Black O-O', q: 'Black O-O-O' };
 const CHECK_DELAY_MS = 150;
 const DRAG_THRESHOLD_PX = 4;
@@ -62,6 +66,12 @@ const TEMPLATE = `
       <label class="row">Variant
         <select id="editor-variant">${Object.entries(VARIANT_NAMES).map(([k, v]) => `<option value="${k}">${v}</option>`).join('')}</select>
       </label>
+      <div class="row" id="editor-960-row" hidden>
+        <label for="editor-960-number">Start position no.</label>
+        <input type="number" id="editor-960-number" min="0" max="${CHESS960_COUNT - 1}" step="1" inputmode="numeric" placeholder="0–${CHESS960_COUNT - 1}"
+          title="Chess960 starts are numbered 0 to ${CHESS960_COUNT - 1}; 518 is the standard one">
+        <button type="button" id="editor-960-random">Random</button>
+      </div>
       <fieldset class="choice">
         <legend>Side to move</legend>
         <label><input type="radio" name="editor-turn" id="editor-turn-white" value="white" checked> White</label>
@@ -69,7 +79,8 @@ const TEMPLATE = `
       </fieldset>
       <fieldset class="choice" id="editor-rights">
         <legend>Castling rights</legend>
-        ${[...CASTLING_RIGHTS].map((r) => `<label title="${RIGHT_NAMES[r]}"><input type="checkbox" id="editor-castle-${r === r.toUpperCase() ? 'w' : 'b'}${r.toUpperCase()}" data-right="${r}"> ${r}</label>`).join('')}
+        ${[...CASTLING_RIGHTS].map((r) => `<label title="${RIGHT_NAMES[r]}" data-standard><input type="checkbox" id="editor-castle-${r === r.toUpperCase() ? 'w' : 'b'}${r.toUpperCase()}" data-right="${r}"> ${r}</label>`).join('')}
+        <span class="rights-960" id="editor-rights-960" hidden></span>
       </fieldset>
       <label class="row" id="editor-ep-row">En passant <select id="editor-ep"></select></label>
       <fieldset class="choice" id="editor-rules">
@@ -126,7 +137,8 @@ class Editor {
     const $ = (sel) => root.querySelector(sel);
     this.dom = {
       variant: $('#editor-variant'), turnWhite: $('#editor-turn-white'), turnBlack: $('#editor-turn-black'),
-      rights: $('#editor-rights'), ep: $('#editor-ep'), epRow: $('#editor-ep-row'), castling: $('#editor-castling'),
+      rights: $('#editor-rights'), rights960: $('#editor-rights-960'), ep: $('#editor-ep'), epRow: $('#editor-ep-row'), castling: $('#editor-castling'),
+      row960: $('#editor-960-row'), number960: $('#editor-960-number'),
       enPassant: $('#editor-en-passant'), repetition: $('#editor-repetition'), fen: $('#editor-fen'),
       fenError: $('#editor-fen-error'), status: $('#editor-status'), error: $('#editor-error'), del: $('#editor-delete'),
       paletteWhite: $('#palette-white'), paletteBlack: $('#palette-black'),
@@ -163,7 +175,7 @@ class Editor {
     const fen = params.get('fen');
     let variant = params.get('variant');
     if (!VARIANT_PIECES[variant]) variant = (fen && detectVariant(fen)) || 'standard';
-    this.setup = startSetup(variant);
+    this.setup = startSetup(variant, randomNumber());
     this.dom.variant.value = variant;
     if (fen) {
       const parsed = parseFen(fen, variant);
@@ -180,7 +192,13 @@ class Editor {
 
   bind() {
     const d = this.dom;
-    d.variant.addEventListener('change', () => this.update(startSetup(d.variant.value)));
+    // Chess960 starts at random, as its games do; the number box then says which start it is.
+    d.variant.addEventListener('change', () => this.update(startSetup(d.variant.value, randomNumber())));
+    d.number960.addEventListener('input', () => {
+      const n = Number(d.number960.value);
+      if (d.number960.value !== '' && Number.isInteger(n) && n >= 0 && n < CHESS960_COUNT) this.update(startSetup('chess960', n));
+    });
+    this.root.querySelector('#editor-960-random').addEventListener('click', () => this.update(startSetup('chess960', randomNumber())));
     for (const radio of [d.turnWhite, d.turnBlack]) radio.addEventListener('change', () => this.update(setTurn(this.setup, radio.value)));
     d.rights.addEventListener('change', (e) => {
       const right = e.target.dataset.right;
@@ -194,7 +212,7 @@ class Editor {
     });
     d.del.addEventListener('click', () => this.choose(this.tool === 'delete' ? null : 'delete'));
     this.root.querySelector('#editor-clear').addEventListener('click', () => this.update(clearBoard(this.setup)));
-    this.root.querySelector('#editor-initial').addEventListener('click', () => this.update(startSetup(this.setup.variant)));
+    this.root.querySelector('#editor-initial').addEventListener('click', () => this.update(this.initialSetup()));
     this.root.querySelector('#editor-flip').addEventListener('click', () => {
       this.orientation = this.orientation === 'white' ? 'black' : 'white';
       this.renderBoard();
@@ -225,6 +243,12 @@ class Editor {
     }
   }
 
+  /** The variant's start: in Chess960 the one numbered in the number box (the standard one without a number). */
+  initialSetup() {
+    const n = Number(this.dom.number960.value);
+    return startSetup(this.setup.variant, this.dom.number960.value !== '' && Number.isInteger(n) ? n : undefined);
+  }
+
   /** Replaces the position with `setup` (an edit) and shows it everywhere. */
   update(setup) {
     this.setup = setup;
@@ -240,9 +264,9 @@ class Editor {
     this.scheduleCheck();
   }
 
-  /** The FEN box was edited: read it, switching variant if its board is the other one's. */
+  /** The FEN box was edited: read it, switching variant if it is written for another (setup.js's `detectVariant`). */
   typed(text) {
-    const variant = detectVariant(text);
+    const variant = detectVariant(text, this.setup.variant);
     const parsed = parseFen(text, variant || this.setup.variant);
     if (parsed.error) {
       this.fenRefused(parsed.error);
@@ -315,11 +339,19 @@ class Editor {
     d.variant.value = s.variant;
     d.turnWhite.checked = s.turn === 'white';
     d.turnBlack.checked = s.turn === 'black';
-    // Castling rights and en passant exist only in standard chess, and only where the board allows.
+    // Castling rights and en passant exist only where there are pawns that step two and rooks
+    // that castle (not minichess7), and only where the board allows.
+    const c960 = s.variant === 'chess960';
     d.rights.hidden = mini;
     d.epRow.hidden = mini;
+    d.row960.hidden = !c960;
+    // The number box follows the board: the start it shows, or empty (not under the typing hand).
+    if (c960 && document.activeElement !== d.number960) d.number960.value = numberOf(toFen(s)) ?? '';
     const available = availableCastling(s);
     const effective = effectiveCastling(s);
+    for (const label of d.rights.querySelectorAll('label[data-standard]')) label.hidden = c960;
+    d.rights960.hidden = !c960;
+    if (c960) this.renderRights960(available);
     for (const box of d.rights.querySelectorAll('input[data-right]')) {
       box.disabled = !available.includes(box.dataset.right);
       box.checked = effective.includes(box.dataset.right);
@@ -334,6 +366,32 @@ class Editor {
     this.offerEngines();
     this.renderPalette();
     this.renderBoard();
+  }
+
+  /**
+   * Chess960's castling rights: a box for each rook on its back rank beside its king there
+   * (`available`, by file), named by the square and the letter X-FEN writes for it. Redrawn only
+   * when those change, so a box keeps the keyboard's focus through the edit it makes.
+   */
+  renderRights960(available) {
+    const p = this.setup.placement;
+    const rooks = [...available].map((r) => {
+      const white = r === r.toUpperCase();
+      const sq = `${r.toLowerCase()}${white ? 1 : 8}`;
+      return { right: r, sq, white, letter: rightLetter(p, sq) };
+    });
+    const key = rooks.map((x) => x.right + x.letter).join('');
+    if (this.rights960Key === key) return;
+    this.rights960Key = key;
+    const d = this.dom;
+    if (!rooks.length) {
+      d.rights960.innerHTML = '<span class="hint">none: put a king and a rook on their back rank</span>';
+      return;
+    }
+    d.rights960.innerHTML = rooks.map(({ right, sq, white, letter }) => {
+      const side = rightSide(p, right) === 'king' ? 'O-O' : 'O-O-O';
+      return `<label title="${white ? 'White' : 'Black'} ${side} with the rook on ${sq}"><input type="checkbox" id="editor-castle-${white ? 'w' : 'b'}-${sq}" data-right="${right}"> ${letter} (${sq})</label>`;
+    }).join('');
   }
 
   /** Offers, next to the levels, the server's engines that play the variant shown. */

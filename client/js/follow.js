@@ -23,7 +23,7 @@ export const RESYNC = 'resync';
 export function modelFromState(s) {
   const size = boardSize(s.variant);
   const boards = [parsePlacement(s.initial_fen, size) || new Map()];
-  for (const uci of s.moves) boards.push(applyUci(boards[boards.length - 1], uci));
+  for (const uci of s.moves) boards.push(applyUci(boards[boards.length - 1], uci, s.variant));
   // The live position is the server's FEN, whatever the replay says.
   const live = parsePlacement(s.fen, size);
   if (live && !samePlacement(live, boards[boards.length - 1])) boards[boards.length - 1] = live;

@@ -29,7 +29,7 @@ import { askAgain, nameForSeat } from './namebox.js';
 import { labelLevels, levelOptions } from './levels.js';
 import { engineCard, wireEngineCard } from './engines.js';
 import { isNameRefusal } from './names.js';
-import { hasFairyPieces, legendHtml } from './legend.js';
+import { chess960Html, hasFairyPieces, legendHtml } from './legend.js';
 import { ratingFor } from './playerRatings.js';
 import { categoryOf, formatRating, modeName } from './ratings.js';
 import { arrivalSound } from './sound.js';
@@ -38,7 +38,7 @@ import { escapeHtml, guestMark, seatName, setConnectionBadge, setHtml, SIDE_NAME
 /** Why a correspondence game cannot be made against the computer. */
 export const CORRESPONDENCE_PEOPLE_ONLY = 'Correspondence (days per move) is for games between people: choose a clock or Untimed to play the computer.';
 
-const VARIANTS = { standard: 'Standard', minichess7: 'Minichess 7×7' };
+const VARIANTS = { standard: 'Standard', chess960: 'Chess960', minichess7: 'Minichess 7×7' };
 
 function colorChoice(checked) {
   return `<fieldset class="choice"><legend>Your side</legend>
@@ -122,6 +122,7 @@ class Lobby {
                 <select name="variant" id="seek-variant">${Object.entries(VARIANTS).map(([k, v]) => `<option value="${k}">${v}</option>`).join('')}</select>
               </label>
               <div id="seek-legend-slot" hidden>${legendHtml('seek-legend')}</div>
+              <div id="seek-960-slot" hidden>${chess960Html('seek-960-note')}</div>
               ${colorChoice('random')}
               ${ratedChoice('seek-rated')}
               <button type="submit" class="primary" id="post-seek">Seek</button>
@@ -154,6 +155,7 @@ class Lobby {
                 <select id="variant">${Object.entries(VARIANTS).map(([k, v]) => `<option value="${k}">${v}</option>`).join('')}</select>
               </label>
               <div id="options-legend-slot" class="wide" hidden>${legendHtml('options-legend')}</div>
+              <div id="options-960-slot" class="wide" hidden>${chess960Html('options-960-note')}</div>
               <label><input type="checkbox" id="castling" checked> Castling</label>
               <label><input type="checkbox" id="en-passant" checked> En passant</label>
               <label>Repetition
@@ -162,7 +164,7 @@ class Lobby {
                   <option value="eight_move">Eight-move repetition draws</option>
                 </select>
               </label>
-              <label class="wide">Start from a position (FEN, optional)
+              <label class="wide">Start from a position (FEN, optional; Chess960 without one starts from a random one of its 960)
                 <input id="fen" spellcheck="false" autocomplete="off" placeholder="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1">
               </label>
               <label>Time control
@@ -215,9 +217,12 @@ class Lobby {
     syncTime();
     this.dom.variant.addEventListener('change', () => this.syncOptions());
     this.syncOptions();
-    // The fairy pieces explained next to whichever variant choice picks minichess7.
-    for (const [select, slot] of [['#seek-variant', '#seek-legend-slot'], ['#variant', '#options-legend-slot']]) {
-      const sync = () => { $(slot).hidden = !hasFairyPieces($(select).value); };
+    // The fairy pieces explained next to whichever variant choice picks minichess7; Chess960 likewise.
+    for (const [select, slot, note] of [['#seek-variant', '#seek-legend-slot', '#seek-960-slot'], ['#variant', '#options-legend-slot', '#options-960-slot']]) {
+      const sync = () => {
+        $(slot).hidden = !hasFairyPieces($(select).value);
+        $(note).hidden = $(select).value !== 'chess960';
+      };
       $(select).addEventListener('change', sync);
       sync();
     }

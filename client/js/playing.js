@@ -64,10 +64,14 @@ export function timeLeftText(game) {
   return game.correspondence ? formatDaysLeft(game.secondsLeft * 1000) : null;
 }
 
-/** What kind of game it is: "Correspondence · Rated", "Blitz · Casual", "Untimed · Casual". */
+/** The variants other than standard chess, as a game's kind names them. */
+const VARIANT_NAMES = { chess960: 'Chess960', minichess7: 'Minichess 7×7' };
+
+/** What kind of game it is: "Correspondence · Rated", "Blitz · Casual", "Untimed · Casual", "Blitz · Rated · Chess960". */
 export function kindText(game) {
   const speed = game.correspondence ? 'Correspondence' : game.speed === 'correspondence' ? 'Untimed' : SPEEDS[game.speed] || 'Game';
-  return `${speed} · ${game.rated ? 'Rated' : 'Casual'}${game.variant === 'minichess7' ? ' · Minichess 7×7' : ''}`;
+  const variant = VARIANT_NAMES[game.variant];
+  return `${speed} · ${game.rated ? 'Rated' : 'Casual'}${variant ? ` · ${variant}` : ''}`;
 }
 
 /**

@@ -10,6 +10,7 @@
 // server stays the judge: a premove is sent only once it is among the legal moves it sent.
 
 import { applyUci, parseSquare, pieceColor, squareName } from './chess.js';
+import { homeRank, rightRook } from './chess960.js';
 
 const ORTHOGONAL = [[1, 0], [-1, 0], [0, 1], [0, -1]];
 const DIAGONAL = [[1, 1], [1, -1], [-1, 1], [-1, -1]];
@@ -27,28 +28,36 @@ const ROLES = {
   f: { lines: [], steps: DIAGONAL },
 };
 
-/** The castling rights of a FEN (its third field), e.g. `KQkq`, or '' for none. */
+/**
+ * The castling rights of a FEN (its third field) as it writes them, e.g. `KQkq`, X-FEN's `KBgq`
+ * or Shredder-FEN's `HAha` (see chess960.js), or '' for none.
+ */
 export function castlingRights(fen) {
   const field = String(fen).split(' ')[2] || '-';
-  return field === '-' ? '' : field.replace(/[^KQkq]/g, '');
+  return field === '-' ? '' : field.replace(/[^KQkqA-Ha-h]/g, '');
 }
 
-/** The castling rights left after the UCI move `uci` on `board`: a king's move ends both, a move from or onto a corner that side's. */
+/**
+ * The castling rights left after the UCI move `uci` on `board`: a king's move (castling too)
+ * ends both of its side's, a move from or onto the square of a rook with a right ends that one,
+ * on whatever file the rook stands (Chess960's start anywhere).
+ */
 export function rightsAfter(rights, board, uci) {
   const piece = board.get(uci.slice(0, 2));
-  let left = rights;
-  if (piece === 'K') left = left.replace(/[KQ]/g, '');
-  if (piece === 'k') left = left.replace(/[kq]/g, '');
-  const corners = { h1: 'K', a1: 'Q', h8: 'k', a8: 'q' };
-  for (const sq of [uci.slice(0, 2), uci.slice(2, 4)]) if (corners[sq]) left = left.replace(corners[sq], '');
-  return left;
+  const touched = [uci.slice(0, 2), uci.slice(2, 4)];
+  return [...rights].filter((right) => {
+    const white = right === right.toUpperCase();
+    if (piece === (white ? 'K' : 'k')) return false;
+    return !touched.includes(rightRook(board, right));
+  }).join('');
 }
 
 /**
  * Every premove `color` could make in `position` — `{board, size, variant, castling}` (board: a
  * Map square → FEN letter, castling: rights as in a FEN) — as UCI moves. A pawn reaching the
- * last rank promotes to a queen (`e7e8q`) where the variant promotes; castling is the king's
- * two-square move (`e1g1`).
+ * last rank promotes to a queen (`e7e8q`) where the variant promotes; castling is written as the
+ * server's legal moves write it: the king's two-square move (`e1g1`) in standard chess, the king
+ * onto its own rook (`b1a1`) in Chess960.
  */
 export function premoves(position, color) {
   const moves = [];
@@ -107,23 +116,33 @@ function pawnTargets({ size, variant }, at, color, ours) {
   return targets;
 }
 
-/** The king's castling squares: with the right, king and rook home, and none of our pieces between. */
+/**
+ * The king's castling squares: with the right, king and rook home, and none of our pieces on
+ * the squares either crosses or lands on (but for the two of them) — the king's two-square
+ * target in standard chess (from e1/e8, corner rooks), the rook's square in Chess960.
+ */
 function castlingTargets({ board, size, variant, castling }, from, color, ours) {
   if (variant === 'minichess7' || size !== 8) return [];
-  const home = color === 'white' ? 0 : 7;
-  const rook = color === 'white' ? 'R' : 'r';
-  if (from !== squareName(4, home)) return [];
-  const sides = [
-    { right: color === 'white' ? 'K' : 'k', rookFile: 7, to: 6 },
-    { right: color === 'white' ? 'Q' : 'q', rookFile: 0, to: 2 },
-  ];
+  const king = parseSquare(from);
+  if (king.rank !== homeRank(color)) return [];
+  const standard = variant !== 'chess960';
+  if (standard && king.file !== 4) return [];
   const targets = [];
-  for (const { right, rookFile, to } of sides) {
-    if (!castling.includes(right) || board.get(squareName(rookFile, home)) !== rook) continue;
-    const [lo, hi] = [Math.min(4, rookFile) + 1, Math.max(4, rookFile)];
+  for (const right of castling) {
+    if ((right === right.toUpperCase()) !== (color === 'white')) continue;
+    const rookSq = rightRook(board, right);
+    if (!rookSq) continue;
+    const rook = parseSquare(rookSq).file;
+    if (standard && rook !== 0 && rook !== 7) continue;
+    // After castling the king stands on the g- or c-file and the rook on the f- or d-file.
+    const [kingTo, rookTo] = rook > king.file ? [6, 5] : [2, 3];
+    const lo = Math.min(king.file, kingTo, rook, rookTo);
+    const hi = Math.max(king.file, kingTo, rook, rookTo);
     let clear = true;
-    for (let f = lo; f < hi; f++) if (ours(squareName(f, home))) clear = false;
-    if (clear) targets.push(squareName(to, home));
+    for (let f = lo; f <= hi; f++) {
+      if (f !== king.file && f !== rook && ours(squareName(f, king.rank))) clear = false;
+    }
+    if (clear) targets.push(standard ? squareName(kingTo, king.rank) : rookSq);
   }
   return targets;
 }
@@ -136,7 +155,7 @@ export function positionAfter(position, moves) {
   let { board, castling } = position;
   for (const uci of moves) {
     castling = rightsAfter(castling, board, uci);
-    board = applyUci(board, uci);
+    board = applyUci(board, uci, position.variant);
   }
   return { ...position, board, castling };
 }

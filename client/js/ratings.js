@@ -2,26 +2,27 @@
 // a signed change ("+162", "−162"), and a finished game's result as one of its players sees it.
 // Pure, so Node's test runner checks it (tests/js/ratings.test.mjs).
 
-/** The rating categories, in the order pages list them (docs: accounts). */
-export const CATEGORIES = ['bullet', 'blitz', 'rapid', 'classical', 'correspondence', 'minichess7'];
+/** The rating categories, in the order pages list them (docs: accounts; the server's order). */
+export const CATEGORIES = ['bullet', 'blitz', 'rapid', 'classical', 'correspondence', 'minichess7', 'chess960'];
 
 /** The category a page shows when none is asked for. */
 export const DEFAULT_CATEGORY = 'blitz';
 
 /** How the categories read for people. */
 export const CATEGORY_NAMES = {
-  bullet: 'Bullet', blitz: 'Blitz', rapid: 'Rapid', classical: 'Classical', correspondence: 'Correspondence', minichess7: 'Minichess 7×7',
+  bullet: 'Bullet', blitz: 'Blitz', rapid: 'Rapid', classical: 'Classical', correspondence: 'Correspondence',
+  minichess7: 'Minichess 7×7', chess960: 'Chess960',
 };
 
 /**
- * The category a game's ratings change in, as the server decides it: minichess7 by variant;
- * correspondence for days per move (a clock view carrying `days`, or `days` given apart, as
- * game summaries do); else by the estimated duration initial + 40 × increment (seconds): under
- * 180 bullet, under 480 blitz, under 1500 rapid, else classical. Null for an untimed game of
- * standard chess.
+ * The category a game's ratings change in, as the server decides it: minichess7 and chess960
+ * by variant, whatever the speed; correspondence for days per move (a clock view carrying
+ * `days`, or `days` given apart, as game summaries do); else by the estimated duration
+ * initial + 40 × increment (seconds): under 180 bullet, under 480 blitz, under 1500 rapid, else
+ * classical. Null for an untimed game of standard chess.
  */
 export function categoryOf(variant, clock, days = clock?.days) {
-  if (variant === 'minichess7') return 'minichess7';
+  if (variant === 'minichess7' || variant === 'chess960') return variant;
   if (Number.isInteger(days) && days > 0) return 'correspondence';
   if (!clock || !Number.isFinite(clock.initial_ms) || !Number.isFinite(clock.increment_ms)) return null;
   const seconds = clock.initial_ms / 1000 + (40 * clock.increment_ms) / 1000;

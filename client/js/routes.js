@@ -15,7 +15,7 @@ export const ROUTES = [
   {
     name: 'game', path: /^\/g\/([A-Za-z0-9]{1,32})\/?$/, module: 'game/main.js',
     graph: [
-      'animate.js', 'arrows.js', 'blindText.js', 'board.js', 'chess.js', 'clock.js', 'connection.js',
+      'animate.js', 'arrows.js', 'blindText.js', 'board.js', 'chess.js', 'chess960.js', 'clock.js', 'connection.js',
       'corres.js', 'evalGraph.js', 'follow.js', 'game/analysis.js', 'game/berserk.js', 'game/blind.js', 'game/chat.js',
       'game/clocks.js', 'game/controls.js', 'game/corres.js', 'game/ctrl.js', 'game/live.js', 'game/moves.js',
       'game/players.js', 'game/premoveToggle.js', 'game/premoves.js', 'game/prompts.js',
@@ -42,7 +42,7 @@ export const ROUTES = [
   {
     name: 'editor', path: /^\/editor\/?$/, module: 'editor.js',
     graph: [
-      'animate.js', 'arrows.js', 'board.js', 'chess.js', 'connection.js', 'create.js', 'engines.js',
+      'animate.js', 'arrows.js', 'board.js', 'chess.js', 'chess960.js', 'connection.js', 'create.js', 'engines.js',
       'levels.js', 'setup.js', 'svg.js',
     ],
     start: (m, root) => m.startEditor(root),

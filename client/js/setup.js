@@ -1,22 +1,29 @@
 // The board editor's position model: a set-up position (pieces, side to move, castling rights,
-// en passant square, clocks) of either variant, edited by placing and removing pieces, written
+// en passant square, clocks) of any variant, edited by placing and removing pieces, written
 // out as FEN and read back in. Pure: no DOM, so tests/js checks it under Node.
 //
 // The model does not judge legality (the server's `GET /api/position` does, see editor.js); it
 // only keeps the fields consistent with the board, as the server's checks 1, 3 and 4 of
 // docs/rules.md section 4 describe: castling rights and the en passant square are written out
 // only when the board still allows them, and minichess7 has neither.
+//
+// Chess960 may castle with any rook of the back rank beside the king there, one a side: its
+// rights are kept by the rook's file (`H`, `b`: Shredder-FEN's letters, which do not change
+// meaning as other rooks come and go) and written out as X-FEN (`K`/`Q` for the outermost rook
+// on that side, the file for an inner one; chess960.js).
 
 import { boardSize, parseSquare, pieceColor, squareName } from './chess.js';
+import { homeKing, homeRank, numberOf, rightLetter, rightRook, STANDARD_NUMBER, startFen } from './chess960.js';
 
-export const VARIANTS = ['standard', 'minichess7'];
+export const VARIANTS = ['standard', 'chess960', 'minichess7'];
 
 /** The piece letters of each variant, in palette order (white's; black's are lower case). */
-export const VARIANT_PIECES = { standard: 'KQRBNP', minichess7: 'KQRBNCAFP' };
+export const VARIANT_PIECES = { standard: 'KQRBNP', chess960: 'KQRBNP', minichess7: 'KQRBNCAFP' };
 
-/** The initial positions (docs/rules.md). */
+/** The initial positions (docs/rules.md); Chess960's is one of 960 (`startSetup`), the standard one here. */
 export const START_FENS = {
   standard: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
+  chess960: startFen(STANDARD_NUMBER),
   minichess7: 'nbqkacr/fpppppf/7/7/7/FPPPPPF/NBQKACR w - - 0 1',
 };
 
@@ -26,23 +33,35 @@ export const CASTLING_RIGHTS = 'KQkq';
 
 /**
  * A position: `{variant, size, placement: Map square → FEN letter, turn: 'white'|'black',
- * castling: string of wanted rights, ep: square or null, halfmove, fullmove}`.
+ * castling: string of wanted rights (KQkq; in Chess960 rook files, `HAha`), ep: square or null,
+ * halfmove, fullmove}`.
  */
 export function emptySetup(variant = 'standard') {
   const v = VARIANTS.includes(variant) ? variant : 'standard';
   return { variant: v, size: boardSize(v), placement: new Map(), turn: 'white', castling: '', ep: null, halfmove: 0, fullmove: 1 };
 }
 
-/** The variant's initial position. */
-export function startSetup(variant = 'standard') {
+/** The variant's initial position; for Chess960 start `number` (0–959, Scharnagl's numbering). */
+export function startSetup(variant = 'standard', number = STANDARD_NUMBER) {
   const v = VARIANTS.includes(variant) ? variant : 'standard';
-  return parseFen(START_FENS[v], v).setup;
+  const fen = v === 'chess960' ? startFen(number) || START_FENS.chess960 : START_FENS[v];
+  return parseFen(fen, v).setup;
 }
 
-/** The variant a FEN's board is written for, judged by its number of ranks (7: minichess7). */
-export function detectVariant(fen) {
-  const ranks = String(fen).trim().split(/\s+/)[0].split('/').length;
-  return ranks === 7 ? 'minichess7' : ranks === 8 ? 'standard' : null;
+/**
+ * The variant a FEN is written for: by its number of ranks (7: minichess7), and among those of
+ * 8, Chess960 for castling rights naming a rook by its file or for one of its starts other
+ * than the standard one — else `current` where that is Chess960 (any Chess960 position may look
+ * standard), standard otherwise. Null for a board of neither size.
+ */
+export function detectVariant(fen, current = null) {
+  const fields = String(fen).trim().split(/\s+/);
+  const ranks = fields[0].split('/').length;
+  if (ranks === 7) return 'minichess7';
+  if (ranks !== 8) return null;
+  const number = numberOf(fen);
+  if (/[A-Ha-h]/.test(fields[2] || '') || (number !== null && number !== STANDARD_NUMBER)) return 'chess960';
+  return current === 'chess960' ? 'chess960' : 'standard';
 }
 
 /** True when `letter` is a piece of `variant` (either colour). */
@@ -93,21 +112,71 @@ export function setTurn(setup, turn) {
   return copy(setup, { turn: turn === 'black' ? 'black' : 'white' });
 }
 
-/** `setup` with castling right `right` (one of KQkq) wanted or not. */
+/**
+ * `setup` with castling right `right` wanted or not: one of KQkq, or in Chess960 a rook's file
+ * (`A`–`H` White's, `a`–`h` Black's). A Chess960 right wanted replaces any other of that side
+ * of the king: one rook a side castles.
+ */
 export function setCastling(setup, right, on) {
-  if (!CASTLING_RIGHTS.includes(right) || right.length !== 1) return setup;
+  if (typeof right !== 'string' || right.length !== 1) return setup;
+  if (setup.variant === 'chess960') {
+    if (!/^[A-Ha-h]$/.test(right)) return setup;
+    let rights = [...setup.castling].filter((r) => r !== right);
+    if (on) {
+      const white = right === right.toUpperCase();
+      const side = sideOf(setup.placement, right);
+      if (side) rights = rights.filter((r) => (r === r.toUpperCase()) !== white || sideOf(setup.placement, r) !== side);
+      rights.push(right);
+    }
+    return copy(setup, { castling: orderRights(rights) });
+  }
+  if (!CASTLING_RIGHTS.includes(right)) return setup;
   const rights = new Set(setup.castling);
   if (on) rights.add(right);
   else rights.delete(right);
   return copy(setup, { castling: [...CASTLING_RIGHTS].filter((r) => rights.has(r)).join('') });
 }
 
+/** Chess960 rights by file in the order they are written: White's then Black's, the h side first. */
+function orderRights(rights) {
+  const key = (r) => (r === r.toUpperCase() ? 0 : 8) + (7 - ('abcdefgh'.indexOf(r.toLowerCase())));
+  return [...new Set(rights)].sort((a, b) => key(a) - key(b)).join('');
+}
+
+/** The side of its king ('king': the h side, 'queen') a Chess960 right by file stands for on `placement`; null without the king home. */
+function sideOf(placement, right) {
+  const color = right === right.toUpperCase() ? 'white' : 'black';
+  const king = homeKing(placement, color);
+  if (!king) return null;
+  const file = 'abcdefgh'.indexOf(right.toLowerCase());
+  const kingFile = parseSquare(king).file;
+  return file === kingFile ? null : file > kingFile ? 'king' : 'queen';
+}
+
+/** The square of the rook a Chess960 right by file stands for. */
+function rightSquare(right) {
+  return `${right.toLowerCase()}${homeRank(right === right.toUpperCase() ? 'white' : 'black') + 1}`;
+}
+
 export function setEnPassant(setup, sq) {
   return copy(setup, { ep: sq || null });
 }
 
-/** The castling rights the board allows: king and rook on their home squares (standard only). */
+/**
+ * The castling rights the board allows: king and rook on their home squares in standard chess
+ * (KQkq); in Chess960 each rook on its back rank beside its king there, by file (`HAha`).
+ */
 export function availableCastling(setup) {
+  if (setup.variant === 'chess960') {
+    const rights = [];
+    for (const [sq, piece] of setup.placement) {
+      const color = piece === 'R' ? 'white' : piece === 'r' ? 'black' : null;
+      if (!color || parseSquare(sq).rank !== homeRank(color)) continue;
+      const right = color === 'white' ? sq[0].toUpperCase() : sq[0];
+      if (sideOf(setup.placement, right)) rights.push(right);
+    }
+    return orderRights(rights);
+  }
   if (setup.variant !== 'standard') return '';
   return [...CASTLING_RIGHTS].filter((r) => {
     const [king, rook, k, rk] = CASTLING_SQUARES[r];
@@ -115,19 +184,35 @@ export function availableCastling(setup) {
   }).join('');
 }
 
-/** The rights written out: those wanted that the board allows, in KQkq order. */
+/** The rights written out: those wanted that the board allows, in KQkq order (Chess960: one a side, by file). */
 export function effectiveCastling(setup) {
   const available = availableCastling(setup);
-  return [...setup.castling].filter((r) => available.includes(r)).join('');
+  const rights = [...setup.castling].filter((r) => available.includes(r));
+  if (setup.variant !== 'chess960') return rights.join('');
+  // Pieces moved since the rights were chosen may leave two on one side of the king: the first written stays.
+  const sides = new Set();
+  return rights.filter((r) => {
+    const key = `${r === r.toUpperCase()}:${sideOf(setup.placement, r)}`;
+    if (sides.has(key)) return false;
+    sides.add(key);
+    return true;
+  }).join('');
+}
+
+/** The castling field of a FEN for `setup`: its effective rights, as X-FEN in Chess960; '-' for none. */
+export function castlingField(setup) {
+  const rights = effectiveCastling(setup);
+  if (setup.variant !== 'chess960') return rights || '-';
+  return [...rights].map((r) => rightLetter(setup.placement, rightSquare(r))).join('') || '-';
 }
 
 /**
- * The en passant squares the board allows (standard only), as rules.md's check 4 has it: on
+ * The en passant squares the board allows (not in minichess7), as rules.md's check 4 has it: on
  * rank 6 with White to move (rank 3 with Black), right behind an enemy pawn that could just have
  * stepped two squares, the square and the one the pawn came from empty.
  */
 export function epCandidates(setup) {
-  if (setup.variant !== 'standard') return [];
+  if (setup.variant === 'minichess7') return [];
   const white = setup.turn === 'white';
   const [rank, pawnRank, fromRank, pawn] = white ? [5, 4, 6, 'p'] : [2, 3, 1, 'P'];
   const out = [];
@@ -171,7 +256,7 @@ export function toFen(setup) {
   return [
     placementFen(setup),
     setup.turn === 'black' ? 'b' : 'w',
-    effectiveCastling(setup) || '-',
+    castlingField(setup),
     effectiveEp(setup) || '-',
     String(setup.halfmove),
     String(setup.fullmove),
@@ -209,18 +294,35 @@ export function parseFen(fen, variant = 'standard') {
     if (file !== size) return { error: `rank ${rank + 1} has ${file} squares, expected ${size}` };
   }
   if (side !== 'w' && side !== 'b') return { error: `side to move "${side}": expected w or b` };
-  if (castling !== '-' && (!/^[KQkq]+$/.test(castling) || new Set(castling).size !== castling.length)) {
-    return { error: `castling "${castling}": expected - or some of KQkq` };
+  const letters = v === 'chess960' ? /^[KQkqA-Ha-h]+$/ : /^[KQkq]+$/;
+  if (castling !== '-' && (!letters.test(castling) || new Set(castling).size !== castling.length)) {
+    const expected = v === 'chess960' ? 'some of KQkq or rook files such as HAha' : 'some of KQkq';
+    return { error: `castling "${castling}": expected - or ${expected}` };
   }
   if (ep !== '-' && !/^[a-h][1-8]$/.test(ep)) return { error: `en passant "${ep}": expected - or a square such as e3` };
   if (!/^\d+$/.test(half)) return { error: `halfmove clock "${half}": expected a whole number` };
   if (!/^\d+$/.test(full) || Number(full) < 1) return { error: `move number "${full}": expected a whole number from 1` };
   const setup = {
     variant: v, size, placement, turn: side === 'b' ? 'black' : 'white',
-    castling: castling === '-' ? '' : [...CASTLING_RIGHTS].filter((r) => castling.includes(r)).join(''),
+    castling: castling === '-' ? ''
+      : v === 'chess960' ? rightsByFile(placement, castling) : [...CASTLING_RIGHTS].filter((r) => castling.includes(r)).join(''),
     ep: ep === '-' ? null : ep, halfmove: Number(half), fullmove: Number(full),
   };
   return { setup };
+}
+
+/**
+ * A Chess960 castling field as rights by file: `K`/`Q` become the file of the rook they name on
+ * `placement` (dropped when there is none), file letters stay.
+ */
+function rightsByFile(placement, field) {
+  const rights = [...field].map((r) => {
+    if (!/[KQkq]/.test(r)) return r;
+    const rook = rightRook(placement, r);
+    if (!rook) return null;
+    return r === r.toUpperCase() ? rook[0].toUpperCase() : rook[0];
+  });
+  return orderRights(rights.filter(Boolean));
 }
 
 /** The number of each piece letter on the board (for the palette's hints and tests). */
@@ -242,14 +344,17 @@ export function fenAfter({ variant, initialFen, moves, placement, ply }) {
   const base = parsed.setup || emptySetup(variant);
   const played = moves.slice(0, ply);
   const touched = new Set(played.flatMap((m) => [m.slice(0, 2), m.slice(2, 4)]));
-  const castling = [...base.castling].filter((r) => !CASTLING_SQUARES[r].slice(0, 2).some((sq) => touched.has(sq))).join('');
+  const squares = (r) => (variant === 'chess960'
+    ? [homeKing(base.placement, r === r.toUpperCase() ? 'white' : 'black'), rightSquare(r)]
+    : CASTLING_SQUARES[r].slice(0, 2));
+  const castling = [...base.castling].filter((r) => !squares(r).some((sq) => touched.has(sq))).join('');
   const firstBlack = base.turn === 'black' ? 1 : 0;
   const index = ply + firstBlack;
   const turn = index % 2 === 0 ? 'white' : 'black';
   const fullmove = base.fullmove + Math.floor(index / 2);
   let ep = null;
   const last = played[played.length - 1];
-  if (last && variant === 'standard') {
+  if (last && variant !== 'minichess7') {
     const from = parseSquare(last.slice(0, 2));
     const to = parseSquare(last.slice(2, 4));
     const piece = placement.get(last.slice(2, 4));

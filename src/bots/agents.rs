@@ -225,7 +225,7 @@ impl Minimax4 {
         if !pos.has_legal_move() {
             return if pos.is_check() || lost_without_check(pos) { -(MATE_UTILITY - ply) } else { 0 };
         }
-        if pos.halfmoves() >= 100 || (pos.variant() == Variant::Standard && insufficient_material(pos)) {
+        if pos.halfmoves() >= 100 || (pos.variant().fide_rules() && insufficient_material(pos)) {
             return 0;
         }
         if depth == 0 {

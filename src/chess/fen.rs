@@ -391,6 +391,20 @@ mod tests {
     }
 
     #[test]
+    fn shredder_fen_names_the_same_rights() {
+        let start = Position::new(Variant::Standard);
+        let shredder =
+            Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1", Variant::Standard);
+        assert_eq!(shredder, Ok(start));
+        assert_eq!(start.shredder_fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1");
+        // In Chess960 an inner rook is named by its file, the outermost by K/Q.
+        let inner = Position::from_fen("1r2k1rr/8/8/8/8/8/8/RR2K2R w BHgb - 0 1", Variant::Chess960).unwrap();
+        assert_eq!(inner.fen(), "1r2k1rr/8/8/8/8/8/8/RR2K2R w KBgq - 0 1");
+        let twice = Position::from_fen("4k3/8/8/8/8/8/8/RR2K3 w QB - 0 1", Variant::Chess960);
+        assert!(matches!(twice, Err(ParseFenError::Position(PositionError::CastlingSideTwice { right: 'B', .. }))));
+    }
+
+    #[test]
     fn clocks_may_be_left_out() {
         let pos = Position::from_fen("4k3/8/8/8/8/8/8/4K3 b - -", Variant::Standard).unwrap();
         assert_eq!(pos.fen(), "4k3/8/8/8/8/8/8/4K3 b - - 0 1");

@@ -139,7 +139,7 @@ mod tests {
             (r#"{"type":"castle"}"#, "unknown message type"),
             (r#"{"type":"move","game":"g"}"#, "missing field \"uci\""),
             (r#"{"type":"move","game":"g","uci":42}"#, "invalid type"),
-            (r#"{"type":"create","variant":"chess960"}"#, "chess960"),
+            (r#"{"type":"create","variant":"atomic"}"#, "atomic"),
             (r#"{"type":"create","white":{"kind":"alien"}}"#, "alien"),
         ];
         for (text, needle) in cases {

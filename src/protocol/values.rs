@@ -14,13 +14,14 @@ use crate::chess::{ByColor, Color, EndReason, Outcome, Repetition, Rules, Varian
 /// A game's id on the wire: 8 characters of lowercase base32.
 pub type GameId = String;
 
-/// The variant names of the wire, `"standard"` or `"minichess7"`.
+/// The variant names of the wire, `"standard"`, `"chess960"` or `"minichess7"`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum VariantName {
     #[default]
     Standard,
     Minichess7,
+    Chess960,
 }
 
 impl From<VariantName> for Variant {
@@ -28,6 +29,7 @@ impl From<VariantName> for Variant {
         match v {
             VariantName::Standard => Variant::Standard,
             VariantName::Minichess7 => Variant::Minichess7,
+            VariantName::Chess960 => Variant::Chess960,
         }
     }
 }
@@ -37,6 +39,7 @@ impl From<Variant> for VariantName {
         match v {
             Variant::Standard => VariantName::Standard,
             Variant::Minichess7 => VariantName::Minichess7,
+            Variant::Chess960 => VariantName::Chess960,
         }
     }
 }

@@ -54,7 +54,10 @@ impl Terms {
         };
         let kind = match (self.variant, self.clock, self.days) {
             (VariantName::Minichess7, _, _) => "minichess7",
-            (_, Some(c), _) => crate::server::ratings::Category::of(false, c.initial_ms, c.increment_ms).name(),
+            (VariantName::Chess960, _, _) => "chess960",
+            (_, Some(c), _) => {
+                crate::server::ratings::Category::of(self.variant.into(), c.initial_ms, c.increment_ms).name()
+            }
             (_, None, Some(_)) => "correspondence",
             (_, None, None) => "game",
         };

@@ -74,11 +74,7 @@ pub struct ServerEngine {
 
 impl ServerEngine {
     fn listing(&self) -> EngineListing {
-        let variants = [Variant::Standard, Variant::Minichess7]
-            .into_iter()
-            .filter(|v| self.info.supports(*v))
-            .map(VariantName::from)
-            .collect();
+        let variants = Variant::ALL.into_iter().filter(|v| self.info.supports(*v)).map(VariantName::from).collect();
         EngineListing { name: self.spec.name.clone(), variants, settings: self.settings() }
     }
 

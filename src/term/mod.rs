@@ -94,7 +94,7 @@ pub struct PlayArgs {
     /// Play a new game against the computer at this level, 1 (weakest) to 8 (full strength)
     #[arg(long, value_name = "LEVEL", value_parser = clap::value_parser!(u8).range(1..=8))]
     pub vs_bot: Option<u8>,
-    /// For a new game: standard or minichess7 [default: standard]
+    /// For a new game: standard, chess960 (a random start unless --fen) or minichess7 [default: standard]
     #[arg(long)]
     pub variant: Option<Variant>,
     /// For a new game: a time control, MINUTES+INCREMENT_SECONDS such as 5+3 [default: untimed]

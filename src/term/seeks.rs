@@ -1,7 +1,7 @@
 //! `gambit seeks`: the open challenges as a table a person reads.
 
 use super::clock::time_control_name;
-use crate::protocol::{SeekView, VariantName};
+use crate::protocol::SeekView;
 
 /// One line per seek, under a header; or a line saying there are none.
 pub fn table(seeks: &[SeekView]) -> String {
@@ -10,10 +10,7 @@ pub fn table(seeks: &[SeekView]) -> String {
     }
     let mut out = format!("{:<10} {:<24} {:<10} {:<8} {}\n", "SEEK", "NAME", "VARIANT", "TIME", "COLOUR");
     for seek in seeks {
-        let variant = match seek.variant {
-            VariantName::Standard => "standard",
-            VariantName::Minichess7 => "minichess7",
-        };
+        let variant = crate::chess::Variant::from(seek.variant).name();
         let time = seek.clock.map_or_else(|| "untimed".to_string(), time_control_name);
         // The creator's colour: the one who accepts gets the other.
         let colour = seek.color.map_or("random", |c| c.name());
@@ -27,7 +24,7 @@ pub fn table(seeks: &[SeekView]) -> String {
 mod tests {
     use super::*;
     use crate::chess::Color;
-    use crate::protocol::{ClockSpec, RulesSpec};
+    use crate::protocol::{ClockSpec, RulesSpec, VariantName};
 
     #[test]
     fn seeks_read_as_a_table() {

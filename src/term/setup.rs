@@ -9,7 +9,7 @@
 
 use super::board::glyph;
 use super::TermError;
-use crate::chess::{Color, Game, Piece, Rules, Variant};
+use crate::chess::{Color, Game, Piece, Role, Rules, StartPosition, Variant};
 use crate::protocol::RulesSpec;
 
 /// A position being set up.
@@ -111,6 +111,14 @@ impl Setup {
                 *self = Setup { castling: self.castling, en_passant: self.en_passant, ..Setup::new(self.variant) };
                 Ok(Step::Changed)
             }
+            ["start", which] if self.variant.king_takes_rook() => {
+                let start = match *which {
+                    "random" => StartPosition::random(&mut rand::rng()),
+                    number => number.parse::<StartPosition>().map_err(|e| e.to_string())?,
+                };
+                self.load(&start.fen())?;
+                Ok(Step::Changed)
+            }
             ["done"] => match self.check() {
                 Ok(_) => Ok(Step::Done { fen: self.fen(), castling: self.castling, en_passant: self.en_passant }),
                 Err(why) => Err(format!("cannot start from here: {why}")),
@@ -125,6 +133,7 @@ impl Setup {
                     "-" => "- SQUARE, e.g. - e1",
                     "=" => "= white or = black",
                     "castling" | "enpassant" => "on or off",
+                    "start" => "start, or in chess960 start N (0 to 959) or start random",
                     _ => "+, -, =, castling, enpassant, fen, clear, start, done, help, quit",
                 }
             )),
@@ -138,7 +147,7 @@ impl Setup {
             return Err(format!("{letter:?} is not a piece letter (K Q R B N P; lower case for Black)"));
         };
         let allowed = match self.variant {
-            Variant::Standard => "KQRBNP",
+            Variant::Standard | Variant::Chess960 => "KQRBNP",
             Variant::Minichess7 => "KQRBNPCAF",
         };
         match Piece::from_char(c) {
@@ -205,24 +214,31 @@ impl Setup {
         Ok(())
     }
 
-    /// Castling rights: as loaded, or every right whose king and rook stand on their squares.
+    /// Castling rights: as loaded, or every right whose king and rook stand on their squares
+    /// (standard chess: e1/e8 and the corners; Chess960: the king on its back rank and a rook
+    /// on that side of it, written `K`/`Q` for the outermost, as X-FEN does).
     fn castling_field(&self) -> String {
-        if !self.castling || self.variant != Variant::Standard {
+        if !self.castling || !self.variant.has_castling() {
             return "-".into();
         }
         if let Some((rights, _)) = &self.loaded {
             return rights.clone();
         }
-        let at = |square: &str, c: char| self.square(square).ok().and_then(|i| self.squares[i]) == Piece::from_char(c);
+        let size = self.size();
+        let standard = !self.variant.king_takes_rook();
         let mut rights = String::new();
-        for (letter, king, rook, k, r) in [
-            ('K', "e1", "h1", 'K', 'R'),
-            ('Q', "e1", "a1", 'K', 'R'),
-            ('k', "e8", "h8", 'k', 'r'),
-            ('q', "e8", "a8", 'k', 'r'),
-        ] {
-            if at(king, k) && at(rook, r) {
-                rights.push(letter);
+        for (color, rank) in [(Color::White, 0), (Color::Black, size - 1)] {
+            let at = |file: usize, role: Role| self.squares[rank * size + file] == Some(Piece::new(color, role));
+            let Some(king) = (0..size).find(|&f| at(f, Role::King)).filter(|&k| !standard || k == 4) else {
+                continue;
+            };
+            let kingside =
+                if standard { at(size - 1, Role::Rook) } else { (king + 1..size).any(|f| at(f, Role::Rook)) };
+            let queenside = if standard { at(0, Role::Rook) } else { (0..king).any(|f| at(f, Role::Rook)) };
+            for (has, letter) in [(kingside, 'k'), (queenside, 'q')] {
+                if has {
+                    rights.push(if color == Color::White { letter.to_ascii_uppercase() } else { letter });
+                }
             }
         }
         if rights.is_empty() {
@@ -347,8 +363,13 @@ fn switch(name: &str, word: &str) -> Result<bool, String> {
 /// The setup commands.
 pub fn help(variant: Variant) -> String {
     let letters = match variant {
-        Variant::Standard => "K Q R B N P",
+        Variant::Standard | Variant::Chess960 => "K Q R B N P",
         Variant::Minichess7 => "K Q R B N P, and the fairy pieces C (empress), A (princess), F (ferz)",
+    };
+    let starts = if variant.king_takes_rook() {
+        "\x20 start 272     Chess960 start number 272 (0 to 959; start random for any)\n"
+    } else {
+        ""
     };
     format!(
         "Setup commands:\n\
@@ -358,6 +379,7 @@ pub fn help(variant: Variant) -> String {
          \x20 castling off  castling on or off for this game (enpassant on/off likewise)\n\
          \x20 fen FEN       set the whole position from a FEN\n\
          \x20 clear         empty the board;  start  the usual start position\n\
+         {starts}\
          \x20 done          start the game from this position (once it is playable)\n\
          \x20 quit          leave without a game\n"
     )
@@ -366,6 +388,23 @@ pub fn help(variant: Variant) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chess960_starts_by_number_with_their_rights() {
+        let mut setup = Setup::new(Variant::Chess960);
+        setup.command("start 272").expect("a start number");
+        assert_eq!(setup.fen(), "bbnrknrq/pppppppp/8/8/8/8/PPPPPPPP/BBNRKNRQ w KQkq - 0 1");
+        // Rights follow the rooks on any file: without the g1 rook White keeps only Q.
+        setup.command("- g1").expect("a square");
+        assert!(setup.fen().contains(" w Qkq "), "{}", setup.fen());
+        assert!(setup.check().is_ok(), "{:?}", setup.check());
+        for bad in ["start 960", "start x"] {
+            let before = setup.fen();
+            assert!(setup.command(bad).is_err(), "{bad}");
+            assert_eq!(setup.fen(), before);
+        }
+        assert!(Setup::new(Variant::Standard).command("start 272").is_err(), "numbers are Chess960's");
+    }
 
     #[test]
     fn the_start_position_reads_as_its_fen() {

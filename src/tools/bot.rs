@@ -11,7 +11,7 @@ pub struct BotArgs {
     /// Bot level, 1 to 8
     #[arg(long)]
     pub level: Level,
-    /// standard or minichess7
+    /// standard, chess960 or minichess7
     #[arg(long, default_value = "standard")]
     pub variant: Variant,
     /// Position to move in (default: the variant's initial position)

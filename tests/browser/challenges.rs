@@ -67,6 +67,17 @@ async fn token_info(server: &Server, token: &str) -> Value {
     answer.json()[token].clone()
 }
 
+/// Signs `name` up over HTTP as a Board API program would be: the `Authorization` header of a
+/// token that plays, challenges and reads challenges.
+pub(crate) async fn board_app(server: &Server, name: &str) -> String {
+    let cookie = server.sign_up(name, PASSWORD).await;
+    let scopes = ["board:play", "challenge:write", "challenge:read"];
+    let made =
+        server.post("/api/tokens", &[("Cookie", &cookie)], json!({"description": "app", "scopes": scopes})).await;
+    assert_eq!(made.status, 201, "{}", made.body);
+    format!("Bearer {}", made.json()["token"].as_str().expect("token"))
+}
+
 /// Signs `name` up over HTTP and makes the account a bot's, as lichess-bot would with a token.
 async fn make_bot(server: &Server, name: &str) {
     let cookie = server.sign_up(name, PASSWORD).await;

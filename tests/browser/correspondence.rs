@@ -30,12 +30,7 @@ async fn a_correspondence_move_waits_for_submit_and_cancel_takes_it_back() {
     let (alice, bob) = (unique_name("corra"), unique_name("corrb"));
     sign_up(&a, &server, &alice).await;
     // Bob, a board app, challenges Alice to 3 days a move, himself Black.
-    let cookie = server.sign_up(&bob, crate::challenges::PASSWORD).await;
-    let scopes = ["board:play", "challenge:write", "challenge:read"];
-    let made =
-        server.post("/api/tokens", &[("Cookie", &cookie)], json!({"description": "app", "scopes": scopes})).await;
-    assert_eq!(made.status, 201, "{}", made.body);
-    let bearer = format!("Bearer {}", made.json()["token"].as_str().expect("token"));
+    let bearer = crate::challenges::board_app(&server, &bob).await;
     let form = [("Authorization", bearer.as_str()), ("Content-Type", "application/x-www-form-urlencoded")];
     let sent = server.http("POST", &format!("/api/challenge/{alice}"), &form, "days=3&color=black").await;
     assert_eq!(sent.status, 200, "{}", sent.body);

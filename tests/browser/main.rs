@@ -11,6 +11,7 @@ mod server_support;
 mod accounts;
 mod analysis;
 mod challenges;
+mod chess960;
 mod correspondence;
 mod editor;
 mod engines;

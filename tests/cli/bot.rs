@@ -122,7 +122,7 @@ fn bad_arguments_give_one_error_line_and_exit_2() {
         &["--level", "-1"],
         &[],
         &["--seed", "1"],
-        &["--level", "1", "--variant", "chess960"],
+        &["--level", "1", "--variant", "atomic"],
         &["--level", "1", "--fen", "not a fen"],
         &["--level", "1", "--fen", ""],
         &["--level", "1", "--fen", "4k3/4R3/8/8/8/8/8/4K3 w - - 0 1"],

@@ -22,6 +22,23 @@ fn perft_prints_the_total() {
     assert_eq!(stdout(&out), "Nodes searched: 2531\n");
     let out = gambit(&["perft", "--depth", "0"]);
     assert_eq!(stdout(&out), "Nodes searched: 1\n");
+    // Chess960's published position 0 (Shredder-FEN as published), and its castling king b1a1
+    // style: with the rook shielding c1 from the queen on a1, O-O-O is not listed.
+    let fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+    let out = gambit(&["perft", "--variant", "chess960", "--fen", fen, "--depth", "3"]);
+    assert_eq!(stdout(&out), "Nodes searched: 12189\n");
+    let out = gambit(&[
+        "perft",
+        "--variant",
+        "chess960",
+        "--fen",
+        "4k3/8/8/8/8/8/8/qR1K4 w B - 0 1",
+        "--depth",
+        "1",
+        "--divide",
+    ]);
+    assert!(!stdout(&out).contains("d1b1"), "{}", stdout(&out));
+    assert!(stdout(&out).ends_with("Nodes searched: 7\n"), "{}", stdout(&out));
 }
 
 #[test]
@@ -61,7 +78,7 @@ fn bad_arguments_give_one_line_and_exit_2() {
         &["perft", "--depth", "abc"],
         &["perft", "--depth", "-1"],
         &["perft", "--depth", "99"],
-        &["perft", "--depth", "2", "--variant", "chess960"],
+        &["perft", "--depth", "2", "--variant", "atomic"],
         &["perft", "--depth", "2", "--fen", "not a fen"],
         &["perft", "--depth", "2", "--fen", ""],
         &[

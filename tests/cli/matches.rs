@@ -155,7 +155,7 @@ fn bad_arguments_give_one_line_and_exit_2() {
         &["match", "--white", "level1", "--black", "dummy", "--games", "-3"],
         &["match", "--white", "level1", "--black", "dummy"],
         &["match", "--white", "level1", "--games", "2"],
-        &["match", "--white", "level1", "--black", "dummy", "--games", "2", "--variant", "chess960"],
+        &["match", "--white", "level1", "--black", "dummy", "--games", "2", "--variant", "atomic"],
         &["match", "--white", "level1", "--black", "dummy", "--games", "2", "--movetime", "0"],
         &["match", "--white", "level1", "--black", "dummy", "--games", "2", "--nodes", "0"],
         &["match", "--white", "level1", "--black", "dummy", "--games", "2", "--nodes", "many"],

@@ -615,7 +615,7 @@ async fn bad_arguments_unreachable_servers_and_unknown_games_are_one_line_errors
         (vec!["play", &url, "--vs-bot", "9"], "--vs-bot"),
         (vec!["play", &url, "--vs-bot", "1", "--game", "abc"], "cannot be used with"),
         (vec!["play", &url, "--color", "green"], "green"),
-        (vec!["play", &url, "--variant", "chess960"], "chess960"),
+        (vec!["play", &url, "--variant", "atomic"], "atomic"),
         (vec!["play", &url, "--name", "<b>x</b>"], "'<' cannot be in a name"),
         (vec!["play", &url, "--name", "  "], "at least one character"),
         (vec!["play", "wss://example.org/ws"], "not supported"),

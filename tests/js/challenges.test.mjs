@@ -83,6 +83,10 @@ test('a challenge in one line, and the side the challenged player gets', () => {
     challengeTerms(challenge({ variant: { key: 'minichess7', name: 'Minichess 7x7' }, perf: { name: 'Minichess7' } })),
     '5+3 · Casual · Minichess 7×7',
   );
+  assert.equal(
+    challengeTerms(challenge({ variant: { key: 'chess960', name: 'Chess960' }, perf: { name: 'Chess960' }, rated: true })),
+    '5+3 · Rated · Chess960',
+  );
   assert.equal(sideForChallenged(challenge({ color: 'white' })), 'You play Black');
   assert.equal(sideForChallenged(challenge({ color: 'black' })), 'You play White');
   assert.equal(sideForChallenged(challenge()), 'Random side', 'a random draw is not given away');
@@ -118,6 +122,8 @@ test("the form's request: a clock from the preset, never rated untimed", () => {
     { variant: 'minichess7', color: 'random', rated: false, clock: { limit: 900, increment: 10 } });
   assert.deepEqual(challengeRequest({ time: 'untimed', variant: 'standard', color: 'black', rated: true }),
     { variant: 'standard', color: 'black', rated: false });
+  assert.deepEqual(challengeRequest({ time: '3+2', variant: 'chess960', color: 'black', rated: true }),
+    { variant: 'chess960', color: 'black', rated: true, clock: { limit: 180, increment: 2 } });
   assert.deepEqual(challengeRequest({ time: '1+0', variant: 'crazyhouse', color: 'purple' }),
     { variant: 'standard', color: 'random', rated: false, clock: { limit: 60, increment: 0 } });
   assert.deepEqual(TIME_CONTROLS.map(([value]) => value),

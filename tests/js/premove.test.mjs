@@ -52,6 +52,44 @@ test('castling: the king two squares, with the right and nothing of ours between
   assert.ok(premoveTargets(noRight, 'e1').includes('c1'));
 });
 
+test('Chess960 castling: onto the rook itself, whichever files king and rook start on', () => {
+  // King g1, rooks b1 (Q) and h1 (K): castling queenside crosses c1 to f1; kingside the king stays.
+  const pos = position('1r4kr/8/8/8/8/8/8/1R4KR w KQkq - 0 1', 'chess960');
+  assert.ok(premoveTargets(pos, 'g1').includes('b1'));
+  assert.ok(premoveTargets(pos, 'g1').includes('h1'));
+  assert.ok(!premoveTargets(pos, 'g1').includes('c1'), 'no two-square moves in Chess960');
+  assert.ok(premoveTargets(pos, 'g8').includes('b8'));
+  // Our knight on d1 blocks the queenside (the rook goes there); their bishop may leave.
+  assert.ok(!premoveTargets(position('1r4kr/8/8/8/8/8/8/1R1N2KR w KQkq - 0 1', 'chess960'), 'g1').includes('b1'));
+  assert.ok(premoveTargets(position('1r4kr/8/8/8/8/8/8/1R1b2KR w KQkq - 0 1', 'chess960'), 'g1').includes('b1'));
+  // An inner rook named by its file (X-FEN's B): b1 castles, the a1 rook without a right does not.
+  const inner = position('4k3/8/8/8/8/8/8/RR2K2R w KB - 0 1', 'chess960');
+  assert.deepEqual(sorted(premoveTargets(inner, 'e1').filter((sq) => sq[1] === '1')), ['b1', 'd1', 'f1', 'h1']);
+  // Shredder-FEN's letters name the same rooks.
+  assert.ok(premoveTargets(position('1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1', 'chess960'), 'g1').includes('b1'));
+  // Without the right, or with the rook gone: nothing.
+  assert.ok(!premoveTargets(position('1r4kr/8/8/8/8/8/8/1R4KR w K - 0 1', 'chess960'), 'g1').includes('b1'));
+  assert.ok(!premoveTargets(position('1r4kr/8/8/8/8/8/8/6KR w KQ - 0 1', 'chess960'), 'g1').includes('b1'));
+  // The castling premove, played on the board (a queue), leaves king and rook castled, rights gone.
+  const after = positionAfter(pos, ['g1b1']);
+  assert.equal(after.board.get('c1'), 'K');
+  assert.equal(after.board.get('d1'), 'R');
+  assert.equal(after.board.has('b1'), false);
+  assert.equal(after.castling, 'kq');
+});
+
+test('rights after a move: a king ends both, a rook (or a capture on its square) its own, on any file', () => {
+  const board = parsePlacement('1r2k2r/8/8/1q6/8/8/8/RR2K2R w KBkq - 0 1', 8);
+  assert.equal(rightsAfter('KBkq', board, 'b1b4'), 'Kkq', 'the inner rook with the right moved');
+  assert.equal(rightsAfter('KBkq', board, 'a1a4'), 'KBkq', 'the a1 rook had no right');
+  assert.equal(rightsAfter('KBkq', board, 'b5b1'), 'Kkq', 'taken on its square');
+  assert.equal(rightsAfter('KBkq', board, 'h1h4'), 'Bkq');
+  assert.equal(rightsAfter('KBkq', board, 'e1h1'), 'kq', 'castling is a king move');
+  assert.equal(rightsAfter('KBkq', board, 'b8b1'), 'Kk', 'the black rook b8 (q) moved, taking on b1');
+  assert.equal(rightsAfter('HBhb', board, 'b1b4'), 'Hhb', 'Shredder-FEN letters alike');
+  assert.equal(castlingRights('1r2k2r/8/8/8/8/8/8/RR2K2R w KBkq - 0 1'), 'KBkq');
+});
+
 test('minichess7: the fairy pieces, no double step, no promotion, no castling', () => {
   const pos = position('nbqkacr/fpppppf/7/7/7/FPPPPPF/NBQKACR w - - 0 1', 'minichess7');
   assert.deepEqual(sorted(premoveTargets(pos, 'b2')), ['a3', 'b3', 'c3']);
@@ -128,4 +166,19 @@ test('the board of a queue: the premoves played, the next ones from there', () =
   // Without the queue the board shows the position as it is.
   p.setQueueing(false);
   assert.equal(p.boardState(g, 'white', board, null).placement.get('g1'), 'N');
+});
+
+test('the board of a Chess960 game: castling premoves onto the rook, played as Chess960 castles', () => {
+  const fen = '1r4kr/pppppppp/8/8/8/8/PPPPPPPP/1R4KR b KQkq - 0 1';
+  const board = parsePlacement(fen, 8);
+  const g = { size: 8, variant: 'chess960', fen, boards: [board] };
+  const p = new Premoves();
+  p.setQueueing(true);
+  assert.ok(p.boardState(g, 'white', board, null).premoveLegal.includes('g1b1'));
+  p.add('g1b1');
+  const shown = p.boardState(g, 'white', board, null);
+  assert.equal(shown.placement.get('c1'), 'K');
+  assert.equal(shown.placement.get('d1'), 'R');
+  assert.equal(shown.placement.get('h1'), 'R');
+  assert.ok(!shown.premoveLegal.includes('c1h1'), 'castled once: not again');
 });

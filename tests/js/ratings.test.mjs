@@ -27,7 +27,10 @@ test('the category of a game, as the server decides it', () => {
   assert.equal(categoryOf('standard', days3), 'correspondence');
   assert.equal(categoryOf('standard', null, 3), 'correspondence');
   assert.equal(categoryOf('minichess7', days3), 'minichess7', 'minichess7 by days is minichess7');
-  assert.deepEqual(CATEGORIES, ['bullet', 'blitz', 'rapid', 'classical', 'correspondence', 'minichess7']);
+  // Chess960 is one category whatever the speed, by days too.
+  for (const c of [clock(1, 0), clock(5, 3), clock(25, 0), days3]) assert.equal(categoryOf('chess960', c), 'chess960');
+  assert.deepEqual(CATEGORIES, ['bullet', 'blitz', 'rapid', 'classical', 'correspondence', 'minichess7', 'chess960']);
+  assert.equal(CATEGORY_NAMES.chess960, 'Chess960');
   assert.equal(CATEGORY_NAMES.correspondence, 'Correspondence');
   for (const c of CATEGORIES) assert.ok(CATEGORY_NAMES[c], c);
   assert.equal(DEFAULT_CATEGORY, 'blitz');

@@ -1,5 +1,5 @@
-// The board editor's position model (client/js/setup.js): FEN in and out for both variants,
-// placing and removing pieces, and the castling and en passant fields.
+// The board editor's position model (client/js/setup.js): FEN in and out for every variant,
+// placing and removing pieces, and the castling and en passant fields (Chess960's X-FEN too).
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -136,5 +136,63 @@ test('the FEN of a position reviewed on a game page', () => {
   assert.equal(
     fenAfter({ variant: 'minichess7', initialFen: START_FENS.minichess7, moves: ['b2b3'], ply: 0, placement: placement(START_FENS.minichess7, 'minichess7') }),
     START_FENS.minichess7,
+  );
+});
+
+test('Chess960: its starts by number, X-FEN castling rights for any rook beside the king', () => {
+  assert.equal(toFen(startSetup('chess960', 0)), 'bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1');
+  assert.equal(toFen(startSetup('chess960')), START_FENS.standard, 'no number: the standard start, 518');
+  assert.equal(toFen(startSetup('chess960', 5000)), START_FENS.standard);
+  // Rights are kept by the rook's file, written K/Q for the outermost rook, the file for an inner one.
+  let s = parseFen('rr2k1rr/8/8/8/8/8/8/RR2K1RR w KBgq - 0 1', 'chess960').setup;
+  assert.equal(s.castling, 'HBga');
+  assert.equal(toFen(s), 'rr2k1rr/8/8/8/8/8/8/RR2K1RR w KBgq - 0 1');
+  assert.equal(availableCastling(s), 'HGBAhgba');
+  // One rook a side: wanting the g1 rook's right drops the h1 one's.
+  s = setCastling(s, 'G', true);
+  assert.equal(toFen(s).split(' ')[2], 'GBgq');
+  s = setCastling(s, 'A', true);
+  assert.equal(toFen(s).split(' ')[2], 'GQgq', 'the a1 rook is the outermost: Q');
+  s = setCastling(s, 'G', false);
+  assert.equal(toFen(s).split(' ')[2], 'Qgq');
+  assert.equal(setCastling(s, 'K', true), s, 'Chess960 rights are chosen by file');
+  // A right follows its rook: gone with it, back with it.
+  s = remove(s, 'a1');
+  assert.equal(toFen(s).split(' ')[2], 'gq');
+  s = place(s, 'a1', 'R');
+  assert.equal(toFen(s).split(' ')[2], 'Qgq');
+  // The king off its back rank: no rights of that side.
+  assert.equal(toFen(movePiece(s, 'e1', 'e2')).split(' ')[2], 'gq');
+  // Shredder-FEN reads too, and is written as X-FEN.
+  assert.equal(roundTrip('1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1', 'chess960'), '1r4kr/8/8/8/8/8/8/1R4KR w KQkq - 0 1');
+  assert.match(parseFen('8/8/8/8/8/8/8/k6K w KX', 'chess960').error, /castling/);
+  assert.match(parseFen('rk5r/8/8/8/8/8/8/RK5R w HA - 0 1', 'standard').error, /castling/);
+  // En passant as in standard chess.
+  assert.deepEqual(epCandidates(parseFen('4k3/8/8/3pP3/8/8/8/4K3 w - - 0 1', 'chess960').setup), ['d6']);
+});
+
+test('Chess960 is told from its castling letters or its starts', () => {
+  assert.equal(detectVariant('bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1'), 'chess960');
+  assert.equal(detectVariant('rr2k1rr/8/8/8/8/8/8/RR2K1RR w KBgq - 0 1'), 'chess960');
+  assert.equal(detectVariant(START_FENS.standard), 'standard');
+  assert.equal(detectVariant(START_FENS.standard, 'chess960'), 'chess960', 'any Chess960 position may look standard');
+  assert.equal(detectVariant(START_FENS.minichess7, 'chess960'), 'minichess7');
+});
+
+test('the FEN of a Chess960 position reviewed on a game page: castling ends its side\'s rights', () => {
+  const initialFen = 'rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1';
+  const placement = (fen) => parseFen(fen, 'chess960').setup.placement;
+  assert.equal(
+    fenAfter({ variant: 'chess960', initialFen, moves: ['b1a1'], ply: 1, placement: placement('rk5r/pppppppp/8/8/8/8/PPPPPPPP/2KR3R') }),
+    'rk5r/pppppppp/8/8/8/8/PPPPPPPP/2KR3R b kq - 0 1',
+  );
+  assert.equal(
+    fenAfter({ variant: 'chess960', initialFen, moves: ['h2h4', 'h8h7'], ply: 2, placement: placement('rk6/pppppppr/8/8/7P/8/PPPPPPP1/RK5R') }),
+    'rk6/pppppppr/8/8/7P/8/PPPPPPP1/RK5R w KQq - 0 2',
+  );
+  // The en passant square behind a pawn's two-square step, as in standard chess.
+  assert.equal(
+    fenAfter({ variant: 'chess960', initialFen, moves: ['h2h4'], ply: 1, placement: placement('rk5r/pppppppp/8/8/7P/8/PPPPPPP1/RK5R') }),
+    'rk5r/pppppppp/8/8/7P/8/PPPPPPP1/RK5R b KQkq h3 0 1',
   );
 });

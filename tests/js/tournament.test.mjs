@@ -503,7 +503,7 @@ test('the create forms send the fields the server reads', () => {
     name: 'Club night', clockTime: '0.5', clockIncrement: '0', minutes: '10', waitMinutes: '5', variant: 'minichess7',
     rated: false, berserkable: true, streakable: false, 'conditions.bots': true, password: 'sesame',
   });
-  const plain = arenaFields({ name: '', clockTime: 3, clockIncrement: 2, minutes: 45, waitMinutes: 1, variant: 'chess960', rated: true });
+  const plain = arenaFields({ name: '', clockTime: 3, clockIncrement: 2, minutes: 45, waitMinutes: 1, variant: 'crazyhouse', rated: true });
   assert.equal(plain.variant, 'standard', 'an unknown variant is not sent');
   assert.equal(plain.berserkable, true, 'berserk and streaks are on unless switched off');
   assert.equal(plain.streakable, true);

@@ -71,7 +71,7 @@ async fn stockfish_is_listed_and_plays() {
     assert_eq!(status, 200);
     let list: Value = serde_json::from_str(&body).expect("json");
     assert_eq!(list[0]["name"], "Stockfish");
-    assert_eq!(list[0]["variants"], json!(["standard"]));
+    assert_eq!(list[0]["variants"], json!(["standard", "chess960"]), "UCI_Chess960 makes it a Chess960 player");
     let settings = list[0]["settings"].as_array().expect("settings");
     let names: Vec<&str> = settings.iter().filter_map(|s| s["name"].as_str()).collect();
     assert_eq!(names, ["Skill Level", "UCI_Elo"], "{body}");
@@ -97,6 +97,21 @@ async fn stockfish_is_listed_and_plays() {
     me.recv_type("state").await;
     me.play(&elo_game, "e2e4").await;
     assert_eq!(me.recv_type("move").await["turn"], "white");
+
+    // Chess960 from start 272 (BBNRKNRQ): Stockfish is told UCI_Chess960 and answers in kind,
+    // here to a position where White has just castled by taking the g1 rook.
+    let start = "bbnrknrq/pppppppp/8/8/8/8/PPPPPPPP/BBNRKNRQ w KQkq - 0 1";
+    let seat = engine("Stockfish", json!({"Skill Level":0}));
+    me.send(json!({"type":"create","variant":"chess960","fen":start,"white":human(),"black":seat,"as":"white"})).await;
+    let game = me.recv_type("created").await["game"].as_str().expect("a game").to_string();
+    me.recv_type("state").await;
+    me.play(&game, "f1g3").await;
+    let reply = me.recv_type("move").await;
+    assert!(reply["legal"].as_array().is_some_and(|l| l.contains(&json!("e1g1"))), "{reply}");
+    let castled = me.play(&game, "e1g1").await;
+    assert_eq!(castled["san"], "O-O");
+    let reply = me.recv_type("move").await;
+    assert_eq!(reply["turn"], "white", "Stockfish answers after O-O: {reply}");
 }
 
 #[tokio::test]
@@ -108,7 +123,7 @@ async fn fairy_stockfish_is_listed_and_plays_standard() {
     let (_, body) = server.get("/api/engines").await;
     let list: Value = serde_json::from_str(&body).expect("json");
     assert_eq!(list[0]["name"], "Fairy-Stockfish");
-    assert_eq!(list[0]["variants"], json!(["standard"]), "it does not know our minichess7");
+    assert_eq!(list[0]["variants"], json!(["standard", "chess960"]), "it does not know our minichess7");
     let mut me = server.client().await;
     let (game, _) = me.create(human(), engine("Fairy-Stockfish", json!({"Skill Level":0})), Some("white")).await;
     me.recv_type("state").await;

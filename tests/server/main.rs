@@ -17,6 +17,7 @@ mod api;
 mod arenas;
 mod bots;
 mod chat;
+mod chess960;
 mod clock;
 mod club;
 mod cluster;

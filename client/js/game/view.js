@@ -16,7 +16,7 @@ import { ChatView, template as chat } from './chat.js';
 import { ClocksView } from './clocks.js';
 import { ControlsView, template as controls } from './controls.js';
 import { confirmTemplate as corresConfirm, CorresView, deadlineTemplate as corresDeadline } from './corres.js';
-import { hasFairyPieces, legendHtml } from '../legend.js';
+import { chess960Html, hasFairyPieces, legendHtml } from '../legend.js';
 import { MovesView, template as moves } from './moves.js';
 import { PlayersView, template as playerBar } from './players.js';
 import { canPremove } from './premoves.js';
@@ -38,6 +38,7 @@ export class GameView {
           ${playerBar('top')}
           <aside class="panel">${status}${corresDeadline}${ratings}${prompts}${moves}${analysis}${corresConfirm}${controls(ctrl.id)}
             <div id="game-legend" class="game-legend" hidden>${legendHtml('fairy-legend')}</div>
+            <div id="game-960-note" class="game-legend" hidden>${chess960Html('chess960-note')}</div>
           </aside>
           ${playerBar('bottom')}
         </div>${chat}
@@ -66,6 +67,7 @@ export class GameView {
     this.blind = new BlindView(root, ctrl);
     this.premoveToggle = new PremoveToggleView(root, ctrl);
     this.legend = root.querySelector('#game-legend');
+    this.note960 = root.querySelector('#game-960-note');
   }
 
   render() {
@@ -92,6 +94,7 @@ export class GameView {
     this.chat.render();
     this.premoveToggle.render();
     this.legend.hidden = !hasFairyPieces(g.variant);
+    this.note960.hidden = g.variant !== 'chess960';
   }
 
   renderBoard() {
@@ -105,7 +108,7 @@ export class GameView {
     // Our move on its way to the server, or (correspondence) made and not submitted yet.
     const ours = ctrl.pending || ctrl.tentative?.uci || null;
     if (live && ours) {
-      placement = applyUci(placement, ours);
+      placement = applyUci(placement, ours, g.variant);
       lastMove = ours;
     } else if (live ? g.check : /[+#]$/.test(g.san[ply - 1] || '')) {
       // The side in check is the one to move after `ply` moves.

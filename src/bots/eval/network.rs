@@ -89,7 +89,7 @@ pub struct Shape {
 impl Shape {
     pub const fn of(variant: Variant) -> Shape {
         match variant {
-            Variant::Standard => Shape { kinds: 6, ranks: 8 },
+            Variant::Standard | Variant::Chess960 => Shape { kinds: 6, ranks: 8 },
             Variant::Minichess7 => Shape { kinds: 9, ranks: 7 },
         }
     }
@@ -119,7 +119,7 @@ pub type Placement = [u64; 18];
 pub fn placement(pos: &Position) -> Placement {
     // Each variant by a call of its own, so that the groups' kinds and colours are constants.
     match pos.variant() {
-        Variant::Standard => placement_in(Shape::of(Variant::Standard), pos),
+        Variant::Standard | Variant::Chess960 => placement_in(Shape::of(Variant::Standard), pos),
         Variant::Minichess7 => placement_in(Shape::of(Variant::Minichess7), pos),
     }
 }
@@ -261,7 +261,7 @@ impl Stack {
     fn evaluate_here(&mut self, ply: usize, variant: Variant, turn: Color) -> i32 {
         // Each variant by a call of its own, so that its shape is a constant in each copy.
         match variant {
-            Variant::Standard => self.evaluate_in(Variant::Standard, ply, turn),
+            Variant::Standard | Variant::Chess960 => self.evaluate_in(Variant::Standard, ply, turn),
             Variant::Minichess7 => self.evaluate_in(Variant::Minichess7, ply, turn),
         }
     }

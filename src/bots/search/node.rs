@@ -129,7 +129,7 @@ impl Searcher<'_> {
         self.seldepth = self.seldepth.max(ply as u32);
         if pos.halfmoves() >= 100
             || self.is_repetition(pos)
-            || (pos.variant() == Variant::Standard && insufficient_material(pos))
+            || (pos.variant().fide_rules() && insufficient_material(pos))
         {
             return self.draw_score(pos);
         }
@@ -401,12 +401,12 @@ impl Searcher<'_> {
         // Standing pat needs no moves: a stalemate this misses is rare in standard chess, and
         // the full-width search above sees it. In minichess7 being left without a legal move
         // loses, which is the variant's usual way to win, so it is always looked for there.
-        if stand_pat >= beta && pos.variant() == Variant::Standard {
+        if stand_pat >= beta && pos.variant().fide_rules() {
             return stand_pat;
         }
         // In check, the evasions generated below tell whether there is a legal move, and in
         // standard chess so do the captures, unless there are none.
-        if !in_check && pos.variant() != Variant::Standard && !pos.has_legal_move() {
+        if !in_check && !pos.variant().fide_rules() && !pos.has_legal_move() {
             return terminal_score(pos, in_check, ply).unwrap_or_else(|| self.draw_score(pos));
         }
         if stand_pat >= beta {
@@ -436,7 +436,7 @@ impl Searcher<'_> {
             }
         } else {
             pos.for_each_noisy_move(&mut consider);
-            if !generated && pos.variant() == Variant::Standard && !pos.has_legal_move() {
+            if !generated && pos.variant().fide_rules() && !pos.has_legal_move() {
                 return terminal_score(pos, in_check, ply).unwrap_or_else(|| self.draw_score(pos));
             }
         }
@@ -511,7 +511,7 @@ fn terminal_score(pos: &Position, in_check: bool, ply: usize) -> Option<i32> {
         return lost;
     }
     match pos.variant() {
-        Variant::Standard => None,
+        Variant::Standard | Variant::Chess960 => None,
         // Minichess7: moves that all leave the king in check lose; no moves at all draws.
         Variant::Minichess7 if pos.has_pseudo_legal_move() => lost,
         Variant::Minichess7 => None,

@@ -14,7 +14,7 @@ use crate::chess::{Game, Variant};
 use crate::protocol::{NewGame, RepetitionName, RulesSpec, VariantName};
 use crate::server::room;
 
-/// `?variant=standard|minichess7&fen=FEN[&castling=false][&en_passant=false]`: 200 with
+/// `?variant=standard|chess960|minichess7&fen=FEN[&castling=false][&en_passant=false]`: 200 with
 /// `{"ok": true, "fen": …, "legal": n}` for a position a game can start from, or
 /// `{"ok": false, "error": …}` saying why not; 400 for a bad query.
 pub(super) async fn check(Query(query): Query<HashMap<String, String>>) -> Response {
@@ -22,10 +22,10 @@ pub(super) async fn check(Query(query): Query<HashMap<String, String>>) -> Respo
     if let Some(unknown) = query.keys().find(|k| !matches!(k.as_str(), "variant" | "fen" | "castling" | "en_passant")) {
         return bad(format!("unknown parameter {unknown:?}; use variant, fen, castling, en_passant"));
     }
-    let variant = match query.get("variant").map(String::as_str) {
-        None | Some("standard") => VariantName::Standard,
-        Some("minichess7") => VariantName::Minichess7,
-        Some(other) => return bad(format!("unknown variant {other:?}; use standard or minichess7")),
+    let variant = match query.get("variant").map(|v| v.parse::<Variant>()) {
+        None => VariantName::Standard,
+        Some(Ok(variant)) => VariantName::from(variant),
+        Some(Err(e)) => return bad(e.to_string()),
     };
     let flag = |name: &str| match query.get(name).map(String::as_str) {
         None | Some("true") => Ok(true),

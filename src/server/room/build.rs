@@ -9,7 +9,7 @@ use super::record::Record;
 use super::seats::Seats;
 use super::snapshot::View;
 use super::RESTART_GAP;
-use crate::chess::{Color, Game, Variant};
+use crate::chess::{Color, Game, StartPosition, Variant};
 use crate::protocol::{GameId, MatchScore, NewGame, Refusal, SeatSpec};
 use crate::server::accounts::Player;
 use crate::server::engines::Engines;
@@ -37,8 +37,13 @@ pub(super) fn bad(message: impl Into<String>) -> Refusal {
 /// The game and clock `spec` asks for, or why it cannot be played.
 pub(super) fn playable(spec: &NewGame) -> Result<(Game, RoomClock), Refusal> {
     let variant = Variant::from(spec.variant);
-    let fen = spec.fen.as_deref().unwrap_or(variant.initial_fen());
-    let game = Game::from_fen(variant, fen, spec.rules.into()).map_err(|e| bad(format!("bad FEN: {e}")))?;
+    let fen = match (&spec.fen, variant) {
+        (Some(fen), _) => fen.clone(),
+        // Each Chess960 game draws its own start unless one is given.
+        (None, Variant::Chess960) => StartPosition::random(&mut rand::rng()).fen(),
+        (None, _) => variant.initial_fen().to_string(),
+    };
+    let game = Game::from_fen(variant, &fen, spec.rules.into()).map_err(|e| bad(format!("bad FEN: {e}")))?;
     if let Some(outcome) = game.outcome() {
         // A game born finished would be a room and a stored game with nothing to play.
         return Err(Refusal::game_over(format!(
@@ -50,7 +55,7 @@ pub(super) fn playable(spec: &NewGame) -> Result<(Game, RoomClock), Refusal> {
     }
     let clock = RoomClock::of(spec.clock, spec.days).map_err(|e| bad(e.to_string()))?.allow_berserk(spec.berserkable);
     if spec.rated {
-        rateable(spec, fen == variant.initial_fen())?;
+        rateable(spec, !game.is_custom_start())?;
     }
     Ok((game, clock))
 }

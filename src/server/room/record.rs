@@ -81,7 +81,7 @@ impl Record {
         if clock.is_none() && !correspondence {
             return None;
         }
-        let category = Category::of_game(variant == Variant::Minichess7, clock);
+        let category = Category::of_game(variant, clock);
         let white_score = match outcome.winner {
             Some(Color::White) => 1.0,
             Some(Color::Black) => 0.0,

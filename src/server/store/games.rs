@@ -46,7 +46,7 @@ impl StoredClock {
     /// The game's rating category in `variant` (minichess7, by the clock, or correspondence).
     pub fn category(&self, variant: crate::chess::Variant) -> crate::server::ratings::Category {
         let clock = self.spec().map(|c| (c.initial_ms, c.increment_ms));
-        crate::server::ratings::Category::of_game(variant == crate::chess::Variant::Minichess7, clock)
+        crate::server::ratings::Category::of_game(variant, clock)
     }
 }
 

@@ -259,11 +259,12 @@ fn variant_name(variant: Variant) -> &'static str {
     match variant {
         Variant::Standard => "standard",
         Variant::Minichess7 => "minichess7",
+        Variant::Chess960 => "chess960",
     }
 }
 
 fn variant_of(name: &str) -> Option<Variant> {
-    [Variant::Standard, Variant::Minichess7].into_iter().find(|v| variant_name(*v) == name)
+    Variant::ALL.into_iter().find(|v| variant_name(*v) == name)
 }
 
 /// The `rules` column: `{"castling":true,"en_passant":true,"repetition":"threefold"}`.

@@ -15,7 +15,7 @@ use super::{
     refused, About, Answer, ArenaTerms, Call, Keeper, NewTournament, Request, Stage, Tournament, TournamentError,
 };
 use crate::chess::Color;
-use crate::protocol::{ClockSpec, NewGame, SeatSpec, VariantName};
+use crate::protocol::{ClockSpec, NewGame, SeatSpec};
 use crate::server::accounts::Account;
 use crate::server::notifications::{Kind, Notification};
 use crate::server::ratings::Category;
@@ -91,7 +91,7 @@ impl Arena {
 
     /// The rating category its games are rated in.
     pub fn category(&self) -> Category {
-        Category::of(self.about.variant == VariantName::Minichess7, self.clock.initial_ms, self.clock.increment_ms)
+        Category::of(self.about.variant.into(), self.clock.initial_ms, self.clock.increment_ms)
     }
 
     fn player_of(&self, account: AccountKey) -> Option<usize> {

@@ -26,7 +26,7 @@ pub use self::player::Spec;
 use self::player::{Budget, Forfeit, Player, Turn};
 use self::stats::{format_elo, Tally};
 use super::ToolError;
-use crate::chess::{write_pgn, Color, EndReason, Game, Move, Outcome, PgnTags, Variant};
+use crate::chess::{write_pgn, Color, EndReason, Game, Outcome, PgnTags, Variant};
 
 /// A game still going after this many plies (the opening included) is drawn.
 pub const MAX_PLIES: usize = 300;
@@ -49,7 +49,7 @@ SPEC is one of:
 
 Games 1, 3, 5, ... have --white as White; games 2, 4, 6, ... swap colours and replay the same
 opening. Each pair starts from its own short random opening (8 plies in standard chess, 4 to 6
-in minichess7) that the engine judges balanced. A game is drawn after 300 plies. The report on
+in minichess7, 4 from a random start in chess960) that the engine judges balanced. A game is drawn after 300 plies. The report on
 stdout counts wins, draws and losses for --white's player.";
 
 #[derive(Args, Debug)]
@@ -64,7 +64,7 @@ pub struct MatchArgs {
     /// How many games to play (pairs share an opening with colours swapped)
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub games: u32,
-    /// standard or minichess7
+    /// standard, chess960 or minichess7
     #[arg(long, default_value = "standard")]
     pub variant: Variant,
     /// Thinking time per move in milliseconds for levels 5-8 and UCI engines (the others move at once)
@@ -285,7 +285,7 @@ fn worker(
         }
     };
     let mut openings = Openings::new();
-    let mut last_opening: Option<(u32, Vec<Move>)> = None;
+    let mut last_opening: Option<(u32, Game)> = None;
     while !abort.load(Ordering::Relaxed) {
         let index = next.fetch_add(1, Ordering::Relaxed);
         if index >= settings.games {
@@ -310,20 +310,13 @@ fn play_game(
     settings: &Settings,
     seats: &mut Seats,
     index: u32,
-    opening: &[Move],
+    opening: &Game,
     with_pgn: bool,
 ) -> Result<GameRecord, String> {
     let first_is_white = index.is_multiple_of(2);
     seats.first.new_game(derive_seed(settings.seed, 2, 2 * u64::from(index)))?;
     seats.second.new_game(derive_seed(settings.seed, 2, 2 * u64::from(index) + 1))?;
-    let mut game = Game::new(settings.variant);
-    for &m in opening {
-        // The opening was played out legally from this very position; a failure cannot happen,
-        // and would only shorten the opening.
-        if game.play(m).is_err() {
-            break;
-        }
-    }
+    let mut game = opening.clone();
     let ending = loop {
         if let Some(outcome) = game.outcome() {
             break Ending::Rules(outcome.reason);

@@ -7,7 +7,7 @@ use rand::{Rng, SeedableRng};
 
 use crate::bots::search::Score;
 use crate::bots::{AlphaBeta, Bot, Limits};
-use crate::chess::{Game, Move, Variant};
+use crate::chess::{Game, StartPosition, Variant};
 
 /// An opening is kept if the engine, searching 4 plies, scores it within this many centipawns.
 pub const BALANCE_CP: i32 = 150;
@@ -21,6 +21,8 @@ const ATTEMPTS: usize = 200;
 fn opening_plies(variant: Variant, rng: &mut SmallRng) -> usize {
     match variant {
         Variant::Standard => 8,
+        // A shuffled start is an opening already: a few plies on top of it.
+        Variant::Chess960 => 4,
         Variant::Minichess7 => rng.random_range(4..=6),
     }
 }
@@ -35,24 +37,29 @@ impl Openings {
         Openings { checker: AlphaBeta::new(Some(0)) }
     }
 
-    /// The opening for one seed: the same seed always gives the same moves. Tries random move
-    /// sequences until one leaves the game running with |score| ≤ 150 cp at depth 4 (no mate
-    /// in sight); after 200 tries, takes the most balanced one seen (or no opening at all).
-    pub fn pick(&mut self, variant: Variant, seed: u64) -> Vec<Move> {
+    /// The opening for one seed, as the game it leaves: the same seed always gives the same
+    /// game. Tries random move sequences (in Chess960 from a random one of its starts) until
+    /// one leaves the game running with |score| ≤ 150 cp at depth 4 (no mate in sight); after
+    /// 200 tries, takes the most balanced one seen (or no opening at all).
+    pub fn pick(&mut self, variant: Variant, seed: u64) -> Game {
         let mut rng = SmallRng::seed_from_u64(seed);
-        let mut fallback: Option<(i32, Vec<Move>)> = None;
+        let mut fallback: Option<(i32, Game)> = None;
         for _ in 0..ATTEMPTS {
             let plies = opening_plies(variant, &mut rng);
-            let mut game = Game::new(variant);
-            let mut moves = Vec::with_capacity(plies);
-            while moves.len() < plies && !game.is_over() {
+            let mut game = match variant {
+                Variant::Chess960 => {
+                    Game::from_fen(variant, &StartPosition::random(&mut rng).fen(), Default::default())
+                        .unwrap_or_else(|_| Game::new(variant))
+                } // every start's FEN is valid
+                _ => Game::new(variant),
+            };
+            while game.ply() < plies && !game.is_over() {
                 let Some(&m) = game.legal_moves().choose(&mut rng) else { break };
                 if game.play(m).is_err() {
                     break;
                 }
-                moves.push(m);
             }
-            if game.is_over() || moves.len() < plies {
+            if game.is_over() || game.ply() < plies {
                 continue;
             }
             // A fresh table each time, so the verdict depends only on the position.
@@ -60,13 +67,13 @@ impl Openings {
             let verdict = self.checker.search(&game, &Limits::depth(CHECK_DEPTH), &mut |_| {});
             let Score::Cp(cp) = verdict.score else { continue };
             if cp.abs() <= BALANCE_CP {
-                return moves;
+                return game;
             }
             if fallback.as_ref().is_none_or(|(best, _)| cp.abs() < *best) {
-                fallback = Some((cp.abs(), moves));
+                fallback = Some((cp.abs(), game));
             }
         }
-        fallback.map(|(_, moves)| moves).unwrap_or_default()
+        fallback.map_or_else(|| Game::new(variant), |(_, game)| game)
     }
 }
 
@@ -79,18 +86,16 @@ mod tests {
         let mut openings = Openings::new();
         for variant in Variant::ALL {
             let a = openings.pick(variant, 1);
-            assert_eq!(a, openings.pick(variant, 1));
-            let mut game = Game::new(variant);
-            for &m in &a {
-                game.play(m).unwrap();
-            }
-            assert!(!game.is_over());
-            let distinct: std::collections::HashSet<Vec<Move>> = (0..6).map(|s| openings.pick(variant, s)).collect();
+            assert_eq!(a.position().fen(), openings.pick(variant, 1).position().fen());
+            assert!(!a.is_over());
+            let distinct: std::collections::HashSet<String> =
+                (0..6).map(|s| openings.pick(variant, s).position().fen()).collect();
             assert!(distinct.len() > 1);
         }
-        let standard = openings.pick(Variant::Standard, 3);
-        assert_eq!(standard.len(), 8);
-        let mini = openings.pick(Variant::Minichess7, 3);
-        assert!((4..=6).contains(&mini.len()));
+        assert_eq!(openings.pick(Variant::Standard, 3).ply(), 8);
+        assert!((4..=6).contains(&openings.pick(Variant::Minichess7, 3).ply()));
+        let shuffled = openings.pick(Variant::Chess960, 3);
+        assert_eq!(shuffled.ply(), 4);
+        assert!(StartPosition::of_board(&shuffled.initial_position().fen()).is_some());
     }
 }

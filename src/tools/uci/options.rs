@@ -20,6 +20,10 @@ pub(super) struct Options {
     elo: u32,
     pub(super) multipv: usize,
     hash_mb: u64,
+    /// `UCI_Variant`: standard chess or minichess7.
+    base: Variant,
+    /// `UCI_Chess960`: standard chess from any of the 960 starts, castling written king-takes-rook.
+    chess960: bool,
 }
 
 /// What a `setoption` did besides storing a value.
@@ -28,7 +32,7 @@ pub(super) enum Set {
     Value,
     /// The `Clear Hash` button: the next search starts from an empty table.
     ClearHash,
-    /// `UCI_Variant`: the engine's variant, which resets the position when it changes.
+    /// `UCI_Variant` or `UCI_Chess960`: the engine's variant, which resets the position when it changes.
     Variant(Variant),
 }
 
@@ -64,6 +68,7 @@ impl Options {
             ),
             // "chess" is what UCI_Variant calls standard chess (Fairy-Stockfish, python-chess).
             "option name UCI_Variant type combo default chess var chess var minichess7".to_string(),
+            "option name UCI_Chess960 type check default false".to_string(),
         ]
     }
 
@@ -74,10 +79,11 @@ impl Options {
         if key == "clear hash" {
             return Ok(Set::ClearHash);
         }
-        const VALUED: [&str; 6] = ["level", "hash", "multipv", "uci_elo", "uci_limitstrength", "uci_variant"];
+        const VALUED: [&str; 7] =
+            ["level", "hash", "multipv", "uci_elo", "uci_limitstrength", "uci_variant", "uci_chess960"];
         if !VALUED.contains(&key.as_str()) {
             return Err(format!(
-                "unknown option {name:?}; the options are Level, Hash, Clear Hash, MultiPV, UCI_LimitStrength, UCI_Elo and UCI_Variant"
+                "unknown option {name:?}; the options are Level, Hash, Clear Hash, MultiPV, UCI_LimitStrength, UCI_Elo, UCI_Variant and UCI_Chess960"
             ));
         }
         let Some(value) = value.filter(|v| !v.is_empty()) else {
@@ -96,22 +102,39 @@ impl Options {
                 self.multipv = spin("MultiPV", &value, 1, MULTIPV_MAX as u64).map_err(unchanged)? as usize;
             }
             "uci_elo" => self.elo = spin("UCI_Elo", &value, lowest, highest).map_err(unchanged)? as u32,
-            "uci_limitstrength" => {
-                self.limit_strength = match value.to_ascii_lowercase().as_str() {
-                    "true" => true,
-                    "false" => false,
-                    _ => return Err(unchanged(format!("UCI_LimitStrength must be true or false, not {value:?}"))),
-                }
+            "uci_limitstrength" => self.limit_strength = check("UCI_LimitStrength", &value).map_err(unchanged)?,
+            "uci_chess960" => {
+                self.chess960 = check("UCI_Chess960", &value).map_err(unchanged)?;
+                return Ok(Set::Variant(self.variant()));
             }
             _ => {
-                return match value.to_ascii_lowercase().as_str() {
-                    "chess" | "standard" => Ok(Set::Variant(Variant::Standard)),
-                    "minichess7" => Ok(Set::Variant(Variant::Minichess7)),
-                    _ => Err(unchanged(format!("UCI_Variant must be chess or minichess7, not {value:?}"))),
+                self.base = match value.to_ascii_lowercase().as_str() {
+                    "chess" | "standard" => Variant::Standard,
+                    "minichess7" => Variant::Minichess7,
+                    _ => return Err(unchanged(format!("UCI_Variant must be chess or minichess7, not {value:?}"))),
                 };
+                return Ok(Set::Variant(self.variant()));
             }
         }
         Ok(Set::Value)
+    }
+
+    /// The variant `UCI_Variant` and `UCI_Chess960` name together (UCI_Chess960 means nothing
+    /// in minichess7, which has no castling).
+    fn variant(&self) -> Variant {
+        match self.base {
+            Variant::Standard if self.chess960 => Variant::Chess960,
+            base => base,
+        }
+    }
+}
+
+/// A check option's value: true or false.
+fn check(name: &str, value: &str) -> Result<bool, String> {
+    match value.to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(format!("{name} must be true or false, not {value:?}")),
     }
 }
 
@@ -123,6 +146,8 @@ impl Default for Options {
             elo: u32::from(Level::FULL.rating()),
             multipv: 1,
             hash_mb: HASH_DEFAULT_MB,
+            base: Variant::Standard,
+            chess960: false,
         }
     }
 }
@@ -155,6 +180,15 @@ mod tests {
     }
 
     #[test]
+    fn chess960_is_standard_chess_with_its_castling() {
+        let mut options = Options::default();
+        assert_eq!(options.set("UCI_Chess960", Some("true".into())), Ok(Set::Variant(Variant::Chess960)));
+        assert_eq!(options.set("UCI_Variant", Some("minichess7".into())), Ok(Set::Variant(Variant::Minichess7)));
+        assert_eq!(options.set("UCI_Variant", Some("chess".into())), Ok(Set::Variant(Variant::Chess960)));
+        assert_eq!(options.set("UCI_Chess960", Some("false".into())), Ok(Set::Variant(Variant::Standard)));
+    }
+
+    #[test]
     fn bad_values_change_nothing() {
         let mut options = Options::default();
         for (name, value) in [
@@ -166,6 +200,7 @@ mod tests {
             ("UCI_Elo", "1"),
             ("UCI_LimitStrength", "yes"),
             ("UCI_Variant", "atomic"),
+            ("UCI_Chess960", "1"),
             ("Ponder", "true"),
         ] {
             let before = format!("{options:?}");

@@ -65,7 +65,7 @@ pub(super) fn terms(fields: &Fields) -> Result<Terms, ApiError> {
     let variant = match fields.get("variant") {
         None | Some("fromPosition") => VariantName::Standard,
         Some(key) => lichess::variant_of(key).ok_or_else(|| {
-            ApiError::bad(format!("this server plays the variants standard and minichess7, not {key:?}"))
+            ApiError::bad(format!("this server plays the variants {}, not {key:?}", lichess::VARIANTS))
         })?,
     };
     let fen = fields.get("fen").map(str::to_string);
@@ -290,7 +290,7 @@ fn ai_game(state: &crate::protocol::GameState, side: Color) -> serde_json::Value
         "fullId": state.game,
         "variant": lichess::variant(state.variant),
         "speed": lichess::speed(clock),
-        "perf": lichess::speed(clock),
+        "perf": lichess::perf(state.variant, clock),
         "rated": false,
         "source": "ai",
         "createdAt": crate::server::store::now_ms(),

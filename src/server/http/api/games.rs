@@ -38,7 +38,7 @@ fn game_json(state: &GameState, created_ms: i64) -> Value {
         "rated": state.rated,
         "variant": lichess::variant(state.variant)["key"],
         "speed": lichess::speed(clock),
-        "perf": lichess::speed(clock),
+        "perf": lichess::perf(state.variant, clock),
         "createdAt": created_ms,
         "status": lichess::status(state),
         "players": { "white": player(&state.seats.white), "black": player(&state.seats.black) },

@@ -21,6 +21,7 @@ pub fn variant(v: VariantName) -> Value {
     match v {
         VariantName::Standard => json!({ "key": "standard", "name": "Standard", "short": "Std" }),
         VariantName::Minichess7 => json!({ "key": "minichess7", "name": "Minichess 7x7", "short": "Mini7" }),
+        VariantName::Chess960 => json!({ "key": "chess960", "name": "Chess960", "short": "960" }),
     }
 }
 
@@ -29,6 +30,7 @@ pub fn variant_of(key: &str) -> Option<VariantName> {
     match key {
         "standard" => Some(VariantName::Standard),
         "minichess7" => Some(VariantName::Minichess7),
+        "chess960" => Some(VariantName::Chess960),
         _ => None,
     }
 }
@@ -62,18 +64,31 @@ pub fn speed(clock: Option<ClockSpec>) -> &'static str {
 /// The rating category of a game on `clock` or by `days` per move (None: untimed, which is
 /// never rated).
 pub fn category(v: VariantName, clock: Option<ClockSpec>, days: Option<u32>) -> Option<Category> {
-    let minichess7 = v == VariantName::Minichess7;
     match (clock, days) {
-        (Some(c), _) => Some(Category::of(minichess7, c.initial_ms, c.increment_ms)),
-        (None, Some(_)) => Some(Category::of_game(minichess7, None)),
+        (Some(c), _) => Some(Category::of(v.into(), c.initial_ms, c.increment_ms)),
+        (None, Some(_)) => Some(Category::of_game(v.into(), None)),
         (None, None) => None,
     }
 }
 
-/// The perf's name lichess shows ("Blitz", "Correspondence"; gambit's "Minichess7").
+/// What the variants this server plays are, for errors that name a variant it does not.
+pub const VARIANTS: &str = "standard, chess960 and minichess7";
+
+/// The perf's key: the variant's for a variant with its own rating (`chess960`), else the speed.
+pub fn perf(v: VariantName, clock: Option<ClockSpec>) -> &'static str {
+    match v {
+        VariantName::Standard => speed(clock),
+        VariantName::Chess960 => "chess960",
+        VariantName::Minichess7 => "minichess7",
+    }
+}
+
+/// The perf's name lichess shows ("Blitz", "Correspondence", "Chess960"; gambit's "Minichess7").
 pub fn perf_name(v: VariantName, clock: Option<ClockSpec>) -> &'static str {
-    if v == VariantName::Minichess7 {
-        return "Minichess7";
+    match v {
+        VariantName::Minichess7 => return "Minichess7",
+        VariantName::Chess960 => return "Chess960",
+        VariantName::Standard => {}
     }
     match speed(clock) {
         "ultraBullet" => "UltraBullet",
@@ -263,7 +278,7 @@ pub fn game_event(state: &GameState, side: Color, source: &str) -> Value {
         "status": { "id": status_id(status), "name": status },
         "variant": { "key": variant(state.variant)["key"], "name": variant(state.variant)["name"] },
         "speed": speed(time_control_of(state)),
-        "perf": speed(time_control_of(state)),
+        "perf": perf(state.variant, time_control_of(state)),
         "rated": state.rated,
         "hasMoved": state.moves.len() >= if first_mover(state) == side { 1 } else { 2 },
         "opponent": opponent(&state.seats[side.other()]),
@@ -370,6 +385,9 @@ mod tests {
         assert_eq!(time_control(None, Some(3))["daysPerTurn"], 3);
         assert_eq!(time_control(None, None)["type"], "unlimited");
         assert_eq!(variant_of("minichess7"), Some(VariantName::Minichess7));
+        assert_eq!(variant_of("chess960"), Some(VariantName::Chess960));
+        assert_eq!(perf_name(VariantName::Chess960, clock(3, 2)), "Chess960");
+        assert_eq!(perf(VariantName::Chess960, clock(3, 2)), "chess960");
         assert_eq!(variant_of("crazyhouse"), None);
         assert_eq!(status_id("mate"), 30);
     }

@@ -365,7 +365,9 @@ pub async fn game_full(shared: &Shared, state: &GameState) -> Value {
     let white = player(&state.seats.white).await.unwrap_or(Value::Null);
     let black = player(&state.seats.black).await.unwrap_or(Value::Null);
     let created = shared.store.load(&state.game).await.ok().flatten().map_or(0, |g| g.created_ms);
-    let standard_start = state.initial_fen == crate::chess::Variant::from(state.variant).initial_fen();
+    // A Chess960 game always names its start: lichess programs set their board up from it.
+    let standard_start = state.variant == crate::protocol::VariantName::Standard
+        && state.initial_fen == crate::chess::Variant::Standard.initial_fen();
     json!({
         "type": "gameFull",
         "id": state.game,

@@ -443,7 +443,7 @@ fn arena_terms(fields: &Fields, account: &Account) -> Result<(NewTournament, Are
     let variant = match fields.get("variant") {
         None => VariantName::Standard,
         Some(key) => lichess::variant_of(key).ok_or_else(|| {
-            ApiError::bad(format!("this server plays the variants standard and minichess7, not {key:?}"))
+            ApiError::bad(format!("this server plays the variants {}, not {key:?}", lichess::VARIANTS))
         })?,
     };
     let spec = NewTournament {
