@@ -39,8 +39,8 @@ async fn castling_by_putting_the_king_on_its_rook() {
     click_css(&a, "li.challenge.incoming .challenge-accept").await;
     wait_js(
         &a,
-        "Alice at the game",
-        "return location.pathname.startsWith('/g/') && document.getElementById('app').dataset.seat",
+        "Alice at the game, White",
+        "return location.pathname.startsWith('/g/') && document.getElementById('app').dataset.seat === 'white'",
     )
     .await;
     let game = current_path(&a).await.trim_start_matches("/g/").to_string();
