@@ -63,6 +63,8 @@ pub fn parse_command(text: &str) -> Result<(String, Vec<(String, String)>), Comm
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineConfig {
     pub path: String,
+    /// The program's arguments (`uci` for another gambit binary; none for a plain engine).
+    pub args: Vec<String>,
     /// `Name=Value` pairs, in the order given.
     pub options: Vec<(String, String)>,
     pub variant: Variant,
@@ -167,6 +169,7 @@ impl Engine {
     pub fn start(config: &EngineConfig) -> Result<Engine, UciError> {
         let path = &config.path;
         let mut child = Command::new(path)
+            .args(&config.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

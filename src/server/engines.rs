@@ -106,8 +106,12 @@ impl Engines {
             if list.iter().any(|e| e.spec.name == spec.name) {
                 return Err(EngineSpecError::Duplicate(spec.name.clone()));
             }
-            let config =
-                EngineConfig { path: spec.path.clone(), options: spec.options.clone(), variant: Variant::Standard };
+            let config = EngineConfig {
+                path: spec.path.clone(),
+                args: Vec::new(),
+                options: spec.options.clone(),
+                variant: Variant::Standard,
+            };
             let info = Engine::probe(&config)
                 .map_err(|source| EngineSpecError::Unusable { name: spec.name.clone(), source })?;
             list.push(ServerEngine { spec: spec.clone(), info });
@@ -194,7 +198,7 @@ impl Engines {
             }
             options.push((option.clone(), value.to_string()));
         }
-        Some(EngineConfig { path: engine.spec.path.clone(), options, variant })
+        Some(EngineConfig { path: engine.spec.path.clone(), args: Vec::new(), options, variant })
     }
 }
 

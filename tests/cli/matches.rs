@@ -172,7 +172,7 @@ fn bad_arguments_give_one_line_and_exit_2() {
     let out = gambit(&["match", "--white", "level9", "--black", "dummy", "--games", "2"]);
     assert_eq!(
         stderr(&out),
-        "error: unknown player \"level9\": expected level1..level8, dummy, random, greedy, smart, minimax4, skill:DEPTH,LINES,WEAKNESS or uci:PATH[,Name=Value...]\n"
+        "error: unknown player \"level9\": expected level1..level8, dummy, random, greedy, smart, minimax4, skill:DEPTH,LINES,WEAKNESS, uci:PATH[,Name=Value...] or gambit:PATH|@COMMIT[,Name=Value...]\n"
     );
     let out = gambit(&["match", "--white", "level1", "--black", "dummy", "--games", "2", "--pgn", unwritable]);
     assert!(stderr(&out).contains(unwritable));
@@ -205,4 +205,51 @@ fn a_node_budget_replays_levels_and_engines() {
     assert!(!report.contains("Forfeits"), "{report}");
     assert_eq!(replay(&games, Variant::Standard).len(), 2);
     assert_eq!(run("nodes-2", "2"), (report, games));
+}
+
+/// `gambit:PATH` plays this very binary as `gambit uci`; `gambit:@COMMIT` finds the build of a
+/// commit in target/match-builds/ (put there by hand here, so that the test builds nothing)
+/// and names an unknown commit in one line.
+#[test]
+fn another_gambit_plays_through_its_uci() {
+    let me = env!("CARGO_BIN_EXE_gambit");
+    let white = format!("gambit:{me},Level=2");
+    let out =
+        gambit(&["match", "--white", &white, "--black", "level1", "--games", "2", "--seed", "3", "--movetime", "20"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report = stdout(&out);
+    assert!(report.starts_with(&format!("{white} vs level1, standard, 2 games")), "{report}");
+    let (w, d, l) = wdl(&report);
+    assert_eq!(w + d + l, 2, "{report}");
+
+    let head = Command::new("git").args(["rev-parse", "HEAD"]).output().expect("git");
+    let head = String::from_utf8_lossy(&head.stdout).trim().to_string();
+    if head.len() == 40 {
+        let release =
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/match-builds").join(&head).join("target/release");
+        std::fs::create_dir_all(&release).expect("the build folder");
+        std::fs::copy(me, release.join("gambit")).expect("a binary in place of the build");
+        let out = gambit(&[
+            "match",
+            "--white",
+            "gambit:@HEAD,Level=1",
+            "--black",
+            "level1",
+            "--games",
+            "2",
+            "--movetime",
+            "20",
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(stdout(&out).starts_with("gambit:@HEAD,Level=1 vs level1"), "{}", stdout(&out));
+        assert!(!stderr(&out).contains("building"), "the build is found, not made again: {}", stderr(&out));
+        std::fs::remove_dir_all(release.parent().and_then(|p| p.parent()).expect("the commit's folder")).ok();
+    }
+    for (bad, says) in
+        [("gambit:@no-such-commit-here", "no such commit"), ("gambit:/nonexistent/gambit", "no gambit binary")]
+    {
+        let out = gambit(&["match", "--white", bad, "--black", "level1", "--games", "2"]);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {}", stderr(&out));
+        assert!(stderr(&out).contains(says) && stderr(&out).lines().count() == 1, "{bad}: {}", stderr(&out));
+    }
 }

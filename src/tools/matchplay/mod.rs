@@ -4,6 +4,7 @@
 //! Games come in pairs that share a short random opening, with colours swapped, so that the
 //! games differ and neither colour is favoured. A game still going after 300 plies is drawn.
 
+mod builds;
 mod opening;
 mod player;
 mod stats;
@@ -46,11 +47,17 @@ SPEC is one of:
                             (quote it for the shell). For minichess7 the engine must offer
                             UCI_Variant minichess7. An engine that overruns its time, plays an
                             illegal move or dies forfeits that game.
+  gambit:PATH[,Name=Value...]
+  gambit:@COMMIT[,Name=Value...]
+                            another build of gambit, run as `gambit uci` with those options
+                            (e.g. Level=7), for A/B matches: a binary on disk, or the gambit of
+                            a commit of this checkout (a hash, tag or HEAD~1), built once into
+                            target/match-builds/ and found there by later matches
 
 Games 1, 3, 5, ... have --white as White; games 2, 4, 6, ... swap colours and replay the same
 opening. Each pair starts from its own short random opening (8 plies in standard chess, 4 to 6
-in minichess7, 4 from a random start in chess960) that the engine judges balanced. A game is drawn after 300 plies. The report on
-stdout counts wins, draws and losses for --white's player.";
+in minichess7, 4 from a random start in chess960) that the engine judges balanced. A game is
+drawn after 300 plies. The report on stdout counts wins, draws and losses for --white's player.";
 
 #[derive(Args, Debug)]
 #[command(after_help = SPEC_HELP)]
@@ -184,8 +191,8 @@ impl Totals {
 
 /// Plays the match and prints the report.
 pub fn run(args: &MatchArgs) -> Result<(), ToolError> {
-    let first = Spec::parse(&args.white, args.variant).map_err(ToolError)?;
-    let second = Spec::parse(&args.black, args.variant).map_err(ToolError)?;
+    let first = Spec::parse(&args.white, args.variant).and_then(Spec::prepare).map_err(ToolError)?;
+    let second = Spec::parse(&args.black, args.variant).and_then(Spec::prepare).map_err(ToolError)?;
     let seed = args.seed.unwrap_or_else(|| crate::bots::rng(None).random());
     let mut pgn = args.pgn.as_deref().map(PgnWriter::create).transpose()?;
     let with_pgn = pgn.is_some();

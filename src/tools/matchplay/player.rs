@@ -22,16 +22,49 @@ pub enum Spec {
     /// ([`Skill`]). The calibration uses these as stepping stones between level 4 and level 5,
     /// whose strengths are too far apart to measure against each other.
     Skill(Skill),
+    /// `gambit:PATH[,Name=Value...]` or `gambit:@REV[,...]`: another build of gambit, run as
+    /// `gambit uci` with those options (`Level=7`), so that an A/B match needs no wrapper
+    /// script. `binary` is the program once [`Spec::prepare`] has found or built it.
+    Gambit { build: Build, options: Vec<(String, String)>, variant: Variant, binary: Option<String> },
+}
+
+/// Which gambit a `gambit:` player is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Build {
+    /// A gambit binary on disk.
+    File(String),
+    /// The gambit of a commit (anything `git rev-parse` reads: a hash, a tag, `HEAD~3`), built
+    /// once into `target/match-builds/HASH/` of this checkout.
+    Commit(String),
 }
 
 impl Spec {
     /// Parses a SPEC; the error names what is wrong with it.
     pub fn parse(text: &str, variant: Variant) -> Result<Spec, String> {
-        let expected = "expected level1..level8, dummy, random, greedy, smart, minimax4, skill:DEPTH,LINES,WEAKNESS or uci:PATH[,Name=Value...]";
+        let expected = "expected level1..level8, dummy, random, greedy, smart, minimax4, skill:DEPTH,LINES,WEAKNESS, uci:PATH[,Name=Value...] or gambit:PATH|@COMMIT[,Name=Value...]";
         let trimmed = text.trim();
+        if let Some(rest) = trimmed.strip_prefix("gambit:") {
+            let (target, options) = parse_command(rest).map_err(|e| match e {
+                CommandError::NoPath => format!(
+                    "player {text:?} names no gambit: write gambit:PATH (a binary) or gambit:@COMMIT, e.g. gambit:@HEAD~1"
+                ),
+                CommandError::BadOption(part) => {
+                    format!("bad option {part:?} in player {text:?}: expected Name=Value, e.g. Level=7")
+                }
+            })?;
+            let build = match target.strip_prefix('@') {
+                Some("") => return Err(format!("player {text:?} names no commit after @, e.g. gambit:@HEAD~1")),
+                Some(rev) if rev.starts_with('-') || rev.chars().any(char::is_whitespace) => {
+                    return Err(format!("{rev:?} in player {text:?} is not a commit"))
+                }
+                Some(rev) => Build::Commit(rev.to_string()),
+                None => Build::File(target),
+            };
+            return Ok(Spec::Gambit { build, options, variant, binary: None });
+        }
         if let Some(rest) = trimmed.strip_prefix("uci:") {
             return match parse_command(rest) {
-                Ok((path, options)) => Ok(Spec::Uci(EngineConfig { path, options, variant })),
+                Ok((path, options)) => Ok(Spec::Uci(EngineConfig { path, args: Vec::new(), options, variant })),
                 Err(CommandError::NoPath) => {
                     Err(format!("player {text:?} names no engine: write uci:PATH, e.g. uci:/usr/games/stockfish"))
                 }
@@ -59,7 +92,33 @@ impl Spec {
         match self {
             Spec::Level(level) => level.searches(),
             Spec::Agent(_) => false,
-            Spec::Uci(_) | Spec::Skill(_) => true,
+            Spec::Uci(_) | Spec::Skill(_) | Spec::Gambit { .. } => true,
+        }
+    }
+
+    /// Finds (or, for a commit, builds) the program of a `gambit:` player; every other
+    /// player is ready as it is. The error says what is missing.
+    pub fn prepare(self) -> Result<Spec, String> {
+        let Spec::Gambit { build, options, variant, binary: None } = self else { return Ok(self) };
+        let binary = match &build {
+            Build::File(path) if std::path::Path::new(path).is_file() => path.clone(),
+            Build::File(path) => return Err(format!("gambit:{path}: no gambit binary there")),
+            Build::Commit(rev) => super::builds::binary_at(rev)?,
+        };
+        Ok(Spec::Gambit { build, options, variant, binary: Some(binary) })
+    }
+
+    /// The UCI engine behind a prepared `gambit:` player.
+    fn engine_config(&self) -> Option<EngineConfig> {
+        match self {
+            Spec::Uci(config) => Some(config.clone()),
+            Spec::Gambit { options, variant, binary: Some(binary), .. } => Some(EngineConfig {
+                path: binary.clone(),
+                args: vec!["uci".to_string()],
+                options: options.clone(),
+                variant: *variant,
+            }),
+            _ => None,
         }
     }
 }
@@ -73,13 +132,22 @@ impl fmt::Display for Spec {
             Spec::Skill(skill) => write!(f, "skill:{},{},{}", skill.depth, skill.lines, skill.weakness),
             Spec::Uci(config) => {
                 write!(f, "uci:{}", config.path)?;
-                for (name, value) in &config.options {
-                    write!(f, ",{name}={value}")?;
+                write_options(f, &config.options)
+            }
+            Spec::Gambit { build, options, .. } => {
+                match build {
+                    Build::File(path) => write!(f, "gambit:{path}")?,
+                    Build::Commit(rev) => write!(f, "gambit:@{rev}")?,
                 }
-                Ok(())
+                write_options(f, options)
             }
         }
     }
+}
+
+/// `,Name=Value` for each option.
+fn write_options(f: &mut fmt::Formatter<'_>, options: &[(String, String)]) -> fmt::Result {
+    options.iter().try_for_each(|(name, value)| write!(f, ",{name}={value}"))
 }
 
 /// The `DEPTH,LINES,WEAKNESS` of a `skill:` player.
@@ -132,9 +200,10 @@ pub enum Player {
 impl Player {
     /// Makes the player; starting an engine can fail.
     pub fn new(spec: &Spec) -> Result<Player, String> {
-        match spec {
-            Spec::Uci(config) => Ok(Player::Engine(Box::new(Engine::start(config).map_err(|e| e.to_string())?))),
-            _ => Ok(Player::Bot { spec: spec.clone(), bot: make_bot(spec, None) }),
+        match spec.engine_config() {
+            Some(config) => Ok(Player::Engine(Box::new(Engine::start(&config).map_err(|e| e.to_string())?))),
+            None if matches!(spec, Spec::Gambit { .. }) => Err(format!("{spec}: not prepared (Spec::prepare)")),
+            None => Ok(Player::Bot { spec: spec.clone(), bot: make_bot(spec, None) }),
         }
     }
 
@@ -197,7 +266,7 @@ fn make_bot(spec: &Spec, seed: Option<u64>) -> Box<dyn Bot> {
         // harmless stand-in that can never be reached.
         Spec::Agent(name) => agent(name, seed).unwrap_or_else(|| Level::ALL[0].bot(seed)),
         Spec::Skill(skill) => Box::new(AlphaBeta::new(seed).with_skill(Some(*skill))),
-        Spec::Uci(_) => Level::ALL[0].bot(seed),
+        Spec::Uci(_) | Spec::Gambit { .. } => Level::ALL[0].bot(seed),
     }
 }
 
@@ -220,11 +289,38 @@ mod tests {
     }
 
     #[test]
+    fn gambit_builds_parse_and_print_back() {
+        for text in ["gambit:@HEAD~1", "gambit:@5ba6b6f,Level=7", "gambit:/tmp/gambit-old,Level=6,Hash=32"] {
+            let spec = Spec::parse(text, Variant::Standard).unwrap();
+            assert_eq!(spec.to_string(), text);
+            assert!(spec.uses_movetime());
+        }
+        let Spec::Gambit { build, options, .. } = Spec::parse("gambit:@v1.0, Level = 7", Variant::Standard).unwrap()
+        else {
+            panic!("a gambit player")
+        };
+        assert_eq!((build, options), (Build::Commit("v1.0".into()), vec![("Level".into(), "7".into())]));
+        for (bad, says) in [
+            ("gambit:", "names no gambit"),
+            ("gambit:@", "names no commit"),
+            ("gambit:@--help", "is not a commit"),
+            ("gambit:@HEAD,Level", "Name=Value"),
+        ] {
+            assert!(Spec::parse(bad, Variant::Standard).unwrap_err().contains(says), "{bad}");
+        }
+        let missing = Spec::parse("gambit:/nonexistent/gambit", Variant::Standard).unwrap().prepare();
+        assert_eq!(missing.unwrap_err(), "gambit:/nonexistent/gambit: no gambit binary there");
+        // Unprepared, it is no player at all.
+        let unprepared = Spec::parse("gambit:/bin/true", Variant::Standard).unwrap();
+        assert!(Player::new(&unprepared).is_err());
+    }
+
+    #[test]
     fn bad_specs_say_why() {
         let err = Spec::parse("level9", Variant::Standard).unwrap_err();
         assert_eq!(
             err,
-            "unknown player \"level9\": expected level1..level8, dummy, random, greedy, smart, minimax4, skill:DEPTH,LINES,WEAKNESS or uci:PATH[,Name=Value...]"
+            "unknown player \"level9\": expected level1..level8, dummy, random, greedy, smart, minimax4, skill:DEPTH,LINES,WEAKNESS, uci:PATH[,Name=Value...] or gambit:PATH|@COMMIT[,Name=Value...]"
         );
         for bad in ["", "level", "level0", "level+5", "level05", "minimax", "stockfish", "Level1"] {
             assert!(Spec::parse(bad, Variant::Standard).unwrap_err().starts_with("unknown player"), "{bad}");
