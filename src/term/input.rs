@@ -3,7 +3,7 @@
 
 use thiserror::Error;
 
-use crate::chess::{Move, Position, Role, SanError, UciMove};
+use crate::chess::{Move, Position, SanError, UciMove};
 
 /// One line of input, understood.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -120,10 +120,9 @@ pub enum MoveInputError {
 pub fn resolve(pos: &Position, legal: &[String], text: &str) -> Result<Move, MoveInputError> {
     let text = text.trim();
     let mv = match text.parse::<UciMove>() {
-        Ok(uci) => match uci.to_move(pos) {
-            Ok(mv) => mv,
-            Err(e) => king_onto_rook(pos, uci).ok_or_else(|| MoveInputError::Illegal(e.to_string()))?,
-        },
+        // The rules core also reads the king onto its own rook (`e1h1`) as castling, as the
+        // board lets one castle.
+        Ok(uci) => uci.to_move(pos).map_err(|e| MoveInputError::Illegal(e.to_string()))?,
         Err(_) => from_san(pos, text)?,
     };
     let uci = mv.to_string();
@@ -131,21 +130,6 @@ pub fn resolve(pos: &Position, legal: &[String], text: &str) -> Result<Move, Mov
         return Err(MoveInputError::Illegal(format!("{uci} is not allowed by this game's rules")));
     }
     Ok(mv)
-}
-
-/// The king moved onto its own rook (`e1h1`), as the board lets one castle: the castling move
-/// on that side, if it is legal.
-fn king_onto_rook(pos: &Position, uci: UciMove) -> Option<Move> {
-    let UciMove::Normal { from, to, promotion: None } = uci else { return None };
-    let (king, rook) = (pos.piece_at(from)?, pos.piece_at(to)?);
-    if king.role != Role::King || rook.role != Role::Rook || rook.color != king.color || from.rank() != to.rank() {
-        return None;
-    }
-    let kingside = to.file() > from.file();
-    pos.legal_moves()
-        .iter()
-        .copied()
-        .find(|&m| m.from == from && pos.is_castling(m) && (m.to.file() > from.file()) == kingside)
 }
 
 fn from_san(pos: &Position, text: &str) -> Result<Move, MoveInputError> {
@@ -231,6 +215,13 @@ mod tests {
         assert_eq!(uci(&pos, "b7b8r").unwrap(), "b7b8r");
         let err = uci(&pos, "b7b8").unwrap_err();
         assert!(err.to_string().contains("needs a promotion piece"), "{err}");
+        // Chess960 from start 272 with the knights gone: the king takes its own rook.
+        let pos =
+            Position::from_fen("bbnrk1rq/pppppppp/8/8/8/8/PPPPPPPP/BB1RK1RQ w KQkq - 0 1", Variant::Chess960).unwrap();
+        assert_eq!(uci(&pos, "O-O").unwrap(), "e1g1");
+        assert_eq!(uci(&pos, "O-O-O").unwrap(), "e1d1");
+        assert_eq!(uci(&pos, "e1d1").unwrap(), "e1d1");
+        assert!(uci(&pos, "e1c1").is_err(), "the king's two-square step is castling only towards a corner rook");
     }
 
     #[test]
