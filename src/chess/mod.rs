@@ -3,6 +3,7 @@
 
 mod attacks;
 pub mod bitboard;
+mod castling;
 pub mod chess960;
 pub mod fen;
 pub mod flag;

@@ -4,6 +4,7 @@
 
 use super::attacks;
 use super::bitboard::Bitboard;
+use super::castling;
 use super::moves::Move;
 use super::piece::{Color, Piece, Role};
 use super::rules::{Rules, Variant};
@@ -251,37 +252,6 @@ impl Position {
         self.checkers().any()
     }
 
-    /// True if the move is a castling move in this position: the king's two-square step in
-    /// standard chess, the king onto its own rook that may castle in Chess960.
-    pub fn is_castling(&self, m: Move) -> bool {
-        self.castling_rook(m).is_some()
-    }
-
-    /// The rook `m` castles with, if it castles.
-    fn castling_rook(&self, m: Move) -> Option<Square> {
-        if !self.pieces(self.turn, Role::King).contains(m.from) {
-            return None;
-        }
-        if self.variant.king_takes_rook() {
-            (self.castling & self.by_color(self.turn)).contains(m.to).then_some(m.to)
-        } else if m.from.file().abs_diff(m.to.file()) == 2 {
-            Square::from_coords(if m.to.file() > m.from.file() { 7 } else { 0 }, m.from.rank())
-        } else {
-            None
-        }
-    }
-
-    /// Where the king and the rook stand after castling, from `king` with the rook on `rook`:
-    /// on the g- and f-files when the rook is on the king's h-side, else on the c- and d-files,
-    /// whatever files they started on (Chess960's rule, which standard chess is a case of).
-    pub(crate) fn castling_ends(king: Square, rook: Square) -> (Square, Square) {
-        let (king_file, rook_file) = if rook.file() > king.file() { (6, 5) } else { (2, 3) };
-        match (Square::from_coords(king_file, king.rank()), Square::from_coords(rook_file, king.rank())) {
-            (Some(king_to), Some(rook_to)) => (king_to, rook_to),
-            _ => (king, rook), // unreachable: the rank and both files are on the board
-        }
-    }
-
     /// True if the move is an en passant capture in this position.
     pub fn is_en_passant(&self, m: Move) -> bool {
         Some(m.to) == self.ep_square
@@ -464,11 +434,7 @@ impl Position {
         let them = self.turn;
         let us = !them;
         if undo.castled {
-            let rook = if self.variant.king_takes_rook() {
-                m.to
-            } else {
-                Square::from_coords(if m.to.file() > m.from.file() { 7 } else { 0 }, m.from.rank()).unwrap_or(m.to)
-            };
+            let rook = castling::rook_square(self.variant, m).unwrap_or(m.to);
             let (king_to, rook_to) = Position::castling_ends(m.from, rook);
             self.toggle(Piece::new(us, Role::King), king_to);
             self.toggle(Piece::new(us, Role::Rook), rook_to);
