@@ -69,13 +69,40 @@ async fn token_info(server: &Server, token: &str) -> Value {
 
 /// Signs `name` up over HTTP as a Board API program would be: the `Authorization` header of a
 /// token that plays, challenges and reads challenges.
-pub(crate) async fn board_app(server: &Server, name: &str) -> String {
+async fn board_app(server: &Server, name: &str) -> String {
     let cookie = server.sign_up(name, PASSWORD).await;
     let scopes = ["board:play", "challenge:write", "challenge:read"];
     let made =
         server.post("/api/tokens", &[("Cookie", &cookie)], json!({"description": "app", "scopes": scopes})).await;
     assert_eq!(made.status, 201, "{}", made.body);
     format!("Bearer {}", made.json()["token"].as_str().expect("token"))
+}
+
+/// A Board API program `bob` challenges `alice` (signed up in `c`) on `terms` (a form body),
+/// himself Black; she accepts in the top bar and is taken to the game as White. Returns the
+/// game, the challenge as the top bar showed it, and Bob's `Authorization` header.
+pub(crate) async fn accept_board_app_challenge(
+    c: &Client,
+    server: &Server,
+    alice: &str,
+    bob: &str,
+    terms: &str,
+) -> (String, String, String) {
+    let bearer = board_app(server, bob).await;
+    let form = [("Authorization", bearer.as_str()), ("Content-Type", "application/x-www-form-urlencoded")];
+    let sent = server.http("POST", &format!("/api/challenge/{alice}"), &form, &format!("{terms}&color=black")).await;
+    assert_eq!(sent.status, 200, "{}", sent.body);
+    let shown = wait_incoming(c, bob).await;
+    click_css(c, "li.challenge.incoming .challenge-accept").await;
+    // The page may show the game for a moment before it has taken her seat: wait for the seat.
+    wait_js(
+        c,
+        "Alice at the game, White",
+        "return location.pathname.startsWith('/g/') && document.getElementById('app').dataset.seat === 'white'",
+    )
+    .await;
+    let game = current_path(c).await.trim_start_matches("/g/").to_string();
+    (game, shown, bearer)
 }
 
 /// Signs `name` up over HTTP and makes the account a bot's, as lichess-bot would with a token.

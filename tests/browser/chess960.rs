@@ -6,7 +6,7 @@
 //! Without chromium and chromedriver these tests fail when CI=true and are skipped otherwise.
 
 use crate::browser_support;
-use crate::challenges::{sign_up, unique_name, wait_incoming};
+use crate::challenges::{accept_board_app_challenge, sign_up, unique_name};
 use crate::server_support;
 
 use browser_support::*;
@@ -27,23 +27,11 @@ async fn castling_by_putting_the_king_on_its_rook() {
     let a = driver.browser(1280, 800).await;
     let (alice, bob) = (unique_name("fra"), unique_name("frb"));
     sign_up(&a, &server, &alice).await;
-    let bearer = crate::challenges::board_app(&server, &bob).await;
-    let form = [("Authorization", bearer.as_str()), ("Content-Type", "application/x-www-form-urlencoded")];
     let fen: String = START_272.replace(' ', "+").replace('/', "%2F");
-    let body = format!("variant=chess960&color=black&clock.limit=600&fen={fen}");
-    let sent = server.http("POST", &format!("/api/challenge/{alice}"), &form, &body).await;
-    assert_eq!(sent.status, 200, "{}", sent.body);
-
-    let shown = wait_incoming(&a, &bob).await;
+    let terms = format!("variant=chess960&clock.limit=600&fen={fen}");
+    let (game, shown, bearer) = accept_board_app_challenge(&a, &server, &alice, &bob, &terms).await;
     assert!(shown.contains("Chess960"), "{shown}");
-    click_css(&a, "li.challenge.incoming .challenge-accept").await;
-    wait_js(
-        &a,
-        "Alice at the game, White",
-        "return location.pathname.startsWith('/g/') && document.getElementById('app').dataset.seat === 'white'",
-    )
-    .await;
-    let game = current_path(&a).await.trim_start_matches("/g/").to_string();
+    let form = [("Authorization", bearer.as_str()), ("Content-Type", "application/x-www-form-urlencoded")];
     let bob_moves = |uci: &'static str| {
         let (server, game, form) = (&server, game.clone(), form);
         async move {

@@ -6,7 +6,7 @@
 //! Without chromium and chromedriver these tests fail when CI=true and are skipped otherwise.
 
 use crate::browser_support;
-use crate::challenges::{sign_up, unique_name, wait_incoming};
+use crate::challenges::{accept_board_app_challenge, sign_up, unique_name};
 use crate::server_support;
 
 use browser_support::*;
@@ -29,24 +29,10 @@ async fn a_correspondence_move_waits_for_submit_and_cancel_takes_it_back() {
     let a = driver.browser(390, 844).await;
     let (alice, bob) = (unique_name("corra"), unique_name("corrb"));
     sign_up(&a, &server, &alice).await;
-    // Bob, a board app, challenges Alice to 3 days a move, himself Black.
-    let bearer = crate::challenges::board_app(&server, &bob).await;
-    let form = [("Authorization", bearer.as_str()), ("Content-Type", "application/x-www-form-urlencoded")];
-    let sent = server.http("POST", &format!("/api/challenge/{alice}"), &form, "days=3&color=black").await;
-    assert_eq!(sent.status, 200, "{}", sent.body);
-
-    // Alice accepts in the top bar and is taken to the game, White.
-    let shown = wait_incoming(&a, &bob).await;
+    // Bob, a board app, challenges Alice to 3 days a move; she accepts and plays White.
+    let (game, shown, bearer) = accept_board_app_challenge(&a, &server, &alice, &bob, "days=3").await;
     assert!(shown.contains("3 days"), "{shown}");
-    click_css(&a, "li.challenge.incoming .challenge-accept").await;
-    // The page may show the game for a moment before it has taken her seat: wait for the seat.
-    wait_js(
-        &a,
-        "Alice at the game, White",
-        "return location.pathname.startsWith('/g/') && document.getElementById('app').dataset.seat === 'white'",
-    )
-    .await;
-    let game = current_path(&a).await.trim_start_matches("/g/").to_string();
+    let form = [("Authorization", bearer.as_str()), ("Content-Type", "application/x-www-form-urlencoded")];
     let deadline = wait_js(
         &a,
         "the deadline shown",
