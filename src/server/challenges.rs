@@ -52,14 +52,11 @@ impl Terms {
             (None, Some(days)) => format!("{days} days"),
             (None, None) => "unlimited".to_string(),
         };
-        let kind = match (self.variant, self.clock, self.days) {
-            (VariantName::Minichess7, _, _) => "minichess7",
-            (VariantName::Chess960, _, _) => "chess960",
-            (_, Some(c), _) => {
-                crate::server::ratings::Category::of(self.variant.into(), c.initial_ms, c.increment_ms).name()
-            }
-            (_, None, Some(_)) => "correspondence",
-            (_, None, None) => "game",
+        // The rating category's name (a variant of its own, or the speed); "game" untimed.
+        let clock = self.clock.map(|c| (c.initial_ms, c.increment_ms));
+        let kind = match (self.variant, clock, self.days) {
+            (VariantName::Standard, None, None) => "game",
+            (variant, clock, _) => crate::server::ratings::Category::of_game(variant.into(), clock).name(),
         };
         format!("{pace} {} {kind}", if self.rated { "rated" } else { "casual" })
     }
@@ -342,6 +339,10 @@ mod tests {
         assert_eq!(bullet.describe(), "½+0 casual bullet");
         assert_eq!(Terms { days: Some(3), ..terms() }.describe(), "3 days casual correspondence");
         assert_eq!(Terms { variant: VariantName::Minichess7, ..terms() }.describe(), "unlimited casual minichess7");
+        assert_eq!(
+            Terms { variant: VariantName::Chess960, days: Some(3), ..terms() }.describe(),
+            "3 days casual chess960"
+        );
         assert_eq!(terms().describe(), "unlimited casual game");
     }
 
