@@ -1,12 +1,12 @@
 // The computer levels a seat may have, as the lobby and the board editor offer them. The
 // choices are written at once as "Level N"; the labels with the levels' calibrated ratings
-// ("Level 6 · ~1500", docs/bots.md) come from GET /api/levels, asked once a page load, so the
+// ("Level 6 · ~950", docs/bots.md) come from GET /api/levels, asked once a page load, so the
 // ratings live in one place: the server.
 
 import { getJson } from './api.js';
 
-/** The levels, weakest first: 1–4 follow one-move rules, 5–8 are the engine (8 at full strength). */
-export const LEVELS = [1, 2, 3, 4, 5, 6, 7, 8];
+/** The levels, weakest first: 1–4 follow one-move rules, 5–12 are the engine (12 at full strength). */
+export const LEVELS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
 
 /** `<option>`s for a level `<select>`, with `selected` chosen. */
 export function levelOptions(selected) {

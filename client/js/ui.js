@@ -10,7 +10,7 @@ export function escapeHtml(text) {
 
 /**
  * How a SEATVIEW reads for people: the name the server gives a taken seat (a person's chosen
- * name, "Anonymous", or a bot's label "Level 6 · ~1500"), else what the seat is. Plain text: escape it for HTML.
+ * name, "Anonymous", or a bot's label "Level 6 · ~1000"), else what the seat is. Plain text: escape it for HTML.
  */
 /** True for a person's seat under a name chosen without an account (anyone may choose any free name). */
 export function isGuest(seat) {

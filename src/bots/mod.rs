@@ -1,8 +1,9 @@
 //! Computer players. Every level implements [`Bot`]: given a game, choose a move within the
 //! [`Limits`]. Synchronous and free of I/O; a seed makes a bot's choices reproducible.
 //!
-//! Levels 1–4 follow fixed, simple rules (docs/bots.md); levels 5–8 search with alpha-beta,
-//! 5–7 below full strength (a [`Skill`]: a shallow search and a pick among the best few moves).
+//! Levels 1–4 follow fixed, simple rules (docs/bots.md); levels 5–12 search with alpha-beta,
+//! 5–11 below full strength (a [`Skill`]: a shallow search and a pick among the best few
+//! moves; or a node budget).
 
 pub mod agents;
 pub mod analysis;
@@ -32,7 +33,7 @@ pub use level3::Level3;
 pub use level4::Level4;
 pub use search::{AlphaBeta, Skill};
 
-/// How long a bot may think. Levels 1–4 answer at once and ignore these; levels 5–8 stop at the
+/// How long a bot may think. Levels 1–4 answer at once and ignore these; levels 5–12 stop at the
 /// first limit reached and, without any, searches to a default depth.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
@@ -73,34 +74,96 @@ pub trait Bot: Send {
     fn new_game(&mut self) {}
 }
 
-/// A bot level, 1 to 8.
+/// A bot level, 1 to 12.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Level(u8);
 
-/// A level outside 1–8.
+/// A level outside 1–12.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("level must be 1 to 8, not {0}")]
+#[error("level must be 1 to 12, not {0}")]
 pub struct LevelError(pub String);
 
-/// Each level's rating, on the scale of Stockfish 15.1's `UCI_Elo`: levels 5–8 measured against
-/// Stockfish, levels 1–4 down a chain of matches from level 5 (docs/bots.md has the table, its
-/// intervals and the commands; `scripts/calibrate` measures them again). Rounded to 50 from the
-/// measurement with the level settings below and the second evaluation fit
-/// (`CONCURRENCY=2 scripts/calibrate 100 11`: 247, 339, 516, 558, 1223, 1521, 1783, 2021), since
-/// the intervals are ±65 at best. Level 8's is the learnt evaluation's, 2226 from 200 games
-/// against `UCI_Elo 2200` (seeds 55 and 57, docs/bots.md "Ratings").
-const RATINGS: [u16; 8] = [250, 350, 500, 550, 1200, 1500, 1800, 2250];
+/// The number of today's ladder, written with every stored level (see [`Level::of_record`]).
+pub const LADDER: u8 = 2;
+
+/// How an engine level (5–12) is held back, the ways engines limit their strength: a shallow
+/// search and a pick among the best few moves, or a full search stopped after a node budget.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Strength {
+    /// Levels 1–4: one-move rules, no search.
+    Rules,
+    /// A shallow search and a pick among its best few moves.
+    Skill(Skill),
+    /// The full search, stopped after this many nodes a move whatever the time allows.
+    Nodes(u64),
+    /// Full strength.
+    Full,
+}
+
+/// Each level's rating on the scale of Stockfish 15.1's `UCI_Elo` and how it plays. The
+/// ratings are `scripts/calibrate`'s (docs/bots.md "Ratings" has the table with intervals,
+/// games and opponents), rounded to 50. The ladder has no step above 300 from level 4 up
+/// (lichess's computer levels step by about 300), and each level scores at least 55% against
+/// the one below it in standard chess and in minichess7 (docs/bots.md "Head to head").
+const LEVELS: [(u16, Strength); 12] = [
+    (150, Strength::Rules),
+    (250, Strength::Rules),
+    (450, Strength::Rules),
+    (500, Strength::Rules),
+    (750, Strength::Skill(Skill { depth: 2, lines: 3, weakness: 128 })),
+    (1000, Strength::Skill(Skill { depth: 2, lines: 2, weakness: 128 })),
+    (1200, Strength::Skill(Skill { depth: 2, lines: 4, weakness: 100 })),
+    (1450, Strength::Skill(Skill { depth: 3, lines: 4, weakness: 100 })),
+    (1550, Strength::Skill(Skill { depth: 4, lines: 4, weakness: 100 })),
+    (1750, Strength::Skill(Skill { depth: 5, lines: 4, weakness: 85 })),
+    (2000, Strength::Nodes(30_000)),
+    (2250, Strength::Full),
+];
 
 impl Level {
-    pub const ALL: [Level; 8] = [Level(1), Level(2), Level(3), Level(4), Level(5), Level(6), Level(7), Level(8)];
+    pub const ALL: [Level; 12] = {
+        let mut all = [Level(1); 12];
+        let mut i = 0;
+        while i < all.len() {
+            all[i] = Level(i as u8 + 1);
+            i += 1;
+        }
+        all
+    };
     /// The strongest level: the engine at full strength.
-    pub const FULL: Level = Level(8);
+    pub const FULL: Level = Level(12);
 
     pub fn new(level: u8) -> Result<Level, LevelError> {
-        if (1..=8).contains(&level) {
+        if (1..=Level::FULL.0).contains(&level) {
             Ok(Level(level))
         } else {
             Err(LevelError(level.to_string()))
+        }
+    }
+
+    /// The level a game stored by a server of the first ladder (levels 1–8, before the ladder
+    /// had twelve) seated as `level`: levels 1–4 are the same players; the first ladder's
+    /// engine levels are today's nearest in rating to what they were then (5 ~1200, 6 ~1500,
+    /// 7 ~1800, and 8, full strength, ~2250).
+    pub fn of_first_ladder(level: u8) -> Result<Level, LevelError> {
+        const FIRST_ENGINE_LEVELS: [u16; 4] = [1200, 1500, 1800, 2250];
+        match level {
+            1..=4 => Ok(Level(level)),
+            5..=8 => {
+                let then = FIRST_ENGINE_LEVELS[usize::from(level - 5)];
+                Ok(Level::ALL.into_iter().min_by_key(|l| l.rating().abs_diff(then)).unwrap_or(Level::FULL))
+            }
+            _ => Err(LevelError(level.to_string())),
+        }
+    }
+
+    /// The level a stored record names: `ladder` is the ladder it was written under (0, as
+    /// records written before the ladder had a number read, is the first ladder; [`LADDER`]
+    /// is today's), so a game that seated the first ladder's level 8 still seats full strength.
+    pub fn of_record(level: u8, ladder: u8) -> Result<Level, LevelError> {
+        match ladder {
+            0 | 1 => Level::of_first_ladder(level),
+            _ => Level::new(level),
         }
     }
 
@@ -108,25 +171,27 @@ impl Level {
         self.0
     }
 
-    /// True for the levels that search (5–8) and so think for the time they are given.
-    pub fn searches(self) -> bool {
-        self.0 >= 5
+    /// How this level plays.
+    pub fn strength(self) -> Strength {
+        LEVELS[usize::from(self.0 - 1)].1
     }
 
-    /// How a searching level below full strength plays; None for level 8 and for levels 1–4.
+    /// True for the levels that search (5–12) and so may think for the time they are given.
+    pub fn searches(self) -> bool {
+        self.strength() != Strength::Rules
+    }
+
+    /// How a searching level below full strength picks its move; None for the others.
     pub fn skill(self) -> Option<Skill> {
-        let (depth, weakness) = match self.0 {
-            5 => (1, 90),
-            6 => (3, 85),
-            7 => (5, 70),
-            _ => return None,
-        };
-        Some(Skill { depth, lines: 4, weakness })
+        match self.strength() {
+            Strength::Skill(skill) => Some(skill),
+            _ => None,
+        }
     }
 
     /// The level's estimated rating (Stockfish `UCI_Elo` scale).
     pub fn rating(self) -> u16 {
-        RATINGS[usize::from(self.0 - 1)]
+        LEVELS[usize::from(self.0 - 1)].0
     }
 
     /// The strongest level rated at most `elo`, or level 1 below every rating.
@@ -134,7 +199,7 @@ impl Level {
         Level::ALL.into_iter().rev().find(|l| u32::from(l.rating()) <= elo).unwrap_or(Level(1))
     }
 
-    /// "Level 6 · ~1500", as the lobby, the terminal client and the API show it.
+    /// "Level 6 · ~950", as the lobby, the terminal client and the API show it.
     pub fn label(self) -> String {
         format!("Level {} · ~{}", self.0, self.rating())
     }
@@ -150,9 +215,13 @@ impl Level {
         }
     }
 
-    /// `engine` set up to play at this level (levels 5–8).
+    /// `engine` set up to play at this level (levels 5–12).
     pub fn engine(self, engine: AlphaBeta) -> AlphaBeta {
-        engine.with_skill(self.skill())
+        let nodes = match self.strength() {
+            Strength::Nodes(nodes) => Some(nodes),
+            _ => None,
+        };
+        engine.with_skill(self.skill()).with_node_cap(nodes)
     }
 }
 
@@ -175,5 +244,47 @@ pub(crate) fn rng(seed: Option<u64>) -> SmallRng {
     match seed {
         Some(seed) => SmallRng::seed_from_u64(seed),
         None => SmallRng::from_os_rng(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ladder_climbs_by_at_most_300_from_level_4() {
+        let ratings: Vec<u16> = Level::ALL.iter().map(|l| l.rating()).collect();
+        assert!(ratings.windows(2).all(|w| w[0] < w[1]), "{ratings:?}");
+        assert!(ratings[3..].windows(2).all(|w| w[1] - w[0] <= 300), "{ratings:?}");
+        assert_eq!(Level::ALL.map(Level::get), std::array::from_fn(|i| i as u8 + 1));
+        assert_eq!(Level::FULL.strength(), Strength::Full);
+        assert!(Level::ALL.iter().all(|l| l.searches() == (l.get() >= 5)));
+    }
+
+    #[test]
+    fn levels_outside_the_ladder_are_refused() {
+        for bad in ["0", "13", "-1", "", "x", "256"] {
+            assert!(bad.parse::<Level>().is_err(), "{bad}");
+        }
+        assert_eq!(Level::new(13).unwrap_err().to_string(), "level must be 1 to 12, not 13");
+        assert_eq!(" 12 ".parse::<Level>(), Ok(Level::FULL));
+    }
+
+    #[test]
+    fn a_stored_level_reads_on_the_ladder_it_was_written_under() {
+        let first: Vec<u8> = (1..=8).map(|l| Level::of_record(l, 0).map(Level::get).unwrap()).collect();
+        assert_eq!(first, [1, 2, 3, 4, 7, 8, 10, 12]);
+        assert!(Level::of_record(9, 0).is_err() && Level::of_record(0, 0).is_err());
+        assert_eq!(Level::of_record(9, LADDER), Level::new(9));
+        assert!(Level::of_record(13, LADDER).is_err());
+    }
+
+    #[test]
+    fn a_node_capped_level_stops_at_its_nodes() {
+        let Strength::Nodes(cap) = Level::new(11).unwrap().strength() else { panic!("level 11 counts nodes") };
+        let game = Game::new(crate::chess::Variant::Standard);
+        let mut engine = Level::new(11).unwrap().engine(AlphaBeta::new(Some(1)));
+        let result = engine.search(&game, &Limits::movetime(60_000), &mut |_| {});
+        assert!(result.best.is_some() && result.nodes <= cap + 2_000, "{} nodes", result.nodes);
     }
 }

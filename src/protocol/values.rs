@@ -101,7 +101,7 @@ pub enum SeatSpec {
     /// A person, holding the seat with a secret token.
     #[default]
     Human,
-    /// A computer player of level 1 to 8.
+    /// A computer player of level 1 to 12.
     Bot { level: u8 },
     /// An external UCI engine the server was started with (`GET /api/engines` lists them),
     /// with at most one strength setting: `{"Skill Level":3}` or `{"UCI_Elo":1500}`. The
@@ -251,7 +251,7 @@ impl From<PlayerName> for String {
 /// `{"kind":"human","online":true,"name":"Alice","account":true}` — a person holds the seat
 /// (online: at least one of their connections is open; `"Anonymous"` if they gave no name;
 /// `account` only when they are logged in: the name is then their username, not one chosen);
-/// `{"kind":"bot","level":6,"name":"Level 6","rating":1500,"label":"Level 6 · ~1500"}` (the
+/// `{"kind":"bot","level":6,"name":"Level 6","rating":1000,"label":"Level 6 · ~1000"}` (the
 /// level's calibrated rating, docs/bots.md); `{"kind":"engine","name":"Stockfish",
 /// "options":{"Skill Level":3},"label":"Stockfish · Skill Level 3"}` — a UCI engine;
 /// `{"kind":"open"}` — a human seat nobody has taken yet (`join` takes it).
@@ -272,7 +272,7 @@ pub enum SeatView {
         /// The level's rating; 0 from a server older than the ratings.
         #[serde(default)]
         rating: u16,
-        /// How people see the bot: "Level 6 · ~1500".
+        /// How people see the bot: "Level 6 · ~1000".
         #[serde(default)]
         label: String,
     },
@@ -295,7 +295,7 @@ impl SeatView {
         }
     }
 
-    /// How people see the seat's occupant: a bot's label ("Level 6 · ~1500"), else the name;
+    /// How people see the seat's occupant: a bot's label ("Level 6 · ~1000"), else the name;
     /// None for an open seat.
     pub fn shown(&self) -> Option<&str> {
         match self {

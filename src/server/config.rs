@@ -112,7 +112,7 @@ pub struct ServeArgs {
     /// Append a human-readable log of each game to <DIR>/<game>.log
     #[arg(long, value_name = "DIR")]
     pub log_dir: Option<PathBuf>,
-    /// Thinking time of level 5-8 bots per move, in milliseconds
+    /// Thinking time of level 5-12 bots per move, in milliseconds
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
     pub bot_movetime: u64,
     /// Pause before each move of a bot-vs-bot game, in milliseconds

@@ -91,8 +91,8 @@ pub struct PlayArgs {
     /// Your side: for a new game (default white), or the seat to take with --game (default: the open one)
     #[arg(long, value_enum)]
     pub color: Option<ColorArg>,
-    /// Play a new game against the computer at this level, 1 (weakest) to 8 (full strength)
-    #[arg(long, value_name = "LEVEL", value_parser = clap::value_parser!(u8).range(1..=8))]
+    /// Play a new game against the computer at this level, 1 (weakest) to 12 (full strength)
+    #[arg(long, value_name = "LEVEL", value_parser = clap::value_parser!(u8).range(1..=12))]
     pub vs_bot: Option<u8>,
     /// For a new game: standard, chess960 (a random start unless --fen) or minichess7 [default: standard]
     #[arg(long)]

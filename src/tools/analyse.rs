@@ -1,4 +1,4 @@
-//! `gambit analyse GAME.pgn [--movetime MS]`: the engine at full strength (level 8) over every position of every
+//! `gambit analyse GAME.pgn [--movetime MS]`: the engine at full strength (level 12) over every position of every
 //! game in a PGN file, printed as PGN again with the evaluation after each move as a
 //! `{ [%eval 0.35] }` comment (`[%eval #-3]` for a mate), the judged moves marked with NAGs
 //! ($6 ?!, $2 ?, $4 ??) and the engine's move named — readable by other PGN tools.

@@ -8,7 +8,7 @@ use crate::chess::{Game, Rules, Variant};
 
 #[derive(Args, Debug)]
 pub struct BotArgs {
-    /// Bot level, 1 to 8
+    /// Bot level, 1 to 12
     #[arg(long)]
     pub level: Level,
     /// standard, chess960 or minichess7
@@ -20,7 +20,7 @@ pub struct BotArgs {
     /// Seed for the bot's random choices, to make them reproducible
     #[arg(long, allow_negative_numbers = true)]
     pub seed: Option<u64>,
-    /// Thinking time for levels 5–8 in milliseconds (levels 1–4 answer at once)
+    /// Thinking time for levels 5–12 in milliseconds (levels 1–4 answer at once)
     #[arg(long, default_value_t = 1000, allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub movetime: u64,
 }

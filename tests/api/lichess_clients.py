@@ -161,9 +161,9 @@ assert requests.get(f"{BOARD_URL}/api/games/user/{BOT}", headers={"Accept": "app
 # A game against the server's computer: it answers the move, and the player resigns.
 ai = board.challenges.create_ai(level=1, clock_limit=600, clock_increment=0, color="white")
 assert ai["player"] == "white" and ai["source"] == "ai", ai
-assert next_of(board_events, "gameStart")["game"]["opponent"]["ai"] == 4
+assert next_of(board_events, "gameStart")["game"]["opponent"]["ai"] == 5
 ai_game = follow(board.board.stream_game_state(ai["id"]))
-assert next_of(ai_game, "gameFull")["black"]["aiLevel"] == 4
+assert next_of(ai_game, "gameFull")["black"]["aiLevel"] == 5
 board.board.make_move(ai["id"], "e2e4")
 reply = next_of(ai_game, "gameState", lambda s: len(s["moves"].split()) == 2)
 assert chess.Move.from_uci(reply["moves"].split()[1]) in chess.Board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").legal_moves

@@ -1,6 +1,6 @@
 //! The computer players against their spec (docs/bots.md and the issue): every level returns a
 //! legal move or none when the game is over; levels 2–4 choose from the set their rule defines;
-//! level 8 finds short mates and wins a hanging queen in both variants.
+//! full strength (level 12) finds short mates and wins a hanging queen in both variants.
 //!
 //! The expected sets are computed here, independently of `gambit::bots`: piece values, attacked
 //! squares (this file's own ray walker, not `Position::attackers`), checks and captures are all
@@ -24,7 +24,7 @@ fn game(variant: Variant, fen: &str) -> Game {
 }
 
 fn bot(level: u8, seed: u64) -> Box<dyn Bot> {
-    Level::new(level).expect("a level from 1 to 8").bot(Some(seed))
+    Level::new(level).expect("a level from 1 to 12").bot(Some(seed))
 }
 
 fn names(moves: &[Move]) -> Vec<String> {
@@ -611,7 +611,7 @@ fn every_level_plays_a_legal_move_in_random_positions() {
         let games = random_games(variant, 330, seed);
         let live = games.iter().filter(|g| !g.is_over()).count();
         assert!(live >= 300, "{variant}: only {live} live positions");
-        for level in 1..=8 {
+        for level in 1..=Level::FULL.get() {
             let mut b = bot(level, 7);
             let limits = if level >= 5 { Limits::depth(2) } else { Limits::default() };
             for g in &games {
@@ -644,7 +644,7 @@ fn no_move_when_the_game_is_over() {
     for (variant, fen) in over {
         let g = game(variant, fen);
         assert!(g.is_over(), "{fen} should be over");
-        for level in 1..=8 {
+        for level in 1..=Level::FULL.get() {
             for limits in [Limits::default(), Limits::depth(3), Limits::movetime(50)] {
                 assert_eq!(bot(level, 1).choose(&g, &limits), None, "level {level} in {fen}");
             }
@@ -656,13 +656,13 @@ fn no_move_when_the_game_is_over() {
         g.play_uci(uci).expect("legal");
     }
     assert!(g.is_over());
-    for level in 1..=8 {
+    for level in 1..=Level::FULL.get() {
         assert_eq!(bot(level, 1).choose(&g, &Limits::depth(2)), None, "level {level} after fool's mate");
     }
 }
 
 // ---------------------------------------------------------------------------------------------
-// Level 8, checked against an exhaustive search written here.
+// Full strength (level 12), checked against an exhaustive search written here.
 
 /// True if playing `m` ends the game at once in favour of the side that plays it (checkmate, or
 /// in minichess7 leaving the opponent out of valid moves).
@@ -694,7 +694,7 @@ fn forces_win_in_two(g: &Game, m: Move) -> bool {
     })
 }
 
-fn level8_choices(g: &Game, limits: &Limits, seeds: std::ops::Range<u64>) -> Vec<Move> {
+fn full_strength_choices(g: &Game, limits: &Limits, seeds: std::ops::Range<u64>) -> Vec<Move> {
     seeds
         .map(|seed| {
             Level::FULL.bot(Some(seed)).choose(g, limits).unwrap_or_else(|| panic!("no move in {}", g.position().fen()))
@@ -703,7 +703,7 @@ fn level8_choices(g: &Game, limits: &Limits, seeds: std::ops::Range<u64>) -> Vec
 }
 
 #[test]
-fn level8_mates_in_one() {
+fn full_strength_mates_in_one() {
     let cases = [
         (Variant::Standard, "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"),
         (Variant::Standard, "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 4 4"),
@@ -719,15 +719,15 @@ fn level8_mates_in_one() {
         let wins = winning_moves(&g);
         assert!(!wins.is_empty() && wins.len() < g.legal_moves().len(), "{fen}: winning moves {:?}", names(&wins));
         for limits in [Limits::depth(4), Limits::movetime(500)] {
-            for m in level8_choices(&g, &limits, 0..3) {
-                assert!(wins.contains(&m), "level 8 played {m} in {fen} ({limits:?}); mates: {:?}", names(&wins));
+            for m in full_strength_choices(&g, &limits, 0..3) {
+                assert!(wins.contains(&m), "full strength played {m} in {fen} ({limits:?}); mates: {:?}", names(&wins));
             }
         }
     }
 }
 
 #[test]
-fn level8_mates_in_two() {
+fn full_strength_mates_in_two() {
     let cases = [
         // Re8+ Rxe8 Rxe8#.
         (Variant::Standard, "2r3k1/5ppp/8/8/8/8/4RPPP/4R1K1 w - - 0 1"),
@@ -743,16 +743,16 @@ fn level8_mates_in_two() {
         assert!(!forcing.is_empty(), "{fen} has no mate in 2");
         assert!(forcing.len() < g.legal_moves().len(), "{fen}");
         for limits in [Limits::depth(4), Limits::movetime(500)] {
-            for m in level8_choices(&g, &limits, 0..3) {
+            for m in full_strength_choices(&g, &limits, 0..3) {
                 assert!(
                     forcing.contains(&m),
-                    "level 8 played {m} in {fen} ({limits:?}); mates in 2 start {:?}",
+                    "full strength played {m} in {fen} ({limits:?}); mates in 2 start {:?}",
                     names(&forcing)
                 );
             }
         }
-        // And it finishes the job: after the best defence, level 8 mates.
-        let m = level8_choices(&g, &Limits::depth(4), 0..1)[0];
+        // And it finishes the job: after the best defence, full strength mates.
+        let m = full_strength_choices(&g, &Limits::depth(4), 0..1)[0];
         let mut next = g.clone();
         next.play(m).expect("legal");
         for &reply in next.legal_moves().iter() {
@@ -761,14 +761,14 @@ fn level8_mates_in_two() {
             if after.is_over() {
                 continue;
             }
-            let finish = level8_choices(&after, &Limits::depth(4), 0..1)[0];
-            assert!(wins_at_once(&after, finish), "{fen}: after {m} {reply}, level 8 played {finish}, not mate");
+            let finish = full_strength_choices(&after, &Limits::depth(4), 0..1)[0];
+            assert!(wins_at_once(&after, finish), "{fen}: after {m} {reply}, full strength played {finish}, not mate");
         }
     }
 }
 
 #[test]
-fn level8_wins_a_hanging_queen() {
+fn full_strength_wins_a_hanging_queen() {
     let cases = [
         (Variant::Standard, "4k3/1p6/8/3q4/8/2N5/8/3RK3 w - - 0 1"),
         (Variant::Standard, "4k3/8/8/3Q4/8/2n5/8/4K3 b - - 0 1"),
@@ -779,11 +779,11 @@ fn level8_wins_a_hanging_queen() {
         let g = game(variant, fen);
         let pos = g.position();
         for limits in [Limits::depth(4), Limits::movetime(200)] {
-            for m in level8_choices(&g, &limits, 0..3) {
+            for m in full_strength_choices(&g, &limits, 0..3) {
                 assert_eq!(
                     pos.piece_at(m.to).map(|p| p.role),
                     Some(Role::Queen),
-                    "level 8 played {m} in {fen} instead of taking the queen"
+                    "full strength played {m} in {fen} instead of taking the queen"
                 );
             }
         }
@@ -791,7 +791,7 @@ fn level8_wins_a_hanging_queen() {
 }
 
 #[test]
-fn level8_does_not_allow_mate_in_one() {
+fn full_strength_does_not_allow_mate_in_one() {
     let cases = [
         // Back rank: any rook move off the first rank (and Re1) allows ...Re1#.
         (Variant::Standard, "4r1k1/ppp2ppp/8/8/8/8/PPP2PPP/3R2K1 w - - 0 1"),
@@ -812,21 +812,21 @@ fn level8_does_not_allow_mate_in_one() {
             })
             .collect();
         assert!(losing.len() >= 3 && losing.len() < g.legal_moves().len(), "{fen}: {:?}", names(&losing));
-        for m in level8_choices(&g, &Limits::depth(4), 0..5) {
-            assert!(!losing.contains(&m), "level 8 played {m} in {fen}, which allows mate in 1");
+        for m in full_strength_choices(&g, &Limits::depth(4), 0..5) {
+            assert!(!losing.contains(&m), "full strength played {m} in {fen}, which allows mate in 1");
         }
     }
 }
 
 #[test]
-fn level8_repeats_its_choice_for_a_seed_at_fixed_depth() {
+fn full_strength_repeats_its_choice_for_a_seed_at_fixed_depth() {
     let mut positions: Vec<Game> = CRAFTED.iter().map(|c| game(c.variant, c.fen)).collect();
     positions.extend(random_games(Variant::Standard, 10, 41));
     positions.extend(random_games(Variant::Minichess7, 10, 42));
     for g in positions.iter().filter(|g| !g.is_over()) {
         for seed in [0, 9] {
-            let a = level8_choices(g, &Limits::depth(3), seed..seed + 1);
-            let b = level8_choices(g, &Limits::depth(3), seed..seed + 1);
+            let a = full_strength_choices(g, &Limits::depth(3), seed..seed + 1);
+            let b = full_strength_choices(g, &Limits::depth(3), seed..seed + 1);
             assert_eq!(a, b, "seed {seed} in {}", g.position().fen());
         }
     }

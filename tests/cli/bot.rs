@@ -42,12 +42,12 @@ fn every_level_prints_a_legal_move_in_both_variants() {
     ];
     for (variant, fen) in positions {
         let legal = legal_uci(variant, fen);
-        for level in ["1", "2", "3", "4", "5", "6", "7", "8"] {
+        for level in ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"] {
             let mut args = vec!["--level", level, "--variant", variant.name(), "--seed", "7"];
             if fen != variant.initial_fen() {
                 args.extend(["--fen", fen]);
             }
-            if level >= "5" {
+            if level.parse::<u8>().is_ok_and(|l| l >= 5) {
                 args.extend(["--movetime", "100"]);
             }
             let m = printed_move(&args);
@@ -60,12 +60,12 @@ fn every_level_prints_a_legal_move_in_both_variants() {
 }
 
 #[test]
-fn level8_takes_the_mate_from_the_command_line() {
-    let m = printed_move(&["--level", "8", "--fen", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "--movetime", "100"]);
+fn full_strength_takes_the_mate_from_the_command_line() {
+    let m = printed_move(&["--level", "12", "--fen", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "--movetime", "100"]);
     assert_eq!(m, "a1a8");
     let m = printed_move(&[
         "--level",
-        "8",
+        "12",
         "--variant",
         "minichess7",
         "--fen",
@@ -86,7 +86,7 @@ fn no_legal_move_prints_0000() {
         (Variant::Minichess7, "k6/7/2C4/7/7/7/1R1K3 b - - 0 1"),
     ];
     for (variant, fen) in over {
-        for level in ["1", "2", "3", "4", "5", "6", "7", "8"] {
+        for level in ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"] {
             let args = ["--level", level, "--variant", variant.name(), "--fen", fen, "--seed", "3"];
             let out = gambit_bot(&args);
             assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
@@ -117,7 +117,7 @@ fn a_seed_makes_levels_1_to_4_reproducible() {
 fn bad_arguments_give_one_error_line_and_exit_2() {
     let cases: &[&[&str]] = &[
         &["--level", "0"],
-        &["--level", "9"],
+        &["--level", "13"],
         &["--level", "x"],
         &["--level", "-1"],
         &[],
@@ -134,7 +134,7 @@ fn bad_arguments_give_one_error_line_and_exit_2() {
             "--fen",
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         ],
-        &["--level", "8", "--movetime", "0"],
+        &["--level", "12", "--movetime", "0"],
         &["--level", "5", "--movetime", "abc"],
         &["--level", "5", "--movetime", "-5"],
         &["--level", "1", "--seed", "abc"],

@@ -146,7 +146,7 @@ fn pgn_holds_every_game() {
 fn bad_arguments_give_one_line_and_exit_2() {
     let unwritable = "/nonexistent-gambit-dir/games.pgn";
     let cases: &[&[&str]] = &[
-        &["match", "--white", "level9", "--black", "dummy", "--games", "2"],
+        &["match", "--white", "level13", "--black", "dummy", "--games", "2"],
         &["match", "--white", "level1", "--black", "minimax", "--games", "2"],
         &["match", "--white", "uci:", "--black", "dummy", "--games", "2"],
         &["match", "--white", "uci:/bin/x,Skill Level", "--black", "dummy", "--games", "2"],
@@ -169,10 +169,10 @@ fn bad_arguments_give_one_line_and_exit_2() {
         assert!(err.starts_with("error: "), "{args:?}: {err:?}");
         assert_eq!(stdout(&out), "", "{args:?}");
     }
-    let out = gambit(&["match", "--white", "level9", "--black", "dummy", "--games", "2"]);
+    let out = gambit(&["match", "--white", "level13", "--black", "dummy", "--games", "2"]);
     assert_eq!(
         stderr(&out),
-        "error: unknown player \"level9\": expected level1..level8, dummy, random, greedy, smart, minimax4, skill:DEPTH,LINES,WEAKNESS, uci:PATH[,Name=Value...] or gambit:PATH|@COMMIT[,Name=Value...]\n"
+        "error: unknown player \"level13\": expected level1..level12, dummy, random, greedy, smart, minimax4, skill:DEPTH,LINES,WEAKNESS, uci:PATH[,Name=Value...] or gambit:PATH|@COMMIT[,Name=Value...]\n"
     );
     let out = gambit(&["match", "--white", "level1", "--black", "dummy", "--games", "2", "--pgn", unwritable]);
     assert!(stderr(&out).contains(unwritable));
@@ -181,7 +181,7 @@ fn bad_arguments_give_one_line_and_exit_2() {
 const STOCKFISH: &str = "/usr/games/stockfish";
 
 /// A node budget makes every search the same however busy the machine is and however games
-/// are spread over threads: level 8 and Stockfish (told `go nodes`) replay their games move
+/// are spread over threads: full strength (level 12) and Stockfish (told `go nodes`) replay their games move
 /// for move, which no time budget would.
 #[test]
 fn a_node_budget_replays_levels_and_engines() {
@@ -190,7 +190,7 @@ fn a_node_budget_replays_levels_and_engines() {
     }
     let run = |name: &str, concurrency: &str| {
         let pgn = temp_file(name);
-        let white = "level8".to_string();
+        let white = "level12".to_string();
         // Full strength: a limited Stockfish picks its weaker moves by a clock-seeded random number.
         let black = format!("uci:{STOCKFISH},Threads=1,Hash=16");
         let args = ["match", "--white", &white, "--black", &black, "--games", "2", "--nodes", "2000", "--seed", "9"];

@@ -612,7 +612,7 @@ async fn bad_arguments_unreachable_servers_and_unknown_games_are_one_line_errors
         (vec!["play", &url, "--game", "nosuchgame"], "there is no game \"nosuchgame\""),
         (vec!["play", &url, "--game", &game, "--color", "white"], "the white seat is taken"),
         (vec!["play", &url, "--game", &game, "--color", "white"], "to watch the game instead: gambit watch"),
-        (vec!["play", &url, "--vs-bot", "9"], "--vs-bot"),
+        (vec!["play", &url, "--vs-bot", "13"], "--vs-bot"),
         (vec!["play", &url, "--vs-bot", "1", "--game", "abc"], "cannot be used with"),
         (vec!["play", &url, "--color", "green"], "green"),
         (vec!["play", &url, "--variant", "atomic"], "atomic"),

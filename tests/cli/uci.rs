@@ -145,7 +145,7 @@ fn handshake() {
     assert!(lines.iter().any(|l| l.starts_with("id name gambit ")), "{lines:?}");
     assert!(lines.iter().any(|l| l.starts_with("id author ")), "{lines:?}");
     for option in [
-        "option name Level type spin default 8 min 1 max 8",
+        "option name Level type spin default 12 min 1 max 12",
         "option name Hash type spin default 16 min 1 max 1024",
         "option name Clear Hash type button",
         "option name MultiPV type spin default 1 min 1 max 64",
@@ -270,7 +270,7 @@ fn go_infinite_waits_for_stop_even_after_finding_mate() {
 #[test]
 fn every_level_answers() {
     let mut engine = Engine::start();
-    for level in 1..=8 {
+    for level in gambit::bots::Level::ALL.map(|l| l.get()) {
         engine.send(&format!("setoption name Level value {level}"));
         engine.send("position startpos moves g1f3");
         engine.send("go movetime 100");
@@ -293,7 +293,7 @@ fn bad_input_is_explained_and_changes_nothing() {
     engine.send("position startpos moves e2e4");
     for (bad, says) in [
         ("flubber 42", "unknown command"),
-        ("setoption name Level value 9", "Level"),
+        ("setoption name Level value 13", "Level"),
         ("setoption name Level value high", "Level"),
         ("setoption name Level", "needs a value"),
         ("setoption name Contempt value 64", "unknown option"),

@@ -297,7 +297,7 @@ async fn engine_games_from_one_address_hold_no_engine_tables() {
     let seconds = std::env::var("GAMBIT_ABUSE_SECS").ok().and_then(|s| s.parse().ok()).unwrap_or(20);
     let start = Instant::now();
     let mut client: Option<Client> = None;
-    // Level 8 against level 8 on a one-second clock: games that end in seconds, as fast as
+    // Level 12 against level 12 on a one-second clock: games that end in seconds, as fast as
     // one address can make them (a new connection every 40 games: one follows at most 64).
     while start.elapsed() < Duration::from_secs(seconds) {
         let c = match &mut client {
@@ -305,7 +305,7 @@ async fn engine_games_from_one_address_hold_no_engine_tables() {
             None => client.insert(Client::connect_from(server.addr(), ATTACKER).await),
         };
         let clock = json!({"initial_ms":1000,"increment_ms":0});
-        c.send(json!({"type":"create","white":bot(8),"black":bot(8),"clock":clock})).await;
+        c.send(json!({"type":"create","white":bot(12),"black":bot(12),"clock":clock})).await;
         let answer = recv_one_of(c, &["created", "error"]).await;
         if answer["type"] == "created" {
             created += 1;
@@ -321,10 +321,10 @@ async fn engine_games_from_one_address_hold_no_engine_tables() {
     }
     let after = server.rss_kib();
     peak = peak.max(after);
-    println!("level 8 games: {created} created in {seconds} s; RSS {before} KiB -> peak {peak} KiB, end {after} KiB");
+    println!("level 12 games: {created} created in {seconds} s; RSS {before} KiB -> peak {peak} KiB, end {after} KiB");
     assert!(created >= 40, "only {created} games were made: the attack did not run");
     let growth = peak.saturating_sub(before);
-    assert!(growth < 200 * MIB, "RSS grew by {growth} KiB with {created} level 8 games");
+    assert!(growth < 200 * MIB, "RSS grew by {growth} KiB with {created} level 12 games");
 }
 
 // ---- 3. the server-wide game cap ------------------------------------------------------------
@@ -667,9 +667,9 @@ async fn an_unwatched_bot_game_pauses_and_goes_on_for_a_spectator() {
     let args = ["--unwatched-bot-pause", "1", "--bot-movetime", "200", "--bot-delay", "0"];
     let server = Served::start(&dir, &args, None).await;
     let mut creator = Client::connect(server.addr()).await;
-    let (untimed, _) = creator.create(bot(8), bot(8), None).await;
+    let (untimed, _) = creator.create(bot(12), bot(12), None).await;
     let clock = json!({"initial_ms":600_000,"increment_ms":0});
-    creator.send(json!({"type":"create","white":bot(8),"black":bot(8),"clock":clock})).await;
+    creator.send(json!({"type":"create","white":bot(12),"black":bot(12),"clock":clock})).await;
     let timed = creator.recv_type("created").await["game"].as_str().expect("id").to_string();
     // Both play while their creator watches.
     creator.recv_type("move").await;

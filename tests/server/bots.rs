@@ -16,7 +16,7 @@ async fn next_move(client: &mut Client) -> Value {
 #[tokio::test]
 async fn a_person_plays_each_level() {
     let server = start().await;
-    for level in 1..=8u8 {
+    for level in gambit::bots::Level::ALL.map(|l| l.get()) {
         let mut me = server.client().await;
         let (game, _) = me.create(human(), bot(level), Some("white")).await;
         let state = me.recv_type("state").await;
@@ -92,7 +92,7 @@ async fn undo_while_the_bot_thinks_drops_its_answer() {
     config.room.engine_movetime = Duration::from_millis(1500);
     let server = start_with(config).await;
     let mut me = server.client().await;
-    let (game, _) = me.create(human(), bot(8), Some("white")).await;
+    let (game, _) = me.create(human(), bot(12), Some("white")).await;
     me.recv_type("state").await;
     me.send(json!({"type":"move","game":game,"uci":"e2e4"})).await;
     assert_eq!(next_move(&mut me).await["uci"], "e2e4");
@@ -139,7 +139,7 @@ async fn the_levels_are_listed_with_their_ratings() {
     assert_eq!(status, 200, "{body}");
     let levels: Value = serde_json::from_str(&body).expect("JSON");
     let levels = levels.as_array().expect("a list");
-    assert_eq!(levels.len(), 8, "{body}");
+    assert_eq!(levels.len(), gambit::bots::Level::ALL.len(), "{body}");
     let mut last = 0;
     for (i, entry) in levels.iter().enumerate() {
         let level = i as u64 + 1;

@@ -228,7 +228,7 @@ async fn a_waiting_game_does_not_charge_anyone() {
 async fn a_bot_plays_on_the_clock() {
     let server = start().await;
     let (mut white, game, _, state) =
-        create_timed(&server, bot(8), json!({"initial_ms":30_000,"increment_ms":0}), None).await;
+        create_timed(&server, bot(12), json!({"initial_ms":30_000,"increment_ms":0}), None).await;
     // Both seats are taken at once: the game starts, waiting for White's first move.
     assert_eq!(state["status"], "ongoing");
     assert_eq!(state["clock"]["running"], Value::Null);
@@ -240,7 +240,7 @@ async fn a_bot_plays_on_the_clock() {
     // no grace, and its clock ends a game whose engine stops answering).
     assert_eq!(reply["clock"]["white_ms"], 30_000, "{reply}");
     let black_ms = reply["clock"]["black_ms"].as_u64().expect("black_ms");
-    // Level 8 thinks no longer than a twentieth of its time left (and the test config's 150 ms).
+    // Level 12 thinks no longer than a twentieth of its time left (and the test config's 150 ms).
     assert!((28_400..30_000).contains(&black_ms), "{reply}");
     assert_eq!(reply["clock"]["running"], "white");
 }

@@ -36,7 +36,7 @@ async fn malformed_messages_are_bad_requests() {
         r#"{"type":"move","game":"x"}"#,
         r#"{"type":"move","game":"x","uci":7}"#,
         r#"{"type":"create","variant":"atomic"}"#,
-        r#"{"type":"create","white":{"kind":"bot","level":9}}"#,
+        r#"{"type":"create","white":{"kind":"bot","level":13}}"#,
         r#"{"type":"create","clock":{"initial_ms":500,"increment_ms":0}}"#,
         r#"{"type":"create","fen":"8/8/8/8/8/8/8/8 w - - 0 1"}"#,
         r#"{"type":"create","white":{"kind":"bot","level":2},"as":"white"}"#,

@@ -78,9 +78,9 @@ async fn killed_and_started_again(db: &str) {
     c_white.send(json!({"type":"chat","game":c,"room":"players","text":"good luck, Dave"})).await;
     assert_eq!(c_black.recv_type("chat").await["text"], "good luck, Dave");
 
-    // B: a person against level 8, which thinks for 2.5 s: killed while it thinks.
+    // B: a person against level 12, which thinks for 2.5 s: killed while it thinks.
     let mut b_human = s.client().await;
-    let (b, b_t) = b_human.create(human(), bot(8), Some("white")).await;
+    let (b, b_t) = b_human.create(human(), bot(12), Some("white")).await;
     let b_t = b_t.expect("token");
     let b_last = b_human.play(&b, "e2e4").await;
 

@@ -1,4 +1,4 @@
-//! The engine of levels 5–8: negamax alpha-beta with iterative deepening under a time, node or depth budget.
+//! The engine of levels 5–12: negamax alpha-beta with iterative deepening under a time, node or depth budget.
 //!
 //! Principal variation search with aspiration windows, a transposition table, reverse
 //! futility, null-move, ProbCut, late move, futility and SEE pruning, late move reductions,
@@ -96,7 +96,7 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
 }
 
-/// The alpha-beta engine behind levels 5–8 and the analysis. It keeps its move-ordering
+/// The alpha-beta engine behind levels 5–12 and the analysis. It keeps its move-ordering
 /// history between moves of a game, and its transposition table too unless it borrows one
 /// from a [`TablePool`] for each search.
 pub struct AlphaBeta {
@@ -107,6 +107,8 @@ pub struct AlphaBeta {
     lines: usize,
     /// Below full strength: how deep to search and how to pick among the best moves.
     skill: Option<Skill>,
+    /// Below full strength: the most nodes a search may visit, whatever its limits allow.
+    node_cap: Option<u64>,
 }
 
 /// Where an engine's transposition table comes from.
@@ -136,12 +138,26 @@ impl AlphaBeta {
     }
 
     fn with_tables(seed: Option<u64>, tables: Tables) -> AlphaBeta {
-        AlphaBeta { tables, heuristics: Heuristics::new(), rng: super::rng(seed), lines: 1, skill: None }
+        AlphaBeta {
+            tables,
+            heuristics: Heuristics::new(),
+            rng: super::rng(seed),
+            lines: 1,
+            skill: None,
+            node_cap: None,
+        }
     }
 
     /// Plays below full strength (None: full strength).
     pub fn with_skill(mut self, skill: Option<Skill>) -> AlphaBeta {
         self.skill = skill;
+        self
+    }
+
+    /// Stops every search after at most `nodes` nodes (None: only its limits stop it), a
+    /// strength that stays the same on a fast machine, a slow one or a long clock.
+    pub fn with_node_cap(mut self, nodes: Option<u64>) -> AlphaBeta {
+        self.node_cap = nodes;
         self
     }
 
@@ -191,6 +207,14 @@ impl AlphaBeta {
             }
             _ => {}
         }
+        let capped;
+        let limits = match self.node_cap {
+            Some(cap) if limits.nodes.is_none_or(|n| n > cap) => {
+                capped = Limits { nodes: Some(cap), ..limits.clone() };
+                &capped
+            }
+            _ => limits,
+        };
         let (deadline, soft_deadline) = match limits.movetime {
             Some(t) => {
                 // Leave room to answer: a little for the last node check, a little for the caller.

@@ -1,5 +1,5 @@
 //! Computer analysis of finished games, asked for over HTTP and run by the server: the engine
-//! at full strength (level 8) over every position with a fixed budget each, position by position on the blocking
+//! at full strength (level 12) over every position with a fixed budget each, position by position on the blocking
 //! pool, each search waiting for one of the permits bot searches take (so analyses and bots
 //! share the CPUs the server gives its engines, and a bot's move never waits behind a whole
 //! analysis). The store holds the claim of the one analysis running per game, with its

@@ -152,7 +152,7 @@ pub(super) async fn pgn(Path(id): Path<String>, State(shared): State<Arc<Shared>
 }
 
 /// `/api/levels`: the computer levels a seat may have, each with its calibrated rating and the
-/// label the lobby shows ("Level 6 · ~1500"), weakest first.
+/// label the lobby shows ("Level 6 · ~1000"), weakest first.
 pub(super) async fn levels() -> Json<serde_json::Value> {
     let levels: Vec<serde_json::Value> = Level::ALL
         .iter()

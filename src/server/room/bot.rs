@@ -20,7 +20,7 @@ use crate::bots::{AlphaBeta, Bot, Level, Limits};
 use crate::chess::{ByColor, Color, Game, Move};
 use crate::protocol::{GameId, Status};
 
-/// Transposition table size of the server's searching bots (levels 5–8): 2^17 entries (about 3 MiB), enough
+/// Transposition table size of the server's searching bots (levels 5–12): 2^17 entries (about 3 MiB), enough
 /// for a second's search.
 const SERVER_TABLE_BITS: u32 = 17;
 

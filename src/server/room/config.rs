@@ -15,7 +15,7 @@ use crate::server::store::{GameStore, RatingStore, StoredGame};
 /// Timing options of rooms, and the limits they share.
 #[derive(Clone, Debug)]
 pub struct RoomConfig {
-    /// Thinking time of a level 5–8 bot per move (levels 1–4 answer at once; 5–7 stop sooner, at their depth).
+    /// Thinking time of a level 5–12 bot per move (levels 1–4 answer at once; 5–10 stop sooner, at their depth, and 11 after its nodes).
     pub engine_movetime: Duration,
     /// Pause before each move of a bot-vs-bot game, so people can follow it.
     pub bot_delay: Duration,

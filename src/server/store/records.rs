@@ -4,6 +4,7 @@
 
 use super::accounts::{ratings_json, ratings_of};
 use super::{StoreError, StoredChat, StoredClock, StoredGame, StoredScore, StoredSeat, StoredTimes, CHAT_KEPT};
+use crate::bots::{Level, LADDER};
 use crate::chess::{Outcome, Repetition, Rules, Variant};
 use crate::server::token::TokenHash;
 
@@ -95,7 +96,10 @@ impl GameRow {
         let seat = |spec: &str, token: Option<Vec<u8>>, name: Option<String>, account: Option<i64>, what: &str| {
             let spec: SeatRecord = serde_json::from_str(spec).map_err(|e| bad(what, &e))?;
             Ok::<_, String>(match spec {
-                SeatRecord::Bot { level } => StoredSeat::Bot { level },
+                // Stored as today's level number, whatever ladder wrote it.
+                SeatRecord::Bot { level, ladder } => {
+                    StoredSeat::Bot { level: Level::of_record(level, ladder).map_err(|e| bad(what, &e))?.get() }
+                }
                 SeatRecord::Engine { name, options } => StoredSeat::Engine { name, options },
                 SeatRecord::Human => {
                     StoredSeat::Human { token: token.as_deref().and_then(TokenHash::from_slice), name, account }
@@ -297,7 +301,7 @@ impl TryFrom<RulesRecord> for Rules {
     }
 }
 
-/// The `white` and `black` columns: `{"kind":"human"}`, `{"kind":"bot","level":3}` or
+/// The `white` and `black` columns: `{"kind":"human"}`, `{"kind":"bot","level":3,"ladder":2}` or
 /// `{"kind":"engine","name":"Stockfish","options":{"Skill Level":3}}` (a kind older servers
 /// never wrote, so their databases read as before).
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -306,6 +310,9 @@ enum SeatRecord {
     Human,
     Bot {
         level: u8,
+        /// The ladder `level` is on (`bots::LADDER`); absent in records of the first ladder (1–8).
+        #[serde(default)]
+        ladder: u8,
     },
     Engine {
         name: String,
@@ -318,7 +325,7 @@ impl From<&StoredSeat> for SeatRecord {
     fn from(seat: &StoredSeat) -> SeatRecord {
         match seat {
             StoredSeat::Human { .. } => SeatRecord::Human,
-            StoredSeat::Bot { level } => SeatRecord::Bot { level: *level },
+            StoredSeat::Bot { level } => SeatRecord::Bot { level: *level, ladder: LADDER },
             StoredSeat::Engine { name, options } => SeatRecord::Engine { name: name.clone(), options: options.clone() },
         }
     }
@@ -350,7 +357,48 @@ mod tests {
         assert!(matches!(back, SeatRecord::Engine { name, options: o } if name == "Stockfish" && o == options));
         // What servers before engine seats wrote.
         let bot: SeatRecord = serde_json::from_str(r#"{"kind":"bot","level":3}"#).unwrap();
-        assert!(matches!(bot, SeatRecord::Bot { level: 3 }));
+        assert!(matches!(bot, SeatRecord::Bot { level: 3, ladder: 0 }));
         assert!(matches!(serde_json::from_str(r#"{"kind":"human"}"#).unwrap(), SeatRecord::Human));
+    }
+
+    /// A game a server of the first ladder (levels 1–8) stored with its level 8 seat opens
+    /// with full strength, today's level 12, and is written back under today's ladder.
+    #[test]
+    fn a_first_ladder_level_opens_as_the_level_nearest_it() {
+        let game = StoredGame {
+            id: "ladder1".into(),
+            variant: Variant::Standard,
+            initial_fen: Variant::Standard.initial_fen().into(),
+            rules: Rules::default(),
+            white: StoredSeat::Human { token: None, name: Some("Ann".into()), account: None },
+            black: StoredSeat::Bot { level: 12 },
+            clock: None,
+            times: None,
+            moves: Vec::new(),
+            v: 1,
+            outcome: None,
+            created_ms: 1_700_000_000_000,
+            ended_ms: None,
+            score: Default::default(),
+            chat: Vec::new(),
+            rated: false,
+            ratings: None,
+        };
+        let mut row = GameRow::of(&game);
+        assert_eq!(row.black, r#"{"kind":"bot","level":12,"ladder":2}"#);
+        let black = |row: &GameRow| match row.clone().into_game().expect("a game").black {
+            StoredSeat::Bot { level } => level,
+            other => panic!("not a bot: {other:?}"),
+        };
+        assert_eq!(black(&row), 12);
+        for (then, now) in [(1, 1), (4, 4), (5, 7), (6, 8), (7, 10), (8, 12)] {
+            row.black = format!(r#"{{"kind":"bot","level":{then}}}"#);
+            assert_eq!(black(&row), now, "first ladder's level {then}");
+        }
+        row.black = r#"{"kind":"bot","level":9}"#.into();
+        let err = row.clone().into_game().map(drop).unwrap_err();
+        assert!(err.contains("bad black seat: level must be 1 to 12, not 9"), "{err}");
+        row.black = r#"{"kind":"bot","level":13,"ladder":2}"#.into();
+        assert!(row.clone().into_game().is_err());
     }
 }

@@ -11,7 +11,7 @@ use crate::server::store::AccountKey;
 
 /// Who an arena's player is.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(from = "WhoRecord", into = "WhoRecord")]
 pub enum Who {
     /// An account: a person, or a bot account playing through the Bot API (`bot`).
     Account { id: AccountKey, bot: bool },
@@ -19,6 +19,48 @@ pub enum Who {
     Level { level: u8 },
     /// An external UCI engine the server was started with.
     Engine { name: String },
+}
+
+/// [`Who`] as an arena's stored state writes it: a level with the ladder it is on
+/// (`bots::LADDER`; absent in arenas stored on the first ladder, levels 1–8).
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum WhoRecord {
+    Account {
+        id: AccountKey,
+        bot: bool,
+    },
+    Level {
+        level: u8,
+        #[serde(default)]
+        ladder: u8,
+    },
+    Engine {
+        name: String,
+    },
+}
+
+impl From<WhoRecord> for Who {
+    fn from(record: WhoRecord) -> Who {
+        match record {
+            WhoRecord::Account { id, bot } => Who::Account { id, bot },
+            // A number no ladder knows stays as it was: joining checks it.
+            WhoRecord::Level { level, ladder } => {
+                Who::Level { level: crate::bots::Level::of_record(level, ladder).map_or(level, |l| l.get()) }
+            }
+            WhoRecord::Engine { name } => Who::Engine { name },
+        }
+    }
+}
+
+impl From<Who> for WhoRecord {
+    fn from(who: Who) -> WhoRecord {
+        match who {
+            Who::Account { id, bot } => WhoRecord::Account { id, bot },
+            Who::Level { level } => WhoRecord::Level { level, ladder: crate::bots::LADDER },
+            Who::Engine { name } => WhoRecord::Engine { name },
+        }
+    }
 }
 
 impl Who {
@@ -217,6 +259,19 @@ mod tests {
 
     fn level(level: u8) -> ArenaPlayer {
         ArenaPlayer { name: format!("Level {level}"), who: Who::Level { level }, withdrawn: false, rating: None }
+    }
+
+    #[test]
+    fn a_level_is_stored_with_its_ladder_and_the_first_ladders_read_as_today() {
+        let text = serde_json::to_string(&Who::Level { level: 12 }).unwrap();
+        assert_eq!(text, r#"{"kind":"level","level":12,"ladder":2}"#);
+        assert_eq!(serde_json::from_str::<Who>(&text).unwrap(), Who::Level { level: 12 });
+        let first = |level: u8| serde_json::from_str::<Who>(&format!(r#"{{"kind":"level","level":{level}}}"#)).unwrap();
+        assert_eq!(first(8), Who::Level { level: 12 });
+        assert_eq!(first(3), Who::Level { level: 3 });
+        assert_eq!(first(40), Who::Level { level: 40 }, "kept for joining to refuse");
+        let account = Who::Account { id: 7, bot: true };
+        assert_eq!(serde_json::from_str::<Who>(&serde_json::to_string(&account).unwrap()).unwrap(), account);
     }
 
     fn ended(white: usize, black: usize, result: u8) -> ArenaGame {

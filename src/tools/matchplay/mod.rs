@@ -34,12 +34,12 @@ pub const MAX_PLIES: usize = 300;
 
 const SPEC_HELP: &str = "\
 SPEC is one of:
-  level1 .. level8          gambit's bot levels (levels 5-8 think for --movetime or --nodes per move)
+  level1 .. level12         gambit's bot levels (levels 5-12 think for --movetime or --nodes per move)
   dummy, random, greedy, smart, minimax4
                             the reference agents of the NUS CS3243 7x7 minichess project
                             (they move at once and play either variant)
   skill:DEPTH,LINES,WEAKNESS
-                            the engine weakened as levels 5-7 are: searched to DEPTH, then a
+                            the engine weakened as levels 5-10 are: searched to DEPTH, then a
                             pick among its best LINES moves, WEAKNESS 0 (best) to 128 (any of
                             them alike); the calibration's stepping stones, e.g. skill:1,8,128
   uci:PATH[,Name=Value...]  an external UCI engine and the options to set on it, separated
@@ -74,10 +74,10 @@ pub struct MatchArgs {
     /// standard, chess960 or minichess7
     #[arg(long, default_value = "standard")]
     pub variant: Variant,
-    /// Thinking time per move in milliseconds for levels 5-8 and UCI engines (the others move at once)
+    /// Thinking time per move in milliseconds for levels 5-12 and UCI engines (the others move at once)
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub movetime: u64,
-    /// Nodes per move for levels 5-8, skill: players and UCI engines (`go nodes N`) instead of
+    /// Nodes per move for levels 5-12, skill: players and UCI engines (`go nodes N`) instead of
     /// --movetime: a budget the machine's load cannot change. A UCI engine still forfeits a
     /// move it has not answered within twice --movetime and a second
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000_000))]

@@ -12,13 +12,13 @@ use crate::uci_client::{parse_command, CommandError, Engine, EngineConfig, Reply
 /// A player as named on the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Spec {
-    /// `level1` … `level8`.
+    /// `level1` … `level12`.
     Level(Level),
     /// One of the CS3243 agents: `dummy`, `random`, `greedy`, `smart`, `minimax4`.
     Agent(&'static str),
     /// `uci:PATH[,Name=Value...]`: an external UCI engine.
     Uci(EngineConfig),
-    /// `skill:DEPTH,LINES,WEAKNESS`: the engine weakened by hand, as levels 5–7 are
+    /// `skill:DEPTH,LINES,WEAKNESS`: the engine weakened by hand, as levels 5–10 are
     /// ([`Skill`]). The calibration uses these as stepping stones between level 4 and level 5,
     /// whose strengths are too far apart to measure against each other.
     Skill(Skill),
@@ -41,7 +41,7 @@ pub enum Build {
 impl Spec {
     /// Parses a SPEC; the error names what is wrong with it.
     pub fn parse(text: &str, variant: Variant) -> Result<Spec, String> {
-        let expected = "expected level1..level8, dummy, random, greedy, smart, minimax4, skill:DEPTH,LINES,WEAKNESS, uci:PATH[,Name=Value...] or gambit:PATH|@COMMIT[,Name=Value...]";
+        let expected = "expected level1..level12, dummy, random, greedy, smart, minimax4, skill:DEPTH,LINES,WEAKNESS, uci:PATH[,Name=Value...] or gambit:PATH|@COMMIT[,Name=Value...]";
         let trimmed = text.trim();
         if let Some(rest) = trimmed.strip_prefix("gambit:") {
             let (target, options) = parse_command(rest).map_err(|e| match e {
@@ -76,8 +76,9 @@ impl Spec {
         if let Some(rest) = trimmed.strip_prefix("skill:") {
             return parse_skill(rest).map(Spec::Skill).map_err(|why| format!("bad player {text:?}: {why}"));
         }
-        if let Some(&[digit @ b'1'..=b'8']) = trimmed.strip_prefix("level").map(str::as_bytes) {
-            if let Ok(level) = Level::new(digit - b'0') {
+        // `level` and the number as written, so no sign and no leading zero.
+        if let Some(number) = trimmed.strip_prefix("level").filter(|n| !n.starts_with(['0', '+'])) {
+            if let Ok(level) = number.parse::<u8>().map_err(drop).and_then(|n| Level::new(n).map_err(drop)) {
                 return Ok(Spec::Level(level));
             }
         }
@@ -87,7 +88,7 @@ impl Spec {
         Err(format!("unknown player {text:?}: {expected}"))
     }
 
-    /// True for the players that think for `--movetime`: levels 5–8 and engines.
+    /// True for the players that think for `--movetime`: levels 5–12 and engines.
     pub fn uses_movetime(&self) -> bool {
         match self {
             Spec::Level(level) => level.searches(),
@@ -276,7 +277,19 @@ mod tests {
 
     #[test]
     fn specs_parse_and_print_back() {
-        for text in ["level1", "level8", "dummy", "random", "greedy", "smart", "minimax4", "skill:1,8,128"] {
+        for text in [
+            "level1",
+            "level8",
+            "level10",
+            "level11",
+            "level12",
+            "dummy",
+            "random",
+            "greedy",
+            "smart",
+            "minimax4",
+            "skill:1,8,128",
+        ] {
             assert_eq!(Spec::parse(text, Variant::Standard).unwrap().to_string(), text);
         }
         let spec = Spec::parse("uci:/usr/games/stockfish,Skill Level=0, Threads=1", Variant::Standard).unwrap();
@@ -317,12 +330,24 @@ mod tests {
 
     #[test]
     fn bad_specs_say_why() {
-        let err = Spec::parse("level9", Variant::Standard).unwrap_err();
+        let err = Spec::parse("level13", Variant::Standard).unwrap_err();
         assert_eq!(
             err,
-            "unknown player \"level9\": expected level1..level8, dummy, random, greedy, smart, minimax4, skill:DEPTH,LINES,WEAKNESS, uci:PATH[,Name=Value...] or gambit:PATH|@COMMIT[,Name=Value...]"
+            "unknown player \"level13\": expected level1..level12, dummy, random, greedy, smart, minimax4, skill:DEPTH,LINES,WEAKNESS, uci:PATH[,Name=Value...] or gambit:PATH|@COMMIT[,Name=Value...]"
         );
-        for bad in ["", "level", "level0", "level+5", "level05", "minimax", "stockfish", "Level1"] {
+        for bad in [
+            "",
+            "level",
+            "level0",
+            "level+5",
+            "level05",
+            "level010",
+            "level 5",
+            "level256",
+            "minimax",
+            "stockfish",
+            "Level1",
+        ] {
             assert!(Spec::parse(bad, Variant::Standard).unwrap_err().starts_with("unknown player"), "{bad}");
         }
         for bad in

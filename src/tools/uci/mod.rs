@@ -75,7 +75,7 @@ impl Output {
     }
 }
 
-/// The bot behind the engine: levels 5–8 search and report; levels 1–4 answer at once.
+/// The bot behind the engine: levels 5–12 search and report; levels 1–4 answer at once.
 enum Player {
     Searcher(Box<AlphaBeta>),
     Simple(Box<dyn Bot>),

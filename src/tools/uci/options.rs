@@ -193,7 +193,7 @@ mod tests {
         let mut options = Options::default();
         for (name, value) in [
             ("Level", "0"),
-            ("Level", "9"),
+            ("Level", "13"),
             ("Hash", "0"),
             ("Hash", "1025"),
             ("MultiPV", "65"),

@@ -239,7 +239,7 @@ pub(super) async fn cancel(
 }
 
 /// `POST /api/challenge/ai`: a game against the server's computer at once. `level` 1–8 is
-/// lichess's scale (the nearest gambit level by rating); gambit's own `gambitLevel` 1–8 and
+/// lichess's scale (the nearest gambit level by rating); gambit's own `gambitLevel` 1–12 and
 /// `engine` (an `--engine` by name) are extensions (docs/api.md).
 pub(super) async fn ai(
     State(shared): State<Arc<Shared>>,
@@ -250,7 +250,11 @@ pub(super) async fn ai(
     let mut terms = terms(&fields)?;
     // lichess's computer games are never rated.
     terms.rated = false;
-    let seat = match (fields.get("engine"), fields.number("gambitLevel", 1..=8)?, fields.number("level", 1..=8)?) {
+    let seat = match (
+        fields.get("engine"),
+        fields.number("gambitLevel", 1..=u64::from(Level::FULL.get()))?,
+        fields.number("level", 1..=8)?,
+    ) {
         (Some(engine), None, None) => SeatSpec::Engine { name: engine.to_string(), options: Default::default() },
         (None, Some(level), None) => SeatSpec::Bot { level: level as u8 },
         (None, None, level) => {
@@ -348,7 +352,7 @@ mod tests {
     #[test]
     fn lichess_levels_seat_the_nearest_gambit_level() {
         let picked: Vec<u8> = (1..=8).map(|l| level_for_lichess(l).map_or(0, Level::get)).collect();
-        assert_eq!(picked, [4, 5, 6, 7, 7, 8, 8, 8]);
+        assert_eq!(picked, [5, 6, 8, 10, 11, 12, 12, 12]);
         assert!(level_for_lichess(0).is_none() && level_for_lichess(9).is_none());
     }
 }
