@@ -149,10 +149,7 @@ impl Level {
         const FIRST_ENGINE_LEVELS: [u16; 4] = [1200, 1500, 1800, 2250];
         match level {
             1..=4 => Ok(Level(level)),
-            5..=8 => {
-                let then = FIRST_ENGINE_LEVELS[usize::from(level - 5)];
-                Ok(Level::ALL.into_iter().min_by_key(|l| l.rating().abs_diff(then)).unwrap_or(Level::FULL))
-            }
+            5..=8 => Ok(Level::nearest(FIRST_ENGINE_LEVELS[usize::from(level - 5)])),
             _ => Err(LevelError(level.to_string())),
         }
     }
@@ -199,7 +196,12 @@ impl Level {
         Level::ALL.into_iter().rev().find(|l| u32::from(l.rating()) <= elo).unwrap_or(Level(1))
     }
 
-    /// "Level 6 · ~950", as the lobby, the terminal client and the API show it.
+    /// The level rated nearest `rating` (the weaker of two as near).
+    pub fn nearest(rating: u16) -> Level {
+        Level::ALL.into_iter().min_by_key(|l| l.rating().abs_diff(rating)).unwrap_or(Level::FULL)
+    }
+
+    /// "Level 6 · ~1000", as the lobby, the terminal client and the API show it.
     pub fn label(self) -> String {
         format!("Level {} · ~{}", self.0, self.rating())
     }

@@ -29,8 +29,7 @@ pub const LICHESS_AI_RATINGS: [u16; 8] = [800, 1100, 1400, 1700, 2000, 2300, 270
 
 /// The gambit level nearest in rating to lichess's computer level `level` (1–8).
 pub fn level_for_lichess(level: u8) -> Option<Level> {
-    let rating = *LICHESS_AI_RATINGS.get(usize::from(level).checked_sub(1)?)?;
-    Level::ALL.into_iter().min_by_key(|l| l.rating().abs_diff(rating))
+    LICHESS_AI_RATINGS.get(usize::from(level).checked_sub(1)?).map(|&rating| Level::nearest(rating))
 }
 
 /// The `color` field: white, black or random (None).
