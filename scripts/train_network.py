@@ -35,6 +35,11 @@ With --minichess7 the network is minichess7's (network_minichess7.bin): nine kin
 so 1,152 inputs, and seven files to turn over (every position: the variant has no castling).
 The records are examples/net_features's with --minichess7, from positions labelled by
 scripts/eval_labels.py --minichess7.
+
+INIT (in the environment) names a network file to go on from instead of random weights, e.g.
+the built-in src/bots/eval/network.bin; RATE sets the first epochs' learning rate (1e-3 unless
+told), lower when going on from a trained network (docs/bots.md, "Search labels for the
+network").
 """
 import os
 import sys
@@ -48,7 +53,7 @@ SCALE = 400.0
 QA, QB = 255, 64
 LAMBDA = float(os.environ.get("LAMBDA", "1.0"))
 BATCH = 4096
-RATE = 1e-3
+RATE = float(os.environ.get("RATE", "1e-3"))
 # Decoupled (AdamW) weight decay on the first layer's weights, per unit of the rate.
 WEIGHT_DECAY = float(os.environ.get("WEIGHT_DECAY", "1.0"))
 
@@ -133,6 +138,19 @@ def loss_of(params, records, target):
     return total / len(records)
 
 
+def from_file(path):
+    """The weights of a network file, as written below, back in the trainer's units."""
+    count = INPUTS * HIDDEN + 3 * HIDDEN
+    if not os.path.isfile(path) or os.path.getsize(path) != 2 * count + 4:
+        sys.exit(f"{path} is not a network of this shape")
+    words = np.fromfile(path, dtype="<i2", count=count).astype(np.float32)
+    w1 = (words[:INPUTS * HIDDEN] / QA).reshape(INPUTS, HIDDEN)
+    b1 = words[INPUTS * HIDDEN:INPUTS * HIDDEN + HIDDEN] / QA
+    w2 = words[INPUTS * HIDDEN + HIDDEN:] / QB
+    b2 = np.fromfile(path, dtype="<i4", offset=2 * words.size, count=1).astype(np.float32) / (QA * QB)
+    return [w1, b1, w2, b2]
+
+
 def main():
     global INPUTS, FILES
     args = sys.argv[1:]
@@ -157,6 +175,11 @@ def main():
     w2 = (rng.standard_normal(2 * HIDDEN) * 0.1).astype(np.float32)
     b2 = np.zeros(1, dtype=np.float32)
     params = [w1, b1, w2, b2]
+    if os.environ.get("INIT"):
+        # Go on from a trained network (e.g. the built-in one) rather than from random weights.
+        params = from_file(os.environ["INIT"])
+        print(f"starting from {os.environ['INIT']}: held-out loss {loss_of(params, held, held_target):.6f}", flush=True)
+    w1, b1, w2, b2 = params
     opt = Adam(params, RATE)
     for epoch in range(epochs):
         # The rate falls in steps, as most engines' trainers do.
