@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Positions labelled by Stockfish's static evaluation: eval_labels.py [--minichess7] [--depth N] OUT.csv GAMES.pgn...
+"""Positions labelled by Stockfish's static evaluation or a short search: eval_labels.py [--minichess7] [--depth N] OUT.csv GAMES.pgn...
 
 The positions are those of `gambit match --pgn` games (e.g. `gambit match --white level8
 --black skill:4,4,40 --nodes 2000 --games 60000 --seed 1001 --pgn GAMES.pgn --concurrency 2`:
@@ -74,66 +74,47 @@ def minichess7_positions(paths):
         yield fen, float(result)
 
 
-def search_label(batch, depth):
-    """The score of a depth-`depth` search of each FEN, for White, in centipawns (None for a mate)."""
-    p = subprocess.Popen(["/usr/games/stockfish"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                         bufsize=1 << 16)
-    done = threading.Event()
-
-    def feed():
-        p.stdin.write("setoption name Threads value 1\nsetoption name Hash value 16\n")
-        for fen in batch:
-            p.stdin.write(f"position fen {fen}\ngo depth {depth}\n")
-        p.stdin.flush()
-        # `quit` would stop a search still running: it goes once the last one has answered.
-        done.wait()
-        p.stdin.write("quit\n")
-        p.stdin.close()
-
-    threading.Thread(target=feed, daemon=True).start()
-    scores, last = [], None
-    for line in p.stdout:
-        if line.startswith("info depth") and " score " in line:
-            words = line.split()
-            at = words.index("score")
-            last = int(words[at + 2]) if words[at + 1] == "cp" else None
-        elif line.startswith("bestmove"):
-            fen = batch[len(scores)]
-            white = fen.split(" ")[1] == "w"
-            scores.append(None if last is None else (last if white else -last))
-            last = None
-            if len(scores) == len(batch):
-                done.set()
-    p.wait()
-    if len(scores) != len(batch):
-        raise RuntimeError(f"stockfish answered {len(scores)} of {len(batch)} positions")
-    return scores
-
-
 def label(job):
-    """The static evaluation of each FEN, for White, in centipawns (None in check), or with a
-    depth the score of a search."""
+    """Each FEN's static evaluation, for White, in centipawns (None in check); with a depth, the
+    score of a search to that depth (None for a mate)."""
     variant, batch, depth = job
-    if depth:
-        return search_label(batch, depth)
     command, setup, answer = ENGINES[variant]
+    if depth:
+        setup += "setoption name Threads value 1\nsetoption name Hash value 16\n"
+    ask = f"go depth {depth}" if depth else "eval"
     p = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1 << 16)
+    answered = threading.Event()
 
     def feed():
         p.stdin.write(setup)
         for fen in batch:
-            p.stdin.write(f"position fen {fen}\neval\n")
+            p.stdin.write(f"position fen {fen}\n{ask}\n")
+        p.stdin.flush()
+        if depth:
+            # `quit` would stop a search still running: it goes once the last one has answered.
+            answered.wait()
         p.stdin.write("quit\n")
         p.stdin.close()
 
     threading.Thread(target=feed, daemon=True).start()
-    scores = []
+    scores, searched = [], None
     for line in p.stdout:
-        if line.startswith(answer):
+        if not depth and line.startswith(answer):
             # "Final evaluation       +0.16 (white side) [...]" (Stockfish), "Total evaluation:
             # -0.19 (white side)" (Fairy-Stockfish), or "none (in check)".
             word = line.split()[2]
             scores.append(None if word == "none" else round(float(word) * 100))
+        elif depth and line.startswith("info depth") and " score " in line:
+            # The last score before `bestmove` is the deepest; it is the side to move's.
+            words = line.split()
+            at = words.index("score")
+            searched = int(words[at + 2]) if words[at + 1] == "cp" else None
+        elif depth and line.startswith("bestmove"):
+            white = batch[len(scores)].split(" ")[1] == "w"
+            scores.append(None if searched is None else (searched if white else -searched))
+            searched = None
+            if len(scores) == len(batch):
+                answered.set()
     p.wait()
     if len(scores) != len(batch):
         raise RuntimeError(f"{command[0]} answered {len(scores)} of {len(batch)} positions")
