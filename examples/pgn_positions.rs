@@ -1,9 +1,9 @@
 //! The positions of PGN games worth a static evaluation's label, as `FEN;result` lines (the
-//! game's result for White: 1, 0.5 or 0), for scripts/eval_labels.py in the variants
-//! python-chess cannot read (minichess7):
+//! game's result for White: 1, 0.5 or 0), for scripts/eval_labels.py in every variant (it
+//! read standard chess's games with python-chess before, 25 times slower):
 //! `cargo run --release --example pgn_positions -- OPENING GAMES.pgn... > POSITIONS.txt`.
 //!
-//! Kept, as eval_labels.py keeps them from standard chess's games: every position from ply
+//! Kept: every position from ply
 //! OPENING on (the match's random openings are 8 plies in standard chess, up to 6 in
 //! minichess7) that is not in check and whose move in the game is neither a capture nor a
 //! promotion (a static evaluation cannot judge a position where a capture is due), each

@@ -18,11 +18,11 @@ With --depth N (standard chess) the label is instead the score of Stockfish's se
 evaluation a few plies on, where tactics the position holds are played out. Depth 6 labels
 about 1,500 positions a second per process here. Positions whose search finds a mate are left
 out (a winning chance of 1 says nothing an evaluation can learn from).
-Needs python-chess (`pip install chess`) and /usr/games/stockfish; two Stockfish processes.
+The positions are read by examples/pgn_positions (built on the first run), 25 times faster than
+python-chess read them before. Needs /usr/games/stockfish; two Stockfish processes.
 
-With --minichess7 the games are minichess7's, which python-chess cannot read: the positions come
-from examples/pgn_positions (the same choice, after the match's openings of up to 6 plies), and
-the labels from Fairy-Stockfish 11.1's `eval` ("Total evaluation", the classical evaluation: it
+With --minichess7 the games are minichess7's (the same choice, after the match's openings of up
+to 6 plies), and the labels from Fairy-Stockfish 11.1's `eval` ("Total evaluation", the classical evaluation: it
 has no network for this variant) with tests/data/minichess7.ini, about 6,000 positions a second.
 """
 import multiprocessing as mp
@@ -31,13 +31,8 @@ import subprocess
 import sys
 import threading
 
-try:
-    import chess
-    import chess.pgn
-except ImportError:
-    sys.exit("needs python-chess (pip install chess)")
-
-OPENING = 8
+# The plies of the match's random openings, which are left out: 8 in standard chess, up to 6 in minichess7.
+OPENING = {"standard": 8, "minichess7": 6}
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The engine and its setup for each variant, and the line of `eval`'s answer that holds the score.
 ENGINES = {
@@ -46,29 +41,14 @@ ENGINES = {
                    f"setoption name VariantPath value {ROOT}/tests/data/minichess7.ini\n"
                    "setoption name UCI_Variant value minichess7\n", "Total evaluation"),
 }
-RESULTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
 
-def positions(path):
-    """(FEN, result for White) of each kept position of each game in the PGN file."""
-    with open(path) as fh:
-        while (game := chess.pgn.read_game(fh)) is not None:
-            result = RESULTS.get(game.headers.get("Result"))
-            if result is None:
-                continue
-            board = game.board()
-            for ply, move in enumerate(game.mainline_moves()):
-                quiet = not board.is_capture(move) and move.promotion is None
-                if ply >= OPENING and quiet and not board.is_check():
-                    yield board.fen(), result
-                board.push(move)
-
-
-def minichess7_positions(paths):
-    """(FEN, result for White) of the kept positions of minichess7 games, by examples/pgn_positions."""
+def positions(variant, paths):
+    """(FEN, result for White) of the kept positions of the games, by examples/pgn_positions:
+    Rust's PGN reader, some 25 times faster than python-chess's (34 s for 2,879 games here)."""
     subprocess.run(["cargo", "build", "--release", "--quiet", "--example", "pgn_positions"], cwd=ROOT, check=True)
     tool = os.path.join(ROOT, "target", "release", "examples", "pgn_positions")
-    out = subprocess.run([tool, "6", *paths], stdout=subprocess.PIPE, text=True, check=True).stdout
+    out = subprocess.run([tool, str(OPENING[variant]), *paths], stdout=subprocess.PIPE, text=True, check=True).stdout
     for line in out.splitlines():
         fen, result = line.split(";")
         yield fen, float(result)
@@ -133,14 +113,8 @@ def main():
     if len(args) < 2:
         sys.exit("usage: eval_labels.py [--minichess7] [--depth N] OUT.csv GAMES.pgn...")
     out_path, paths = args[0], args[1:]
-    found = minichess7_positions(paths) if variant == "minichess7" else (p for path in paths for p in positions(path))
-    seen, kept = set(), []
-    for fen, result in found:
-        # The move counters do not change the evaluation: one label per placement.
-        key = " ".join(fen.split(" ")[:4])
-        if key not in seen:
-            seen.add(key)
-            kept.append((fen, result))
+    # examples/pgn_positions keeps each placement once (the move counters do not change the evaluation).
+    kept = list(positions(variant, paths))
     print(f"{len(kept)} positions", file=sys.stderr, flush=True)
     chunk = 50_000
     batches = [(variant, [fen for fen, _ in kept[i:i + chunk]], depth) for i in range(0, len(kept), chunk)]
