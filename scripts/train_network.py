@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Trains level 8's evaluation network: train_network.py [--minichess7] OUT.bin EPOCHS HELD.bin DATA.bin...
+"""Trains full strength's (level 12's) evaluation network: train_network.py [--minichess7] OUT.bin EPOCHS HELD.bin DATA.bin...
 
 The network is the usual first one of engines that moved from a written evaluation to a learnt
 one: each side's view of the board (768 inputs: the side's own and the other side's six kinds of
@@ -19,22 +19,26 @@ of 4.3 million positions here).
 HELD.bin must come from other games than the DATA files: the loss printed after each epoch is
 on it. Positions of one game are much alike, and a held-out share of the same games flatters
 (docs/bots.md, "The learnt evaluation, continued"). Weight decay on the first layer
-(WEIGHT_DECAY in the environment, 1.0 unless told) keeps the network from learning the games
-by heart. A position without castling rights is learnt with its files turned over half the
-time: the rules cannot tell the king's side from the queen's.
+(WEIGHT_DECAY in the environment, 0.1 unless told) keeps the network from learning the games
+by heart; at 1.0, as the first networks had it, it held the first layer's weights so small that
+a network taught twice the positions played 100 Elo worse (docs/bots.md, "Twice the positions,
+a tenth of the weight decay"). A position without castling rights is learnt with its files
+turned over half the time: the rules cannot tell the king's side from the queen's.
 
-The network level 8 plays with (docs/bots.md, "A learnt evaluation that plays"):
-    gambit match --white level8 --black skill:4,4,40 --nodes 2000 --games 60000 --seed 1001 \
-        --pgn a.pgn --concurrency 2
-    (the last 2,000 games held out, the rest in two files; then for each file)
-    scripts/eval_labels.py part.csv part.pgn
-    cargo run --release --example net_features -- part.csv part.bin
-    scripts/train_network.py network.bin 12 held.bin part0.bin part1.bin
+The network level 12 plays with (docs/bots.md, "Twice the positions, a tenth of the weight decay"):
+    gambit match --white level12 --black skill:4,4,40 --nodes 600 --games 200000 --seed 1005 \
+        --pgn train.pgn --concurrency 2          (stopped after 115,605 games)
+    gambit match --white level12 --black skill:4,4,40 --nodes 2000 --games 100000 --seed 1004 \
+        --pgn held.pgn --concurrency 2           (stopped after 2,879 games: the held-out ones)
+    scripts/eval_labels.py train.csv train.pgn                  (and held)
+    cargo run --release --example net_features -- train.csv train.bin   (and held)
+    scripts/train_network.py network.bin 12 held.bin train.bin
 
 With --minichess7 the network is minichess7's (network_minichess7.bin): nine kinds of piece,
 so 1,152 inputs, and seven files to turn over (every position: the variant has no castling).
 The records are examples/net_features's with --minichess7, from positions labelled by
-scripts/eval_labels.py --minichess7.
+scripts/eval_labels.py --minichess7. minichess7's network was trained before the weight decay
+and the output weights' bound changed: WEIGHT_DECAY=1.0 OUTPUT_CLIP=127 train as it was.
 
 INIT (in the environment) names a network file to go on from instead of random weights, e.g.
 the built-in src/bots/eval/network.bin; RATE sets the first epochs' learning rate (1e-3 unless
@@ -55,7 +59,9 @@ LAMBDA = float(os.environ.get("LAMBDA", "1.0"))
 BATCH = 4096
 RATE = float(os.environ.get("RATE", "1e-3"))
 # Decoupled (AdamW) weight decay on the first layer's weights, per unit of the rate.
-WEIGHT_DECAY = float(os.environ.get("WEIGHT_DECAY", "1.0"))
+WEIGHT_DECAY = float(os.environ.get("WEIGHT_DECAY", "0.1"))
+# The largest quantized output weight (OUTPUT_CLIP in the environment, 1023 unless told).
+OUTPUT_CLIP = int(os.environ.get("OUTPUT_CLIP", "1023"))
 
 
 RECORD = np.dtype([("own", "<u2", 32), ("other", "<u2", 32), ("score", "<i2"), ("result", "u1"),
@@ -200,8 +206,9 @@ def main():
             g_w1 = xo.T @ d_own + xt.T @ d_other
             g_b1 = d_own.sum(0) + d_other.sum(0)
             opt.step(params, [np.asarray(g_w1, dtype=np.float32), g_b1.astype(np.float32), g_w2, g_b2])
-            # The output weights must fit the quantized network's i16 products.
-            np.clip(w2, -127 / QB, 127 / QB, out=w2)
+            # The quantized output weights are i16s summed as i32 products with the clipped
+            # layer (0..255): at most 2 * 256 * 255 * OUTPUT_CLIP, far from overflowing.
+            np.clip(w2, -OUTPUT_CLIP / QB, OUTPUT_CLIP / QB, out=w2)
             np.clip(w1, -32000 / QA / 32, 32000 / QA / 32, out=w1)
         print(f"epoch {epoch + 1}/{epochs}: held-out loss {loss_of(params, held, held_target):.6f}"
               f"  ({time.time() - t0:.0f} s)", flush=True)

@@ -2,8 +2,8 @@
 //! judgement at a glance. scripts/train_network.py writes `network.bin` (standard chess) from
 //! positions of `gambit match` games labelled by Stockfish 15.1's static evaluation, and
 //! `network_minichess7.bin` from minichess7's labelled by Fairy-Stockfish 11.1's
-//! (scripts/eval_labels.py); docs/bots.md ("A learnt evaluation that plays" and "minichess7's
-//! network") says how, and what they gained.
+//! (scripts/eval_labels.py); docs/bots.md ("A learnt evaluation that plays", "Twice the
+//! positions, a tenth of the weight decay" and "minichess7's network") says how, and what they gained.
 //!
 //! Each side's view of the board — its own and the other side's kinds of piece (six in
 //! standard chess, nine in minichess7) on 64 squares, the board turned over for Black — goes
@@ -337,7 +337,8 @@ fn sub(acc: &mut [i16; HIDDEN], weights: &[i16; HIDDEN]) {
     }
 }
 
-/// The clipped layer weighed by the output weights (at most 256 * 255 * 127 in size: no overflow).
+/// The clipped layer weighed by the output weights (train_network.py keeps those within ±1023:
+/// at most 256 * 255 * 1023 in size, far from overflowing).
 #[inline(always)]
 fn weigh(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
     let mut sum = 0;
