@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Trains full strength's (level 12's) evaluation network: train_network.py [--minichess7] OUT.bin EPOCHS HELD.bin DATA.bin...
+"""Trains the evaluation network of the full search (levels 11 and 12): train_network.py [--minichess7] OUT.bin EPOCHS HELD.bin DATA.bin...
 
 The network is the usual first one of engines that moved from a written evaluation to a learnt
 one: each side's view of the board (768 inputs: the side's own and the other side's six kinds of
@@ -25,14 +25,24 @@ a network taught twice the positions played 100 Elo worse (docs/bots.md, "Twice 
 a tenth of the weight decay"). A position without castling rights is learnt with its files
 turned over half the time: the rules cannot tell the king's side from the queen's.
 
-The network level 12 plays with (docs/bots.md, "Twice the positions, a tenth of the weight decay"):
-    gambit match --white level12 --black skill:4,4,40 --nodes 600 --games 200000 --seed 1005 \
-        --pgn train.pgn --concurrency 2          (stopped after 115,605 games)
-    gambit match --white level12 --black skill:4,4,40 --nodes 2000 --games 100000 --seed 1004 \
-        --pgn held.pgn --concurrency 2           (stopped after 2,879 games: the held-out ones)
+The network level 12 plays with (docs/bots.md, "A learnt evaluation that plays"), trained
+before the defaults changed:
+    gambit match --white level8 --black skill:4,4,40 --nodes 2000 --games 60000 --seed 1001 \
+        --pgn a.pgn --concurrency 2
+    (the last 2,000 games held out, the rest in two files; then for each file)
+    scripts/eval_labels.py part.csv part.pgn
+    cargo run --release --example net_features -- part.csv part.bin
+    WEIGHT_DECAY=1.0 OUTPUT_CLIP=127 scripts/train_network.py network.bin 12 held.bin part0.bin part1.bin
+
+The better network with these defaults, not built in yet (docs/bots.md, "Twice the positions,
+a tenth of the weight decay", says why and what building it in asks for):
+    gambit match --white level12 --black skill:4,4,40 --nodes 600 --games 115605 --seed 1005 \
+        --pgn train.pgn --concurrency 2
+    gambit match --white level12 --black skill:4,4,40 --nodes 2000 --games 2879 --seed 1004 \
+        --pgn held.pgn --concurrency 2           (the held-out games)
     scripts/eval_labels.py train.csv train.pgn                  (and held)
     cargo run --release --example net_features -- train.csv train.bin   (and held)
-    scripts/train_network.py network.bin 12 held.bin train.bin
+    scripts/train_network.py netD.bin 12 held.bin train.bin
 
 With --minichess7 the network is minichess7's (network_minichess7.bin): nine kinds of piece,
 so 1,152 inputs, and seven files to turn over (every position: the variant has no castling).
