@@ -25,8 +25,8 @@ a network taught twice the positions played 100 Elo worse (docs/bots.md, "Twice 
 a tenth of the weight decay"). A position without castling rights is learnt with its files
 turned over half the time: the rules cannot tell the king's side from the queen's.
 
-The network level 12 plays with (docs/bots.md, "A learnt evaluation that plays"), trained
-before the defaults changed:
+The first network (docs/bots.md, "A learnt evaluation that plays"), trained before the
+defaults changed:
     gambit match --white level8 --black skill:4,4,40 --nodes 2000 --games 60000 --seed 1001 \
         --pgn a.pgn --concurrency 2
     (the last 2,000 games held out, the rest in two files; then for each file)
@@ -34,8 +34,8 @@ before the defaults changed:
     cargo run --release --example net_features -- part.csv part.bin
     WEIGHT_DECAY=1.0 OUTPUT_CLIP=127 scripts/train_network.py network.bin 12 held.bin part0.bin part1.bin
 
-The better network with these defaults, not built in yet (docs/bots.md, "Twice the positions,
-a tenth of the weight decay", says why and what building it in asks for):
+The network levels 11 and 12 play with, built in since 2026-12-02 (docs/bots.md, "Twice the
+positions, a tenth of the weight decay" and "Network D built in"):
     gambit match --white level12 --black skill:4,4,40 --nodes 600 --games 115605 --seed 1005 \
         --pgn train.pgn --concurrency 2
     gambit match --white level12 --black skill:4,4,40 --nodes 2000 --games 2879 --seed 1004 \
