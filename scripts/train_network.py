@@ -34,8 +34,8 @@ defaults changed:
     cargo run --release --example net_features -- part.csv part.bin
     WEIGHT_DECAY=1.0 OUTPUT_CLIP=127 scripts/train_network.py network.bin 12 held.bin part0.bin part1.bin
 
-The network levels 11 and 12 play with, built in since 2026-12-02 (docs/bots.md, "Twice the
-positions, a tenth of the weight decay" and "Network D built in"):
+Network D, which levels 11 and 12 played with from 2026-12-02 to 2026-12-03 (docs/bots.md,
+"Twice the positions, a tenth of the weight decay" and "Network D built in"):
     gambit match --white level12 --black skill:4,4,40 --nodes 600 --games 115605 --seed 1005 \
         --pgn train.pgn --concurrency 2
     gambit match --white level12 --black skill:4,4,40 --nodes 2000 --games 2879 --seed 1004 \
@@ -44,11 +44,25 @@ positions, a tenth of the weight decay" and "Network D built in"):
     cargo run --release --example net_features -- train.csv train.bin   (and held)
     scripts/train_network.py netD.bin 12 held.bin train.bin
 
+The network they play with, built in since 2026-12-03 (docs/bots.md, "Output buckets and
+squared units"): the same commands run with network D built in (its games, not the ones
+before), the training games' seed 1006, and eight output buckets of squared units:
+    gambit match --white level12 --black skill:4,4,40 --nodes 600 --games 115605 --seed 1006 \
+        --pgn train.pgn --concurrency 2
+    (held.pgn, labels and records as for D)
+    BUCKETS=8 ACTIVATION=squared scripts/train_network.py netG.bin 12 held.bin train.bin
+
 With --minichess7 the network is minichess7's (network_minichess7.bin): nine kinds of piece,
 so 1,152 inputs, and seven files to turn over (every position: the variant has no castling).
 The records are examples/net_features's with --minichess7, from positions labelled by
 scripts/eval_labels.py --minichess7. minichess7's network was trained before the weight decay
 and the output weights' bound changed: WEIGHT_DECAY=1.0 OUTPUT_CLIP=127 train as it was.
+
+BUCKETS (1 to 16, 1 unless told) gives the network that many sets of output weights, one
+chosen by the number of pieces on the board (the same share of the pieces from 2 to 32 each);
+ACTIVATION=squared squares each clipped unit before it is weighed (clipped unless told). A
+network with either is written with a trailer that says so (src/bots/eval/network.rs reads
+both kinds of file); docs/bots.md ("Output buckets and squared units") measures them.
 
 INIT (in the environment) names a network file to go on from instead of random weights, e.g.
 the built-in src/bots/eval/network.bin; RATE sets the first epochs' learning rate (1e-3 unless
@@ -72,6 +86,18 @@ RATE = float(os.environ.get("RATE", "1e-3"))
 WEIGHT_DECAY = float(os.environ.get("WEIGHT_DECAY", "0.1"))
 # The largest quantized output weight (OUTPUT_CLIP in the environment, 1023 unless told).
 OUTPUT_CLIP = int(os.environ.get("OUTPUT_CLIP", "1023"))
+# Output buckets by the number of pieces (BUCKETS, 1 unless told; at most 16), and how the hidden
+# units are activated (ACTIVATION: clipped, the first networks', or squared: clipped, then squared).
+BUCKETS = int(os.environ.get("BUCKETS", "1"))
+ACTIVATION = os.environ.get("ACTIVATION", "clipped")
+if not 1 <= BUCKETS <= 16 or ACTIVATION not in ("clipped", "squared"):
+    sys.exit("BUCKETS must be 1 to 16, ACTIVATION clipped or squared")
+# What ends a file with buckets or squared units (src/bots/eval/network.rs reads it).
+TRAILER = b"GNN2"
+# The output weights' scale in the file: network.rs takes a squared unit's v (0..255) as
+# v * v >> 8, 255/256 of its square in the layer's units, so those weights are stored 256/255
+# larger to make up for it.
+OUTPUT_SCALE = QB * 256 / 255 if ACTIVATION == "squared" else QB
 
 
 RECORD = np.dtype([("own", "<u2", 32), ("other", "<u2", 32), ("score", "<i2"), ("result", "u1"),
@@ -81,6 +107,13 @@ RECORD = np.dtype([("own", "<u2", 32), ("other", "<u2", 32), ("score", "<i2"), (
 def load(paths):
     """The records of examples/net_features (one file or several, concatenated)."""
     return np.concatenate([np.fromfile(path, dtype=RECORD) for path in paths])
+
+
+def buckets_of(records):
+    """Each position's output bucket: the same share of the pieces (kings included) from 2 to 32
+    each, as network.rs's `bucket` chooses them."""
+    pieces = (records["own"] != 0xFFFF).sum(axis=1)
+    return np.minimum(np.maximum(pieces - 2, 0) * BUCKETS // 31, BUCKETS - 1).astype(np.int64)
 
 
 def targets(records):
@@ -122,16 +155,27 @@ class Adam:
             mh = m / (1 - b1**self.t)
             vh = v / (1 - b2**self.t)
             p -= self.lr * mh / (np.sqrt(vh) + 1e-8)
-            if p.ndim == 2:
-                p -= self.lr * WEIGHT_DECAY * p
+        # Decay on the first layer's weights alone.
+        params[0] -= self.lr * WEIGHT_DECAY * params[0]
 
 
-def forward(params, own, other):
+def activate(h):
+    c = np.clip(h, 0, 1)
+    return c * c if ACTIVATION == "squared" else c
+
+
+def slope(h):
+    """The activation's derivative at `h`."""
+    inside = (h > 0) & (h < 1)
+    return 2 * h * inside if ACTIVATION == "squared" else inside
+
+
+def forward(params, own, other, bucket):
     w1, b1, w2, b2 = params
     h_own = own @ w1 + b1
     h_other = other @ w1 + b1
-    a = np.concatenate([np.clip(h_own, 0, 1), np.clip(h_other, 0, 1)], axis=1)
-    return h_own, h_other, a, a @ w2 + b2
+    a = np.concatenate([activate(h_own), activate(h_other)], axis=1)
+    return h_own, h_other, a, np.einsum("ij,ij->i", a, w2[bucket]) + b2[bucket]
 
 
 def batch_inputs(records, idx, rng=None):
@@ -146,24 +190,30 @@ def batch_inputs(records, idx, rng=None):
 
 def loss_of(params, records, target):
     total = 0.0
+    bucket = buckets_of(records)
     for start in range(0, len(records), 65536):
         idx = np.arange(start, min(start + 65536, len(records)))
         own, other = batch_inputs(records, idx)
-        out = forward(params, own, other)[3]
+        out = forward(params, own, other, bucket[idx])[3]
         total += float(np.sum((1 / (1 + np.exp(-out)) - target[idx]) ** 2))
     return total / len(records)
 
 
 def from_file(path):
-    """The weights of a network file, as written below, back in the trainer's units."""
-    count = INPUTS * HIDDEN + 3 * HIDDEN
-    if not os.path.isfile(path) or os.path.getsize(path) != 2 * count + 4:
-        sys.exit(f"{path} is not a network of this shape")
+    """The weights of a network file, as written below, back in the trainer's units; its buckets
+    and activation must be those this run trains."""
+    count = INPUTS * HIDDEN + HIDDEN + BUCKETS * 2 * HIDDEN
+    trailer = b"" if (BUCKETS, ACTIVATION) == (1, "clipped") else \
+        TRAILER + np.array([BUCKETS, ACTIVATION == "squared"], dtype="<u2").tobytes()
+    size = 2 * count + 4 * BUCKETS + len(trailer)
+    if not os.path.isfile(path) or os.path.getsize(path) != size or \
+            (trailer and open(path, "rb").read()[-len(trailer):] != trailer):
+        sys.exit(f"{path} is not a network of this shape (BUCKETS={BUCKETS}, ACTIVATION={ACTIVATION})")
     words = np.fromfile(path, dtype="<i2", count=count).astype(np.float32)
     w1 = (words[:INPUTS * HIDDEN] / QA).reshape(INPUTS, HIDDEN)
     b1 = words[INPUTS * HIDDEN:INPUTS * HIDDEN + HIDDEN] / QA
-    w2 = words[INPUTS * HIDDEN + HIDDEN:] / QB
-    b2 = np.fromfile(path, dtype="<i4", offset=2 * words.size, count=1).astype(np.float32) / (QA * QB)
+    w2 = (words[INPUTS * HIDDEN + HIDDEN:] / OUTPUT_SCALE).reshape(BUCKETS, 2 * HIDDEN)
+    b2 = np.fromfile(path, dtype="<i4", offset=2 * count, count=BUCKETS).astype(np.float32) / (QA * QB)
     return [w1, b1, w2, b2]
 
 
@@ -180,6 +230,7 @@ def main():
     records = load(args[3:])
     held = load([args[2]])
     target, held_target = targets(records), targets(held)
+    bucket = buckets_of(records)
     n = len(records)
     if n == 0 or len(held) == 0:
         sys.exit("no positions to learn from, or none held out")
@@ -188,8 +239,8 @@ def main():
     print(f"{n} positions, {len(held)} held out, loaded in {time.time() - t0:.0f} s", flush=True)
     w1 = (rng.standard_normal((INPUTS, HIDDEN)) * 0.1).astype(np.float32)
     b1 = np.full(HIDDEN, 0.1, dtype=np.float32)
-    w2 = (rng.standard_normal(2 * HIDDEN) * 0.1).astype(np.float32)
-    b2 = np.zeros(1, dtype=np.float32)
+    w2 = np.tile(rng.standard_normal(2 * HIDDEN) * 0.1, (BUCKETS, 1)).astype(np.float32)
+    b2 = np.zeros(BUCKETS, dtype=np.float32)
     params = [w1, b1, w2, b2]
     if os.environ.get("INIT"):
         # Go on from a trained network (e.g. the built-in one) rather than from random weights.
@@ -204,29 +255,35 @@ def main():
         for start in range(0, len(train), BATCH):
             idx = np.sort(train[start:start + BATCH])
             xo, xt = batch_inputs(records, idx, rng)
-            t = target[idx]
-            h_own, h_other, a, out = forward(params, xo, xt)
+            t, b = target[idx], bucket[idx]
+            h_own, h_other, a, out = forward(params, xo, xt, b)
             s = 1 / (1 + np.exp(-out))
             d_out = (2 * (s - t) * s * (1 - s) / len(idx)).astype(np.float32)
-            g_w2 = a.T @ d_out
-            g_b2 = np.array([d_out.sum()], dtype=np.float32)
-            d_a = np.outer(d_out, w2)
-            d_own = d_a[:, :HIDDEN] * ((h_own > 0) & (h_own < 1))
-            d_other = d_a[:, HIDDEN:] * ((h_other > 0) & (h_other < 1))
+            g_w2 = np.zeros_like(w2)
+            g_b2 = np.zeros_like(b2)
+            for k in range(BUCKETS):
+                here = b == k
+                g_w2[k] = d_out[here] @ a[here]
+                g_b2[k] = d_out[here].sum()
+            d_a = d_out[:, None] * w2[b]
+            d_own = d_a[:, :HIDDEN] * slope(h_own)
+            d_other = d_a[:, HIDDEN:] * slope(h_other)
             g_w1 = xo.T @ d_own + xt.T @ d_other
             g_b1 = d_own.sum(0) + d_other.sum(0)
             opt.step(params, [np.asarray(g_w1, dtype=np.float32), g_b1.astype(np.float32), g_w2, g_b2])
             # The quantized output weights are i16s summed as i32 products with the clipped
             # layer (0..255): at most 2 * 256 * 255 * OUTPUT_CLIP, far from overflowing.
-            np.clip(w2, -OUTPUT_CLIP / QB, OUTPUT_CLIP / QB, out=w2)
+            np.clip(w2, -OUTPUT_CLIP / OUTPUT_SCALE, OUTPUT_CLIP / OUTPUT_SCALE, out=w2)
             np.clip(w1, -32000 / QA / 32, 32000 / QA / 32, out=w1)
         print(f"epoch {epoch + 1}/{epochs}: held-out loss {loss_of(params, held, held_target):.6f}"
               f"  ({time.time() - t0:.0f} s)", flush=True)
     with open(out_path, "wb") as fh:
         fh.write(np.round(w1 * QA).astype("<i2").tobytes())
         fh.write(np.round(b1 * QA).astype("<i2").tobytes())
-        fh.write(np.round(w2 * QB).astype("<i2").tobytes())
+        fh.write(np.round(w2 * OUTPUT_SCALE).astype("<i2").tobytes())
         fh.write(np.round(b2 * QA * QB).astype("<i4").tobytes())
+        if (BUCKETS, ACTIVATION) != (1, "clipped"):
+            fh.write(TRAILER + np.array([BUCKETS, ACTIVATION == "squared"], dtype="<u2").tobytes())
     print(f"wrote {out_path}")
 
 

@@ -116,8 +116,8 @@ const LEVELS: [(u16, Strength); 12] = [
     (1450, Strength::Skill(Skill { depth: 3, lines: 4, weakness: 100 })),
     (1550, Strength::Skill(Skill { depth: 4, lines: 4, weakness: 100 })),
     (1750, Strength::Skill(Skill { depth: 5, lines: 4, weakness: 85 })),
-    (2000, Strength::Nodes(30_000)),
-    (2300, Strength::Full),
+    (2000, Strength::Nodes(20_000)),
+    (2250, Strength::Full),
 ];
 
 impl Level {

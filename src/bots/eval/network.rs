@@ -3,13 +3,16 @@
 //! positions of `gambit match` games labelled by Stockfish 15.1's static evaluation, and
 //! `network_minichess7.bin` from minichess7's labelled by Fairy-Stockfish 11.1's
 //! (scripts/eval_labels.py); docs/bots.md ("A learnt evaluation that plays", "Twice the
-//! positions, a tenth of the weight decay" and "minichess7's network") says how, and what they gained.
+//! positions, a tenth of the weight decay", "Output buckets and squared units" and
+//! "minichess7's network") says how, and what they gained.
 //!
 //! Each side's view of the board — its own and the other side's kinds of piece (six in
 //! standard chess, nine in minichess7) on 64 squares, the board turned over for Black — goes
-//! through one shared layer to [`HIDDEN`] numbers, clipped to 0..=1; the side to move's and the
-//! other side's are weighed into one number. All in integers, as trained and quantized: the
-//! first layer scaled by [`QA`], the output weights by [`QB`].
+//! through one shared layer to [`HIDDEN`] numbers, clipped to 0..=1 (and squared, where the
+//! file says so); the side to move's and the other side's are weighed into one number, by the
+//! weights of the output bucket the number of pieces on the board chooses (one bucket in the
+//! first networks). All in integers, as trained and quantized: the first layer scaled by
+//! [`QA`], the output weights by [`QB`].
 
 use std::sync::LazyLock;
 
@@ -24,27 +27,74 @@ const QB: i32 = 64;
 /// chance, the logistic of score / 400).
 const SCALE: i32 = 400;
 
+/// How a hidden unit's sum becomes what the output weighs: clipped to 0..=1 (the first
+/// networks), or clipped and then squared, which lets a unit say more about a large sum than a
+/// small one at the same cost in the first layer.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Activation {
+    Clipped,
+    Squared,
+}
+
 /// A network's parameters, in the order its file holds them.
 struct Network {
     /// One row per input: [`Shape::inputs`] numbers them.
     feature_weights: Box<[[i16; HIDDEN]]>,
     feature_bias: [i16; HIDDEN],
-    output_weights: [[i16; HIDDEN]; 2],
-    output_bias: i32,
+    /// One pair (the side to move's units, the other side's) per output bucket: the bucket is
+    /// chosen by how many pieces are on the board ([`bucket`]), so that an endgame is weighed
+    /// by weights of its own.
+    output_weights: Box<[[[i16; HIDDEN]; 2]]>,
+    output_bias: Box<[i32]>,
+    activation: Activation,
 }
 
-/// The size of a network file for `kinds` kinds of piece.
-const fn file_size(kinds: usize) -> usize {
-    (2 * kinds * 64 * HIDDEN + HIDDEN + 2 * HIDDEN) * 2 + 4
+/// The most output buckets a network file may have.
+const MAX_BUCKETS: usize = 16;
+/// What ends a network file with output buckets or another activation than the first
+/// networks' (one bucket, clipped units, and no trailer): these four bytes, then the bucket
+/// count and the activation (0 clipped, 1 squared), each a little-endian u16.
+const TRAILER: [u8; 4] = *b"GNN2";
+
+/// The size of a network file for `kinds` kinds of piece and `buckets` output buckets,
+/// without its trailer.
+const fn body_size(kinds: usize, buckets: usize) -> usize {
+    (2 * kinds * 64 * HIDDEN + HIDDEN + buckets * 2 * HIDDEN) * 2 + 4 * buckets
+}
+
+/// The output buckets and activation of the network file `bytes` for `kinds` kinds of piece,
+/// or None when it is not one. A `const fn`, so that the built-in files are checked as the
+/// binary is built.
+const fn shape_of(bytes: &[u8], kinds: usize) -> Option<(usize, Activation)> {
+    if bytes.len() == body_size(kinds, 1) {
+        return Some((1, Activation::Clipped));
+    }
+    let n = bytes.len();
+    if n < 8 {
+        return None;
+    }
+    let tag = [bytes[n - 8], bytes[n - 7], bytes[n - 6], bytes[n - 5]];
+    let buckets = u16::from_le_bytes([bytes[n - 4], bytes[n - 3]]) as usize;
+    let activation = match u16::from_le_bytes([bytes[n - 2], bytes[n - 1]]) {
+        0 => Activation::Clipped,
+        1 => Activation::Squared,
+        _ => return None,
+    };
+    let tagged = tag[0] == TRAILER[0] && tag[1] == TRAILER[1] && tag[2] == TRAILER[2] && tag[3] == TRAILER[3];
+    if !tagged || buckets == 0 || buckets > MAX_BUCKETS || n != body_size(kinds, buckets) + 8 {
+        return None;
+    }
+    Some((buckets, activation))
 }
 
 const STANDARD: &[u8] = include_bytes!("network.bin");
 const MINICHESS7: &[u8] = include_bytes!("network_minichess7.bin");
-const _: () = assert!(STANDARD.len() == file_size(6), "network.bin has the wrong size");
-const _: () = assert!(MINICHESS7.len() == file_size(9), "network_minichess7.bin has the wrong size");
+const _: () = assert!(shape_of(STANDARD, 6).is_some(), "network.bin is not a network for six kinds of piece");
+const _: () =
+    assert!(shape_of(MINICHESS7, 9).is_some(), "network_minichess7.bin is not a network for nine kinds of piece");
 
 static NETWORKS: [LazyLock<Network>; 2] =
-    [LazyLock::new(|| load(STANDARD, "GAMBIT_NET")), LazyLock::new(|| load(MINICHESS7, "GAMBIT_NET_MINICHESS7"))];
+    [LazyLock::new(|| load(STANDARD, 6, "GAMBIT_NET")), LazyLock::new(|| load(MINICHESS7, 9, "GAMBIT_NET_MINICHESS7"))];
 
 /// The network for `variant`.
 #[inline(always)]
@@ -53,18 +103,25 @@ fn network(variant: Variant) -> &'static Network {
 }
 
 /// The network in `built_in`, or in the file the environment variable `var` names: another
-/// network of the same shape, to measure a newly trained one without a rebuild. A file that
-/// cannot be read or has another size is refused.
-fn load(built_in: &'static [u8], var: &str) -> Network {
-    let owned = std::env::var_os(var).and_then(|path| match std::fs::read(&path) {
-        Ok(bytes) if bytes.len() == built_in.len() => Some(bytes),
-        _ => {
+/// network for the same `kinds` of piece (of any bucket count and activation), to measure a
+/// newly trained one without a rebuild. A file that cannot be read or is not such a network is
+/// refused, and the built-in one used.
+fn load(built_in: &'static [u8], kinds: usize, var: &str) -> Network {
+    let chosen = std::env::var_os(var).and_then(|path| {
+        let network = std::fs::read(&path).ok().and_then(|bytes| parse(&bytes, kinds));
+        if network.is_none() {
             eprintln!("{var}: {} is not a network of this shape; using the built-in one", path.to_string_lossy());
-            None
         }
+        network
     });
-    let bytes: &[u8] = owned.as_deref().unwrap_or(built_in);
-    let rows = (bytes.len() - file_size(0)) / 2 / HIDDEN;
+    // The built-in files were checked as the binary was built.
+    chosen.or_else(|| parse(built_in, kinds)).expect("the built-in network is checked at compile time")
+}
+
+/// The network in the file `bytes`, for `kinds` kinds of piece, or None when it is not one.
+fn parse(bytes: &[u8], kinds: usize) -> Option<Network> {
+    let (buckets, activation) = shape_of(bytes, kinds)?;
+    let rows = 2 * kinds * 64;
     let mut words = bytes.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]]));
     let mut next = || words.next().unwrap_or(0);
     let mut feature_weights = vec![[0; HIDDEN]; rows].into_boxed_slice();
@@ -72,10 +129,36 @@ fn load(built_in: &'static [u8], var: &str) -> Network {
         *w = next();
     }
     let feature_bias = std::array::from_fn(|_| next());
-    let output_weights = std::array::from_fn(|_| std::array::from_fn(|_| next()));
-    let tail = &bytes[bytes.len() - 4..];
-    let output_bias = i32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]);
-    Network { feature_weights, feature_bias, output_weights, output_bias }
+    let mut output_weights = vec![[[0; HIDDEN]; 2]; buckets].into_boxed_slice();
+    for w in output_weights.iter_mut().flatten().flatten() {
+        *w = next();
+    }
+    let biases = &bytes[body_size(kinds, buckets) - 4 * buckets..body_size(kinds, buckets)];
+    let output_bias = biases.chunks_exact(4).map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+    Some(Network { feature_weights, feature_bias, output_weights, output_bias, activation })
+}
+
+impl Network {
+    /// The evaluation in centipawns from the first layer's sums of the side to move (`own`) and
+    /// of the other side, with `pieces` pieces on the board.
+    #[inline(always)]
+    fn output(&self, own: &[i16; HIDDEN], other: &[i16; HIDDEN], pieces: u32) -> i32 {
+        let b = bucket(pieces, self.output_weights.len());
+        let [own_weights, other_weights] = &self.output_weights[b];
+        let weighed = match self.activation {
+            Activation::Clipped => weigh(own, own_weights) + weigh(other, other_weights),
+            Activation::Squared => weigh_squared(own, own_weights) + weigh_squared(other, other_weights),
+        };
+        (weighed + self.output_bias[b]) / QB * SCALE / QA
+    }
+}
+
+/// The output bucket of a position with `pieces` pieces (kings included) for a network with
+/// `buckets` of them: the same share of the pieces from two to 32 each (as train_network.py
+/// chooses them), so that with eight a bucket spans four pieces.
+#[inline(always)]
+fn bucket(pieces: u32, buckets: usize) -> usize {
+    ((pieces.saturating_sub(2) as usize) * buckets / 31).min(buckets - 1)
 }
 
 /// A variant's board as the network sees it: how many kinds of piece, and how many ranks (the
@@ -191,21 +274,17 @@ impl Accumulator {
         }
     }
 
-    /// The evaluation for `turn`, the side to move, in centipawns, by `variant`'s network.
+    /// The evaluation for `turn`, the side to move, with `pieces` pieces on the board, in
+    /// centipawns, by `variant`'s network.
     #[inline(always)]
-    pub fn evaluate(&self, variant: Variant, turn: Color) -> i32 {
-        let net = network(variant);
-        let [own_weights, other_weights] = &net.output_weights;
-        let own = &self.views[turn.index()];
-        let other = &self.views[(!turn).index()];
-        let sum = weigh(own, own_weights) + weigh(other, other_weights) + net.output_bias;
-        sum / QB * SCALE / QA
+    pub fn evaluate(&self, variant: Variant, turn: Color, pieces: u32) -> i32 {
+        network(variant).output(&self.views[turn.index()], &self.views[(!turn).index()], pieces)
     }
 }
 
 /// The evaluation of `pos` for the side to move, in centipawns.
 pub fn evaluate(pos: &Position) -> i32 {
-    Accumulator::new(pos.variant(), &placement(pos)).evaluate(pos.variant(), pos.turn())
+    Accumulator::new(pos.variant(), &placement(pos)).evaluate(pos.variant(), pos.turn(), pos.occupied().count())
 }
 
 /// A search's accumulators, one per ply of the current line, each brought up to date only
@@ -238,13 +317,13 @@ impl Stack {
     /// The evaluation of `pos`, the position entered at `ply`, for the side to move. (The
     /// positions entered since it was last at ply 0 are of its variant.)
     pub fn evaluate(&mut self, ply: usize, pos: &Position) -> i32 {
-        let (variant, turn) = (pos.variant(), pos.turn());
+        let (variant, turn, pieces) = (pos.variant(), pos.turn(), pos.occupied().count());
         #[cfg(target_arch = "x86_64")]
         if std::is_x86_feature_detected!("avx2") {
             // SAFETY: the processor has AVX2, checked just above.
-            return unsafe { self.evaluate_avx2(ply, variant, turn) };
+            return unsafe { self.evaluate_avx2(ply, variant, turn, pieces) };
         }
-        self.evaluate_here(ply, variant, turn)
+        self.evaluate_here(ply, variant, turn, pieces)
     }
 
     /// [`Stack::evaluate`] with AVX2's 256-bit vectors: the sums and products over the units
@@ -253,21 +332,21 @@ impl Stack {
     /// keeps the binary running on processors without AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn evaluate_avx2(&mut self, ply: usize, variant: Variant, turn: Color) -> i32 {
-        self.evaluate_here(ply, variant, turn)
+    fn evaluate_avx2(&mut self, ply: usize, variant: Variant, turn: Color, pieces: u32) -> i32 {
+        self.evaluate_here(ply, variant, turn, pieces)
     }
 
     #[inline(always)]
-    fn evaluate_here(&mut self, ply: usize, variant: Variant, turn: Color) -> i32 {
+    fn evaluate_here(&mut self, ply: usize, variant: Variant, turn: Color, pieces: u32) -> i32 {
         // Each variant by a call of its own, so that its shape is a constant in each copy.
         match variant {
-            Variant::Standard | Variant::Chess960 => self.evaluate_in(Variant::Standard, ply, turn),
-            Variant::Minichess7 => self.evaluate_in(Variant::Minichess7, ply, turn),
+            Variant::Standard | Variant::Chess960 => self.evaluate_in(Variant::Standard, ply, turn, pieces),
+            Variant::Minichess7 => self.evaluate_in(Variant::Minichess7, ply, turn, pieces),
         }
     }
 
     #[inline(always)]
-    fn evaluate_in(&mut self, variant: Variant, ply: usize, turn: Color) -> i32 {
+    fn evaluate_in(&mut self, variant: Variant, ply: usize, turn: Color, pieces: u32) -> i32 {
         if ply >= self.known.len() {
             return 0;
         }
@@ -284,7 +363,7 @@ impl Stack {
             above[p - 1].change_into(variant, &mut below[0], &self.placements[p - 1], &self.placements[p]);
             self.known[p] = true;
         }
-        self.accumulators[ply].evaluate(variant, turn)
+        self.accumulators[ply].evaluate(variant, turn, pieces)
     }
 }
 
@@ -348,6 +427,20 @@ fn weigh(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
     sum
 }
 
+/// The squared clipped layer weighed by the output weights: each unit's v (0..=255, for 0..=1)
+/// becomes v² / 256, the square in (within 0.4% of) the same units, so that the products and
+/// their sum stay as small as [`weigh`]'s (train_network.py stores a squared network's output
+/// weights 256/255 larger to make up the difference).
+#[inline(always)]
+fn weigh_squared(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
+    let mut sum = 0;
+    for i in 0..HIDDEN {
+        let v = acc[i].clamp(0, QA as i16) as u16;
+        sum += i32::from((v * v) >> 8) * i32::from(weights[i]);
+    }
+    sum
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -367,10 +460,12 @@ mod tests {
     #[test]
     fn material_counts_and_the_view_turns_with_the_side_to_move() {
         let cases = [
-            // A queen up is far ahead, for whichever side has it, seen from either side.
+            // A queen up is far ahead, for whichever side has it, seen from either side (by
+            // more than 400, a winning chance above 73%: network G's bucket for five pieces
+            // or fewer, which learnt from few positions, puts a lone queen at about 500).
             Case {
                 variant: Variant::Standard,
-                margin: 500,
+                margin: 400,
                 ahead: &["4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "3qk3/8/8/8/8/8/8/4K3 b - - 0 1"],
                 behind: &["4k3/8/8/8/8/8/8/3QK3 b - - 0 1"],
                 mirrored: [
@@ -404,6 +499,64 @@ mod tests {
             assert_eq!(eval(a), eval(b), "{a} against its mirror");
             assert!(eval(case.start).abs() < 80, "{}: {}", case.start, eval(case.start));
         }
+    }
+
+    /// A network file for six kinds of piece whose first layer is its biases alone (every
+    /// unit's sum `unit`), with `buckets` output buckets (bucket b weighs the side to move's
+    /// units by b + 1 and the other side's by 0) and the trailer `trailer` if given.
+    fn synthetic(unit: i16, buckets: usize, trailer: Option<(&[u8; 4], u16)>) -> Vec<u8> {
+        let mut words = vec![0i16; 2 * 6 * 64 * HIDDEN];
+        words.extend([unit; HIDDEN]);
+        for b in 0..buckets {
+            words.extend([b as i16 + 1; HIDDEN]);
+            words.extend([0; HIDDEN]);
+        }
+        let mut bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        bytes.extend((0..buckets).flat_map(|_| 0i32.to_le_bytes()));
+        if let Some((tag, activation)) = trailer {
+            bytes.extend(tag);
+            bytes.extend((buckets as u16).to_le_bytes());
+            bytes.extend(activation.to_le_bytes());
+        }
+        bytes
+    }
+
+    #[test]
+    fn network_files_name_their_buckets_and_activation_or_are_refused() {
+        // The first networks' files: no trailer, one bucket, clipped units.
+        assert_eq!(shape_of(&synthetic(128, 1, None), 6), Some((1, Activation::Clipped)));
+        assert_eq!(shape_of(&synthetic(128, 8, Some((&TRAILER, 1))), 6), Some((8, Activation::Squared)));
+        assert_eq!(shape_of(&synthetic(128, 8, Some((&TRAILER, 0))), 6), Some((8, Activation::Clipped)));
+        // Another variant's size, a wrong tag, an unknown activation, a bucket count the body
+        // does not hold, or a cut-off file: not networks.
+        assert_eq!(shape_of(&synthetic(128, 1, None), 9), None);
+        assert_eq!(shape_of(&synthetic(128, 8, Some((b"GNN3", 1))), 6), None);
+        assert_eq!(shape_of(&synthetic(128, 8, Some((&TRAILER, 2))), 6), None);
+        let mut lying = synthetic(128, 8, Some((&TRAILER, 1)));
+        let n = lying.len();
+        lying[n - 4] = 7;
+        assert_eq!(shape_of(&lying, 6), None);
+        assert_eq!(shape_of(&synthetic(128, 8, Some((&TRAILER, 1)))[1..], 6), None);
+        assert_eq!(shape_of(&[], 6), None);
+        assert!(parse(&synthetic(128, 17, Some((&TRAILER, 1))), 6).is_none());
+    }
+
+    #[test]
+    fn buckets_share_the_pieces_and_squared_units_weigh_their_square() {
+        assert_eq!([2, 5, 6, 17, 18, 29, 30, 32].map(|p| bucket(p, 8)), [0, 0, 1, 3, 4, 6, 7, 7]);
+        assert!((0..=40).all(|p| bucket(p, 1) == 0));
+        // Every unit at 128 / 255 (about a half): 256 units weighed by b + 1 in bucket b.
+        let units = [128; HIDDEN];
+        let clipped = parse(&synthetic(128, 8, Some((&TRAILER, 0))), 6).unwrap();
+        let squared = parse(&synthetic(128, 8, Some((&TRAILER, 1))), 6).unwrap();
+        for (pieces, b) in [(32, 7), (3, 0), (12, 2)] {
+            let weight = b + 1;
+            assert_eq!(clipped.output(&units, &units, pieces), 256 * 128 * weight / QB * SCALE / QA);
+            // (128 / 255)² is about a quarter: 128² / 256 = 64 in the layer's units.
+            assert_eq!(squared.output(&units, &units, pieces), 256 * 64 * weight / QB * SCALE / QA);
+        }
+        // The side to move's units count, the other side's are weighed by 0 here.
+        assert_eq!(squared.output(&[0; HIDDEN], &units, 32), 0);
     }
 
     #[test]
