@@ -100,6 +100,14 @@ TRAILER = b"GNN2"
 OUTPUT_SCALE = QB * 256 / 255 if ACTIVATION == "squared" else QB
 
 
+def trailer():
+    """What ends this run's network file: nothing for one bucket of clipped units (the first
+    networks' files), else TRAILER, the bucket count and the activation (u16s)."""
+    if (BUCKETS, ACTIVATION) == (1, "clipped"):
+        return b""
+    return TRAILER + np.array([BUCKETS, ACTIVATION == "squared"], dtype="<u2").tobytes()
+
+
 RECORD = np.dtype([("own", "<u2", 32), ("other", "<u2", 32), ("score", "<i2"), ("result", "u1"),
                    ("no_castling", "u1")])
 
@@ -203,11 +211,10 @@ def from_file(path):
     """The weights of a network file, as written below, back in the trainer's units; its buckets
     and activation must be those this run trains."""
     count = INPUTS * HIDDEN + HIDDEN + BUCKETS * 2 * HIDDEN
-    trailer = b"" if (BUCKETS, ACTIVATION) == (1, "clipped") else \
-        TRAILER + np.array([BUCKETS, ACTIVATION == "squared"], dtype="<u2").tobytes()
-    size = 2 * count + 4 * BUCKETS + len(trailer)
+    tail = trailer()
+    size = 2 * count + 4 * BUCKETS + len(tail)
     if not os.path.isfile(path) or os.path.getsize(path) != size or \
-            (trailer and open(path, "rb").read()[-len(trailer):] != trailer):
+            (tail and open(path, "rb").read()[-len(tail):] != tail):
         sys.exit(f"{path} is not a network of this shape (BUCKETS={BUCKETS}, ACTIVATION={ACTIVATION})")
     words = np.fromfile(path, dtype="<i2", count=count).astype(np.float32)
     w1 = (words[:INPUTS * HIDDEN] / QA).reshape(INPUTS, HIDDEN)
@@ -282,8 +289,7 @@ def main():
         fh.write(np.round(b1 * QA).astype("<i2").tobytes())
         fh.write(np.round(w2 * OUTPUT_SCALE).astype("<i2").tobytes())
         fh.write(np.round(b2 * QA * QB).astype("<i4").tobytes())
-        if (BUCKETS, ACTIVATION) != (1, "clipped"):
-            fh.write(TRAILER + np.array([BUCKETS, ACTIVATION == "squared"], dtype="<u2").tobytes())
+        fh.write(trailer())
     print(f"wrote {out_path}")
 
 

@@ -89,12 +89,21 @@ const fn shape_of(bytes: &[u8], kinds: usize) -> Option<(usize, Activation)> {
 
 const STANDARD: &[u8] = include_bytes!("network.bin");
 const MINICHESS7: &[u8] = include_bytes!("network_minichess7.bin");
-const _: () = assert!(shape_of(STANDARD, 6).is_some(), "network.bin is not a network for six kinds of piece");
-const _: () =
-    assert!(shape_of(MINICHESS7, 9).is_some(), "network_minichess7.bin is not a network for nine kinds of piece");
+/// The built-in files' shapes, found as the binary is built (a file that is not a network
+/// stops the build).
+const STANDARD_SHAPE: (usize, Activation) = match shape_of(STANDARD, 6) {
+    Some(shape) => shape,
+    None => panic!("network.bin is not a network for six kinds of piece"),
+};
+const MINICHESS7_SHAPE: (usize, Activation) = match shape_of(MINICHESS7, 9) {
+    Some(shape) => shape,
+    None => panic!("network_minichess7.bin is not a network for nine kinds of piece"),
+};
 
-static NETWORKS: [LazyLock<Network>; 2] =
-    [LazyLock::new(|| load(STANDARD, 6, "GAMBIT_NET")), LazyLock::new(|| load(MINICHESS7, 9, "GAMBIT_NET_MINICHESS7"))];
+static NETWORKS: [LazyLock<Network>; 2] = [
+    LazyLock::new(|| load(STANDARD, STANDARD_SHAPE, 6, "GAMBIT_NET")),
+    LazyLock::new(|| load(MINICHESS7, MINICHESS7_SHAPE, 9, "GAMBIT_NET_MINICHESS7")),
+];
 
 /// The network for `variant`.
 #[inline(always)]
@@ -106,7 +115,7 @@ fn network(variant: Variant) -> &'static Network {
 /// network for the same `kinds` of piece (of any bucket count and activation), to measure a
 /// newly trained one without a rebuild. A file that cannot be read or is not such a network is
 /// refused, and the built-in one used.
-fn load(built_in: &'static [u8], kinds: usize, var: &str) -> Network {
+fn load(built_in: &'static [u8], built_in_shape: (usize, Activation), kinds: usize, var: &str) -> Network {
     let chosen = std::env::var_os(var).and_then(|path| {
         let network = std::fs::read(&path).ok().and_then(|bytes| parse(&bytes, kinds));
         if network.is_none() {
@@ -114,13 +123,16 @@ fn load(built_in: &'static [u8], kinds: usize, var: &str) -> Network {
         }
         network
     });
-    // The built-in files were checked as the binary was built.
-    chosen.or_else(|| parse(built_in, kinds)).expect("the built-in network is checked at compile time")
+    chosen.unwrap_or_else(|| read(built_in, built_in_shape, kinds))
 }
 
 /// The network in the file `bytes`, for `kinds` kinds of piece, or None when it is not one.
 fn parse(bytes: &[u8], kinds: usize) -> Option<Network> {
-    let (buckets, activation) = shape_of(bytes, kinds)?;
+    Some(read(bytes, shape_of(bytes, kinds)?, kinds))
+}
+
+/// The network in `bytes`, a file of the shape `shape_of` found for `kinds` kinds of piece.
+fn read(bytes: &[u8], (buckets, activation): (usize, Activation), kinds: usize) -> Network {
     let rows = 2 * kinds * 64;
     let mut words = bytes.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]]));
     let mut next = || words.next().unwrap_or(0);
@@ -135,7 +147,7 @@ fn parse(bytes: &[u8], kinds: usize) -> Option<Network> {
     }
     let biases = &bytes[body_size(kinds, buckets) - 4 * buckets..body_size(kinds, buckets)];
     let output_bias = biases.chunks_exact(4).map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
-    Some(Network { feature_weights, feature_bias, output_weights, output_bias, activation })
+    Network { feature_weights, feature_bias, output_weights, output_bias, activation }
 }
 
 impl Network {
@@ -146,8 +158,8 @@ impl Network {
         let b = bucket(pieces, self.output_weights.len());
         let [own_weights, other_weights] = &self.output_weights[b];
         let weighed = match self.activation {
-            Activation::Clipped => weigh(own, own_weights) + weigh(other, other_weights),
-            Activation::Squared => weigh_squared(own, own_weights) + weigh_squared(other, other_weights),
+            Activation::Clipped => weigh::<false>(own, own_weights) + weigh::<false>(other, other_weights),
+            Activation::Squared => weigh::<true>(own, own_weights) + weigh::<true>(other, other_weights),
         };
         (weighed + self.output_bias[b]) / QB * SCALE / QA
     }
@@ -417,26 +429,18 @@ fn sub(acc: &mut [i16; HIDDEN], weights: &[i16; HIDDEN]) {
 }
 
 /// The clipped layer weighed by the output weights (train_network.py keeps those within ±1023:
-/// at most 256 * 255 * 1023 in size, far from overflowing).
+/// at most 256 * 255 * 1023 in size, far from overflowing). With `SQUARED` each unit's v
+/// (0..=255, for 0..=1) is first squared as v² / 256, the square in (within 0.4% of) the same
+/// units, so that the products and their sum stay as small (train_network.py stores a squared
+/// network's output weights 256/255 larger to make up the difference); a constant, so that each
+/// activation's loop is compiled on its own.
 #[inline(always)]
-fn weigh(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
-    let mut sum = 0;
-    for i in 0..HIDDEN {
-        sum += i32::from(acc[i].clamp(0, QA as i16)) * i32::from(weights[i]);
-    }
-    sum
-}
-
-/// The squared clipped layer weighed by the output weights: each unit's v (0..=255, for 0..=1)
-/// becomes v² / 256, the square in (within 0.4% of) the same units, so that the products and
-/// their sum stay as small as [`weigh`]'s (train_network.py stores a squared network's output
-/// weights 256/255 larger to make up the difference).
-#[inline(always)]
-fn weigh_squared(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
+fn weigh<const SQUARED: bool>(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
     let mut sum = 0;
     for i in 0..HIDDEN {
         let v = acc[i].clamp(0, QA as i16) as u16;
-        sum += i32::from((v * v) >> 8) * i32::from(weights[i]);
+        let unit = if SQUARED { (v * v) >> 8 } else { v };
+        sum += i32::from(unit) * i32::from(weights[i]);
     }
     sum
 }
