@@ -44,13 +44,21 @@ Network D, which levels 11 and 12 played with from 2026-12-02 to 2026-12-03 (doc
     cargo run --release --example net_features -- train.csv train.bin   (and held)
     scripts/train_network.py netD.bin 12 held.bin train.bin
 
-The network they play with, built in since 2026-12-03 (docs/bots.md, "Output buckets and
-squared units"): the same commands run with network D built in (its games, not the ones
+Network G, which they played with on 2026-12-03 (docs/bots.md, "Output buckets and squared
+units"): the same commands run with network D built in (its games, not the ones
 before), the training games' seed 1006, and eight output buckets of squared units:
     gambit match --white level12 --black skill:4,4,40 --nodes 600 --games 115605 --seed 1006 \
         --pgn train.pgn --concurrency 2
     (held.pgn, labels and records as for D)
     BUCKETS=8 ACTIVATION=squared scripts/train_network.py netG.bin 12 held.bin train.bin
+
+The network they play with, built in since 2026-12-03 (docs/bots.md, "Mirrored views and more
+positions"): G's positions and 4.8 million more from games with G built in, mirrored views:
+    gambit match --white level12 --black skill:4,4,40 --nodes 600 --games 70000 --seed 1008 \
+        --pgn train2.pgn --concurrency 2
+    (labels and records as above)
+    MIRROR=1 BUCKETS=8 ACTIVATION=squared scripts/train_network.py netM.bin 12 held.bin \
+        train.bin train2.bin
 
 With --minichess7 the network is minichess7's (network_minichess7.bin): nine kinds of piece,
 so 1,152 inputs, and seven files to turn over (every position: the variant has no castling).
@@ -63,6 +71,10 @@ chosen by the number of pieces on the board (the same share of the pieces from 2
 ACTIVATION=squared squares each clipped unit before it is weighed (clipped unless told). A
 network with either is written with a trailer that says so (src/bots/eval/network.rs reads
 both kinds of file); docs/bots.md ("Output buckets and squared units") measures them.
+
+MIRROR=1 (standard chess) turns each view a-file for h-file where its own king stands on the e-
+to h-file, so that every view the first layer sees has its king on the a- to d-file, and writes
+the file with a trailer that says so (docs/bots.md, "Mirrored views").
 
 INIT (in the environment) names a network file to go on from instead of random weights, e.g.
 the built-in src/bots/eval/network.bin; RATE sets the first epochs' learning rate (1e-3 unless
@@ -90,10 +102,15 @@ OUTPUT_CLIP = int(os.environ.get("OUTPUT_CLIP", "1023"))
 # units are activated (ACTIVATION: clipped, the first networks', or squared: clipped, then squared).
 BUCKETS = int(os.environ.get("BUCKETS", "1"))
 ACTIVATION = os.environ.get("ACTIVATION", "clipped")
+# MIRROR=1: each view turned a-file for h-file where its own king is on the e- to h-file
+# (standard chess only), as network.rs mirrors a network whose file says so.
+MIRROR = os.environ.get("MIRROR", "0") == "1"
 if not 1 <= BUCKETS <= 16 or ACTIVATION not in ("clipped", "squared"):
     sys.exit("BUCKETS must be 1 to 16, ACTIVATION clipped or squared")
-# What ends a file with buckets or squared units (src/bots/eval/network.rs reads it).
+# What ends a file with buckets or squared units (src/bots/eval/network.rs reads it), and one
+# whose views are mirrored.
 TRAILER = b"GNN2"
+MIRRORED_TRAILER = b"GNN3"
 # The output weights' scale in the file: network.rs takes a squared unit's v (0..255) as
 # v * v >> 8, 255/256 of its square in the layer's units, so those weights are stored 256/255
 # larger to make up for it.
@@ -102,7 +119,10 @@ OUTPUT_SCALE = QB * 256 / 255 if ACTIVATION == "squared" else QB
 
 def trailer():
     """What ends this run's network file: nothing for one bucket of clipped units (the first
-    networks' files), else TRAILER, the bucket count and the activation (u16s)."""
+    networks' files), else TRAILER, the bucket count and the activation (u16s); mirrored,
+    MIRRORED_TRAILER, those two and 1."""
+    if MIRROR:
+        return MIRRORED_TRAILER + np.array([BUCKETS, ACTIVATION == "squared", 1], dtype="<u2").tobytes()
     if (BUCKETS, ACTIVATION) == (1, "clipped"):
         return b""
     return TRAILER + np.array([BUCKETS, ACTIVATION == "squared"], dtype="<u2").tobytes()
@@ -134,11 +154,20 @@ def targets(records):
 INPUTS, FILES = 768, 8
 
 
+# The inputs of a view's own king: the sixth kind of piece, of the view's own colour.
+OWN_KING = range(5 * 64, 6 * 64)
+
+
 def inputs(indices, mirror):
     """A batch's active inputs (rows of 32, unused ones 0xFFFF) as a sparse matrix; the rows
-    where `mirror` is set with their files turned over (a file is the input's low three bits)."""
+    where `mirror` is set with their files turned over (a file is the input's low three bits).
+    With MIRROR, instead, the rows whose own king is on the e- to h-file: turning the files of
+    a position without castling rights then changes nothing, as the king's side decides."""
     indices = indices.astype(np.int32)
     used = indices < INPUTS
+    if MIRROR:
+        king = np.where((indices >= OWN_KING.start) & (indices < OWN_KING.stop), indices, 0).max(axis=1)
+        mirror = (king & 7) >= 4
     files = indices[mirror] & 7
     indices[mirror] += FILES - 1 - 2 * files
     ptr = np.concatenate([[0], np.cumsum(used.sum(axis=1))])
@@ -230,6 +259,8 @@ def main():
     if args[:1] == ["--minichess7"]:
         args = args[1:]
         INPUTS, FILES = 2 * 9 * 64, 7
+        if MIRROR:
+            sys.exit("MIRROR is for standard chess's board of eight files")
     if len(args) < 4 or not args[1].isdigit() or int(args[1]) < 1:
         sys.exit("usage: train_network.py [--minichess7] OUT.bin EPOCHS HELD.bin DATA.bin...")
     out_path, epochs = args[0], int(args[1])

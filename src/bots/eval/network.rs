@@ -3,15 +3,16 @@
 //! positions of `gambit match` games labelled by Stockfish 15.1's static evaluation, and
 //! `network_minichess7.bin` from minichess7's labelled by Fairy-Stockfish 11.1's
 //! (scripts/eval_labels.py); docs/bots.md ("A learnt evaluation that plays", "Twice the
-//! positions, a tenth of the weight decay", "Output buckets and squared units" and
-//! "minichess7's network") says how, and what they gained.
+//! positions, a tenth of the weight decay", "Output buckets and squared units", "Mirrored
+//! views and more positions" and "minichess7's network") says how, and what they gained.
 //!
 //! Each side's view of the board — its own and the other side's kinds of piece (six in
-//! standard chess, nine in minichess7) on 64 squares, the board turned over for Black — goes
-//! through one shared layer to [`HIDDEN`] numbers, clipped to 0..=1 (and squared, where the
-//! file says so); the side to move's and the other side's are weighed into one number, by the
-//! weights of the output bucket the number of pieces on the board chooses (one bucket in the
-//! first networks). All in integers, as trained and quantized: the first layer scaled by
+//! standard chess, nine in minichess7) on 64 squares, the board turned over for Black, and in
+//! a mirrored network its files too where the view's own king stands on the e- to h-file —
+//! goes through one shared layer to [`HIDDEN`] numbers, clipped to 0..=1 (and squared, where
+//! the file says so); the side to move's and the other side's are weighed into one number, by
+//! the weights of the output bucket the number of pieces on the board chooses (one bucket in
+//! the first networks). All in integers, as trained and quantized: the first layer scaled by
 //! [`QA`], the output weights by [`QB`].
 
 use std::sync::LazyLock;
@@ -36,6 +37,24 @@ enum Activation {
     Squared,
 }
 
+/// What a network file says of its shape beyond its size: output buckets, the activation, and
+/// whether each view is mirrored by its king.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Form {
+    buckets: usize,
+    activation: Activation,
+    /// Each side's view turned a-file for h-file where its own king stands on the e- to h-file,
+    /// so that the board as a view sees it always has its king on the a- to d-file: the rules
+    /// are the same both ways (bar castling, which the inputs do not show), and the first layer
+    /// learns each king side's positions from both sides' games.
+    mirrored: bool,
+}
+
+impl Form {
+    /// The first networks': one bucket, clipped units, no mirror.
+    const FIRST: Form = Form { buckets: 1, activation: Activation::Clipped, mirrored: false };
+}
+
 /// A network's parameters, in the order its file holds them.
 struct Network {
     /// One row per input: [`Shape::inputs`] numbers them.
@@ -47,6 +66,7 @@ struct Network {
     output_weights: Box<[[[i16; HIDDEN]; 2]]>,
     output_bias: Box<[i32]>,
     activation: Activation,
+    mirrored: bool,
 }
 
 /// The most output buckets a network file may have.
@@ -55,6 +75,10 @@ const MAX_BUCKETS: usize = 16;
 /// networks' (one bucket, clipped units, and no trailer): these four bytes, then the bucket
 /// count and the activation (0 clipped, 1 squared), each a little-endian u16.
 const TRAILER: [u8; 4] = *b"GNN2";
+/// What ends a network file whose views are mirrored by their kings: these four bytes, the
+/// bucket count, the activation and the inputs (1: mirrored), each a little-endian u16. Only
+/// standard chess's board, of eight files, is mirrored.
+const MIRRORED_TRAILER: [u8; 4] = *b"GNN3";
 
 /// The size of a network file for `kinds` kinds of piece and `buckets` output buckets,
 /// without its trailer.
@@ -62,40 +86,50 @@ const fn body_size(kinds: usize, buckets: usize) -> usize {
     (2 * kinds * 64 * HIDDEN + HIDDEN + buckets * 2 * HIDDEN) * 2 + 4 * buckets
 }
 
-/// The output buckets and activation of the network file `bytes` for `kinds` kinds of piece,
-/// or None when it is not one. A `const fn`, so that the built-in files are checked as the
-/// binary is built.
-const fn shape_of(bytes: &[u8], kinds: usize) -> Option<(usize, Activation)> {
+/// The form of the network file `bytes` for `kinds` kinds of piece, or None when it is not
+/// one. A `const fn`, so that the built-in files are checked as the binary is built.
+const fn shape_of(bytes: &[u8], kinds: usize) -> Option<Form> {
     if bytes.len() == body_size(kinds, 1) {
-        return Some((1, Activation::Clipped));
+        return Some(Form::FIRST);
     }
     let n = bytes.len();
-    if n < 8 {
+    // The mirrored trailer has one number more than the other.
+    let (tag_at, mirrored) = if n >= 10 && tag_is(bytes, n - 10, MIRRORED_TRAILER) {
+        match u16::from_le_bytes([bytes[n - 2], bytes[n - 1]]) {
+            1 if kinds == 6 => (n - 10, true),
+            _ => return None,
+        }
+    } else if n >= 8 && tag_is(bytes, n - 8, TRAILER) {
+        (n - 8, false)
+    } else {
         return None;
-    }
-    let tag = [bytes[n - 8], bytes[n - 7], bytes[n - 6], bytes[n - 5]];
-    let buckets = u16::from_le_bytes([bytes[n - 4], bytes[n - 3]]) as usize;
-    let activation = match u16::from_le_bytes([bytes[n - 2], bytes[n - 1]]) {
+    };
+    let buckets = u16::from_le_bytes([bytes[tag_at + 4], bytes[tag_at + 5]]) as usize;
+    let activation = match u16::from_le_bytes([bytes[tag_at + 6], bytes[tag_at + 7]]) {
         0 => Activation::Clipped,
         1 => Activation::Squared,
         _ => return None,
     };
-    let tagged = tag[0] == TRAILER[0] && tag[1] == TRAILER[1] && tag[2] == TRAILER[2] && tag[3] == TRAILER[3];
-    if !tagged || buckets == 0 || buckets > MAX_BUCKETS || n != body_size(kinds, buckets) + 8 {
+    if buckets == 0 || buckets > MAX_BUCKETS || tag_at != body_size(kinds, buckets) {
         return None;
     }
-    Some((buckets, activation))
+    Some(Form { buckets, activation, mirrored })
+}
+
+/// True if `bytes` holds `tag` at `at`.
+const fn tag_is(bytes: &[u8], at: usize, tag: [u8; 4]) -> bool {
+    bytes[at] == tag[0] && bytes[at + 1] == tag[1] && bytes[at + 2] == tag[2] && bytes[at + 3] == tag[3]
 }
 
 const STANDARD: &[u8] = include_bytes!("network.bin");
 const MINICHESS7: &[u8] = include_bytes!("network_minichess7.bin");
 /// The built-in files' shapes, found as the binary is built (a file that is not a network
 /// stops the build).
-const STANDARD_SHAPE: (usize, Activation) = match shape_of(STANDARD, 6) {
+const STANDARD_SHAPE: Form = match shape_of(STANDARD, 6) {
     Some(shape) => shape,
     None => panic!("network.bin is not a network for six kinds of piece"),
 };
-const MINICHESS7_SHAPE: (usize, Activation) = match shape_of(MINICHESS7, 9) {
+const MINICHESS7_SHAPE: Form = match shape_of(MINICHESS7, 9) {
     Some(shape) => shape,
     None => panic!("network_minichess7.bin is not a network for nine kinds of piece"),
 };
@@ -112,10 +146,10 @@ fn network(variant: Variant) -> &'static Network {
 }
 
 /// The network in `built_in`, or in the file the environment variable `var` names: another
-/// network for the same `kinds` of piece (of any bucket count and activation), to measure a
+/// network for the same `kinds` of piece (of any bucket count, activation and mirror), to measure a
 /// newly trained one without a rebuild. A file that cannot be read or is not such a network is
 /// refused, and the built-in one used.
-fn load(built_in: &'static [u8], built_in_shape: (usize, Activation), kinds: usize, var: &str) -> Network {
+fn load(built_in: &'static [u8], built_in_shape: Form, kinds: usize, var: &str) -> Network {
     let chosen = std::env::var_os(var).and_then(|path| {
         let network = std::fs::read(&path).ok().and_then(|bytes| parse(&bytes, kinds));
         if network.is_none() {
@@ -131,8 +165,8 @@ fn parse(bytes: &[u8], kinds: usize) -> Option<Network> {
     Some(read(bytes, shape_of(bytes, kinds)?, kinds))
 }
 
-/// The network in `bytes`, a file of the shape `shape_of` found for `kinds` kinds of piece.
-fn read(bytes: &[u8], (buckets, activation): (usize, Activation), kinds: usize) -> Network {
+/// The network in `bytes`, a file of the form `shape_of` found for `kinds` kinds of piece.
+fn read(bytes: &[u8], Form { buckets, activation, mirrored }: Form, kinds: usize) -> Network {
     let rows = 2 * kinds * 64;
     let mut words = bytes.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]]));
     let mut next = || words.next().unwrap_or(0);
@@ -147,7 +181,7 @@ fn read(bytes: &[u8], (buckets, activation): (usize, Activation), kinds: usize) 
     }
     let biases = &bytes[body_size(kinds, buckets) - 4 * buckets..body_size(kinds, buckets)];
     let output_bias = biases.chunks_exact(4).map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
-    Network { feature_weights, feature_bias, output_weights, output_bias, activation }
+    Network { feature_weights, feature_bias, output_weights, output_bias, activation, mirrored }
 }
 
 impl Network {
@@ -251,6 +285,9 @@ impl Accumulator {
     #[inline(always)]
     pub fn change_into(&self, variant: Variant, out: &mut Accumulator, from: &Placement, to: &Placement) {
         let (net, shape) = (network(variant), Shape::of(variant));
+        // Each view's mirror before and after: one whose king crossed between the d- and the
+        // e-file sees every piece on another square, and is summed afresh.
+        let (was, now) = (mirrors(net, shape, from), mirrors(net, shape, to));
         let mut added = ArrayVec::<[usize; 2], 32>::new();
         let mut removed = ArrayVec::<[usize; 2], 32>::new();
         // A move changes one to three groups. They are found without a branch per group (a
@@ -269,7 +306,20 @@ impl Accumulator {
             list_inputs(&mut added, shape, group, after & !before);
         }
         for (view, (dst, src)) in out.views.iter_mut().zip(&self.views).enumerate() {
-            let row = |f: &[usize; 2]| &net.feature_weights[f[view]];
+            // An input's file is its low three bits: XOR with 7 turns it over.
+            let row = |f: &[usize; 2]| &net.feature_weights[f[view] ^ now[view]];
+            if was[view] != now[view] {
+                *dst = net.feature_bias;
+                for (group, &bits) in to.iter().enumerate().take(shape.groups()) {
+                    let mut bits = bits;
+                    while bits != 0 {
+                        let sq = bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        add(dst, row(&shape.inputs(group, sq)));
+                    }
+                }
+                continue;
+            }
             match (added.as_slice(), removed.as_slice()) {
                 ([a], [r]) => apply(dst, src, row(a), row(r), None),
                 ([a], [r, r2]) => apply(dst, src, row(a), row(r), Some(row(r2))),
@@ -377,6 +427,18 @@ impl Stack {
         }
         self.accumulators[ply].evaluate(variant, turn, pieces)
     }
+}
+
+/// What each view's inputs are XORed with under `net` for `placement`: 7 (their files turned
+/// over) where the network is mirrored and the view's own king stands on the e- to h-file,
+/// else 0. Black's view turns the ranks, not the files, so both read the king's file as it is.
+#[inline(always)]
+fn mirrors(net: &Network, shape: Shape, placement: &Placement) -> [usize; 2] {
+    if !net.mirrored {
+        return [0, 0];
+    }
+    let king = Role::King.index();
+    [placement[king], placement[shape.kinds + king]].map(|k| if k != 0 && k.trailing_zeros() & 7 >= 4 { 7 } else { 0 })
 }
 
 /// Adds to `list` the inputs of the pieces of `group` on `squares`.
@@ -507,7 +569,8 @@ mod tests {
 
     /// A network file for six kinds of piece whose first layer is its biases alone (every
     /// unit's sum `unit`), with `buckets` output buckets (bucket b weighs the side to move's
-    /// units by b + 1 and the other side's by 0) and the trailer `trailer` if given.
+    /// units by b + 1 and the other side's by 0) and the trailer `trailer` if given (the
+    /// mirrored one with its inputs' number appended by the caller).
     fn synthetic(unit: i16, buckets: usize, trailer: Option<(&[u8; 4], u16)>) -> Vec<u8> {
         let mut words = vec![0i16; 2 * 6 * 64 * HIDDEN];
         words.extend([unit; HIDDEN]);
@@ -527,14 +590,32 @@ mod tests {
 
     #[test]
     fn network_files_name_their_buckets_and_activation_or_are_refused() {
+        let form = |buckets, activation, mirrored| Some(Form { buckets, activation, mirrored });
         // The first networks' files: no trailer, one bucket, clipped units.
-        assert_eq!(shape_of(&synthetic(128, 1, None), 6), Some((1, Activation::Clipped)));
-        assert_eq!(shape_of(&synthetic(128, 8, Some((&TRAILER, 1))), 6), Some((8, Activation::Squared)));
-        assert_eq!(shape_of(&synthetic(128, 8, Some((&TRAILER, 0))), 6), Some((8, Activation::Clipped)));
-        // Another variant's size, a wrong tag, an unknown activation, a bucket count the body
-        // does not hold, or a cut-off file: not networks.
+        assert_eq!(shape_of(&synthetic(128, 1, None), 6), Some(Form::FIRST));
+        assert_eq!(shape_of(&synthetic(128, 8, Some((&TRAILER, 1))), 6), form(8, Activation::Squared, false));
+        assert_eq!(shape_of(&synthetic(128, 8, Some((&TRAILER, 0))), 6), form(8, Activation::Clipped, false));
+        let mirrored = |inputs: u16| {
+            let mut bytes = synthetic(128, 8, Some((&MIRRORED_TRAILER, 1)));
+            bytes.extend(inputs.to_le_bytes());
+            bytes
+        };
+        assert_eq!(shape_of(&mirrored(1), 6), form(8, Activation::Squared, true));
+        // Another variant's size, a wrong tag, an unknown activation or inputs, a bucket count
+        // the body does not hold, a cut-off file, or a mirror of a board of seven files: not
+        // networks.
         assert_eq!(shape_of(&synthetic(128, 1, None), 9), None);
-        assert_eq!(shape_of(&synthetic(128, 8, Some((b"GNN3", 1))), 6), None);
+        assert_eq!(shape_of(&synthetic(128, 8, Some((b"GNNX", 1))), 6), None);
+        assert_eq!(shape_of(&synthetic(128, 8, Some((&MIRRORED_TRAILER, 1))), 6), None);
+        assert_eq!(shape_of(&mirrored(0), 6), None);
+        assert_eq!(shape_of(&mirrored(2), 6), None);
+        assert_eq!(shape_of(&mirrored(1)[1..], 6), None);
+        let body = 2 * 9 * 64 * HIDDEN * 2 + 2 * HIDDEN + 8 * 2 * HIDDEN * 2 + 8 * 4;
+        let mut seven_files = vec![0u8; body];
+        seven_files.extend(MIRRORED_TRAILER);
+        seven_files.extend([8u16, 1, 1].iter().flat_map(|w| w.to_le_bytes()));
+        assert_eq!(body, body_size(9, 8));
+        assert_eq!(shape_of(&seven_files, 9), None);
         assert_eq!(shape_of(&synthetic(128, 8, Some((&TRAILER, 2))), 6), None);
         let mut lying = synthetic(128, 8, Some((&TRAILER, 1)));
         let n = lying.len();
