@@ -309,14 +309,13 @@ impl Accumulator {
             // An input's file is its low three bits: XOR with 7 turns it over.
             let row = |f: &[usize; 2]| &net.feature_weights[f[view] ^ now[view]];
             if was[view] != now[view] {
-                *dst = net.feature_bias;
+                let mut every = ArrayVec::<[usize; 2], 32>::new();
                 for (group, &bits) in to.iter().enumerate().take(shape.groups()) {
-                    let mut bits = bits;
-                    while bits != 0 {
-                        let sq = bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
-                        add(dst, row(&shape.inputs(group, sq)));
-                    }
+                    list_inputs(&mut every, shape, group, bits);
+                }
+                *dst = net.feature_bias;
+                for f in &every {
+                    add(dst, row(f));
                 }
                 continue;
             }
