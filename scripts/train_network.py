@@ -10,9 +10,9 @@ examples/net_features (from `FEN;result;score` lines such as scripts/eval_labels
 the network learns to predict the score's winning chance (the logistic of score / 400), blended
 with the game's result if LAMBDA (in the environment, 1.0 unless told) is below 1.
 
-Written for src/bots/eval/network.rs: little-endian i16s, the first layer's weights (input by
-input) and biases scaled by 255, then the output weights scaled by 64, then the output bias
-(one i32, scaled by 255 * 64). numpy and scipy only: the inputs are sparse (at most 32 pieces
+Written for src/bots/eval/network.rs (which reads the file in network/file.rs): little-endian
+i16s, the first layer's weights (input by input) and biases scaled by 255, then the output
+weights scaled by 64, then the output bias (one i32, scaled by 255 * 64). numpy and scipy only: the inputs are sparse (at most 32 pieces
 of 768), so a batch is a sparse matrix product, fast enough on two cores (about 20 s an epoch
 of 4.3 million positions here).
 
@@ -69,7 +69,7 @@ and the output weights' bound changed: WEIGHT_DECAY=1.0 OUTPUT_CLIP=127 train as
 BUCKETS (1 to 16, 1 unless told) gives the network that many sets of output weights, one
 chosen by the number of pieces on the board (the same share of the pieces from 2 to 32 each);
 ACTIVATION=squared squares each clipped unit before it is weighed (clipped unless told). A
-network with either is written with a trailer that says so (src/bots/eval/network.rs reads
+network with either is written with a trailer that says so (src/bots/eval/network/file.rs reads
 both kinds of file); docs/bots.md ("Output buckets and squared units") measures them.
 
 MIRROR=1 (standard chess) turns each view a-file for h-file where its own king stands on the e-
@@ -107,7 +107,7 @@ ACTIVATION = os.environ.get("ACTIVATION", "clipped")
 MIRROR = os.environ.get("MIRROR", "0") == "1"
 if not 1 <= BUCKETS <= 16 or ACTIVATION not in ("clipped", "squared"):
     sys.exit("BUCKETS must be 1 to 16, ACTIVATION clipped or squared")
-# What ends a file with buckets or squared units (src/bots/eval/network.rs reads it), and one
+# What ends a file with buckets or squared units (src/bots/eval/network/file.rs reads it), and one
 # whose views are mirrored.
 TRAILER = b"GNN2"
 MIRRORED_TRAILER = b"GNN3"
