@@ -74,7 +74,8 @@ pub struct Line {
     pub pv: Vec<Move>,
 }
 
-/// Progress after each completed iteration, for UCI `info` lines.
+/// Progress after each completed iteration, for UCI `info` lines; and once more where an
+/// iteration cut off by the budget had already found a better move, which is then played.
 #[derive(Clone, Debug)]
 pub struct SearchInfo {
     pub depth: u32,
@@ -274,6 +275,15 @@ impl AlphaBeta {
                     Some(&(score, best)) if lines == 1 && self.skill.is_none() && result.best != Some(best) => {
                         let pv = searcher.principal_variation(&pos, best, depth as usize);
                         result = SearchResult { best: Some(best), score: Score::from_internal(score), pv, ..result };
+                        // The last line reported is the move played: a UCI host shows it as
+                        // the engine's line, and one that ends on another move misleads.
+                        on_info(&SearchInfo {
+                            depth,
+                            seldepth: searcher.seldepth.max(depth),
+                            nodes: searcher.nodes,
+                            time: start.elapsed(),
+                            lines: vec![Line { score: result.score, pv: result.pv.clone() }],
+                        });
                     }
                     _ => {}
                 }
