@@ -117,7 +117,7 @@ const LEVELS: [(u16, Strength); 12] = [
     (1550, Strength::Skill(Skill { depth: 4, lines: 4, weakness: 100 })),
     (1750, Strength::Skill(Skill { depth: 5, lines: 4, weakness: 85 })),
     (2000, Strength::Nodes(20_000)),
-    (2250, Strength::Full),
+    (2300, Strength::Full),
 ];
 
 impl Level {
