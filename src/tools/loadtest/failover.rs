@@ -136,7 +136,8 @@ pub async fn run(args: &FailoverArgs, connector: &Connector, stats: Arc<Stats>) 
         recovered: times.len(),
         stuck,
         left_out,
-        kill_to_first_move: Latency::of_durations(&times),
+        kill_to_first_move: Latency::of_durations(&times)
+            .map_err(|e| format!("cannot make the latency histogram: {e}"))?,
         errors: stats.errors(),
     })
 }

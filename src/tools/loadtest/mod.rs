@@ -132,6 +132,8 @@ pub enum LoadtestError {
     Runtime(std::io::Error),
     #[error("cannot write {path}: {source}")]
     WriteJson { path: PathBuf, source: std::io::Error },
+    #[error("cannot make the latency histograms: {0}")]
+    Histogram(#[from] hdrhistogram::CreationError),
 }
 
 impl LoadtestError {
@@ -182,7 +184,7 @@ pub async fn execute(scenario: &Scenario) -> Result<Report, LoadtestError> {
         let _ = probe.close(None).await;
     }
 
-    let stats = Arc::new(Stats::new());
+    let stats = Arc::new(Stats::new()?);
     let report = match scenario {
         Scenario::Fanout(args) => {
             let progress = Progress::start(stats.clone(), Some(Metric::Spectator));

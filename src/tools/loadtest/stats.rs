@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
-use hdrhistogram::Histogram;
+use hdrhistogram::{CreationError, Histogram};
 use serde::Serialize;
 
 /// The latencies measured.
@@ -35,11 +35,13 @@ struct Shard {
     recent: Vec<Histogram<u64>>,
 }
 
-fn histogram() -> Histogram<u64> {
-    Histogram::new_with_bounds(1, MAX_MICROS, 3).expect("constant, valid histogram bounds")
+/// An empty histogram of the run's bounds. hdrhistogram checks the bounds at run time, so
+/// even constant ones come back as a Result.
+fn histogram() -> Result<Histogram<u64>, CreationError> {
+    Histogram::new_with_bounds(1, MAX_MICROS, 3)
 }
 
-fn histograms() -> Vec<Histogram<u64>> {
+fn histograms() -> Result<Vec<Histogram<u64>>, CreationError> {
     (0..METRICS).map(|_| histogram()).collect()
 }
 
@@ -74,10 +76,13 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Stats {
-    pub fn new() -> Stats {
-        Stats {
+    pub fn new() -> Result<Stats, CreationError> {
+        let shards = (0..SHARDS)
+            .map(|_| Ok(Mutex::new(Shard { total: histograms()?, recent: histograms()? })))
+            .collect::<Result<_, CreationError>>()?;
+        Ok(Stats {
             epoch: Instant::now(),
-            shards: (0..SHARDS).map(|_| Mutex::new(Shard { total: histograms(), recent: histograms() })).collect(),
+            shards,
             errors: Mutex::new(BTreeMap::new()),
             open: AtomicU64::new(0),
             failed: AtomicU64::new(0),
@@ -88,7 +93,7 @@ impl Stats {
             resyncs: AtomicU64::new(0),
             games_started: AtomicU64::new(0),
             games_finished: AtomicU64::new(0),
-        }
+        })
     }
 
     /// Microseconds since the run began: the clock all tasks share.
@@ -132,7 +137,7 @@ impl Stats {
 
     /// The whole run's latencies of `metric`.
     pub fn summary(&self, metric: Metric) -> Latency {
-        let mut all = histogram();
+        let mut all = Histogram::new_from(&lock(&self.shards[0]).total[metric as usize]);
         for shard in &self.shards {
             let _ = all.add(&lock(shard).total[metric as usize]);
         }
@@ -141,19 +146,13 @@ impl Stats {
 
     /// The latencies of `metric` since the last call, for the progress line.
     pub fn take_recent(&self, metric: Metric) -> Latency {
-        let mut all = histogram();
+        let mut all = Histogram::new_from(&lock(&self.shards[0]).recent[metric as usize]);
         for shard in &self.shards {
             let mut shard = lock(shard);
             let _ = all.add(&shard.recent[metric as usize]);
             shard.recent[metric as usize].reset();
         }
         Latency::of(&all)
-    }
-}
-
-impl Default for Stats {
-    fn default() -> Stats {
-        Stats::new()
     }
 }
 
@@ -169,12 +168,12 @@ pub struct Latency {
 
 impl Latency {
     /// The distribution of `times`.
-    pub fn of_durations(times: &[std::time::Duration]) -> Latency {
-        let mut h = histogram();
+    pub fn of_durations(times: &[std::time::Duration]) -> Result<Latency, CreationError> {
+        let mut h = histogram()?;
         for t in times {
             h.saturating_record(u64::try_from(t.as_micros()).unwrap_or(u64::MAX).max(1));
         }
-        Latency::of(&h)
+        Ok(Latency::of(&h))
     }
 
     fn of(h: &Histogram<u64>) -> Latency {
@@ -197,8 +196,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn summarises_latencies_over_shards() {
-        let stats = Stats::new();
+    fn summarises_latencies_over_shards() -> Result<(), CreationError> {
+        let stats = Stats::new()?;
         let now = stats.now_us();
         for key in 0..100 {
             stats.record_since(Metric::Ack, key, now);
@@ -210,16 +209,18 @@ mod tests {
         assert_eq!(stats.take_recent(Metric::Ack).count, 100);
         assert_eq!(stats.take_recent(Metric::Ack).count, 0, "recent resets");
         assert_eq!(stats.summary(Metric::Ack).count, 100, "the total stays");
+        Ok(())
     }
 
     #[test]
-    fn tallies_errors_by_kind() {
-        let stats = Stats::new();
+    fn tallies_errors_by_kind() -> Result<(), CreationError> {
+        let stats = Stats::new()?;
         stats.error("rate_limited");
         stats.error("rate_limited");
         stats.error("connect:timeout");
         let errors = stats.errors();
         assert_eq!(errors.get("rate_limited"), Some(&2));
         assert_eq!(errors.len(), 2);
+        Ok(())
     }
 }
