@@ -2,13 +2,14 @@
 """Where a player's games were won and lost, by Stockfish's judgement of every position:
 game_swings.py PLAYER GAMES.pgn [NODES]
 
-Each position of each game (of `gambit match --pgn`) is scored by full-strength Stockfish
-(/usr/games/stockfish, one thread, NODES nodes, 25,000 unless told) from PLAYER's side (PLAYER
-names the White or Black tag, e.g. level12). Printed: the games by result and by the best score
-PLAYER reached in them past the 8-ply opening (a loss after +200 is a win thrown away, a draw
-after +200 one not converted), and PLAYER's moves that dropped its score by 150 centipawns or
-more from a position still undecided (within 300 of even), by the game's phase, with the worst of them
-(game index from 0, ply, score before, score after, move). Mates count 3,000. Two Stockfish
+Each position of each game (of `gambit match --pgn`) is scored by a fresh search of
+full-strength Stockfish (selfplay_data.Engine: one thread, 16 MB, NODES nodes, 25,000 unless
+told), so a rerun gives the same scores, from PLAYER's side (PLAYER names the White or Black
+tag, e.g. level12). Printed: the games by result and by the best score PLAYER reached in them
+past the 8-ply opening (a loss after +200 is a win thrown away, a draw after +200 one not
+converted), and PLAYER's moves that dropped its score by 150 centipawns or more from a
+position still undecided (within 300 of even), by the game's phase, with the worst of them
+(game index from 0, ply, move, score before and after). Mates count 3,000. Two Stockfish
 processes share the games. Needs python-chess (`pip install chess`). docs/bots.md ("Where the
 games against the anchor are lost") reads one such run.
 """
@@ -19,10 +20,11 @@ import sys
 
 try:
     import chess
-    import chess.engine
     import chess.pgn
 except ImportError:
     sys.exit("needs python-chess (pip install chess)")
+
+from selfplay_data import Engine
 
 OPENING = 8
 DROP = 150
@@ -36,27 +38,33 @@ def games(path):
 
 
 def trajectory(job):
-    """(index, PLAYER's score of the game, [score before each ply from PLAYER's side], [SAN])."""
+    """(index, PLAYER's score of the game, PLAYER's score of the position before each ply, the
+    plies' SAN, the plies that were PLAYER's moves)."""
     index, player, pgn, nodes = job
     game = chess.pgn.read_game(io.StringIO(pgn))
     me = chess.WHITE if game.headers["White"] == player else chess.BLACK
     result = game.headers["Result"]
     score = 0.5 if result == "1/2-1/2" else 1.0 if (result == "1-0") == (me == chess.WHITE) else 0.0
     board = game.board()
-    evals, sans = [], []
-    for move in game.mainline_moves():
-        info = ENGINE.analyse(board, chess.engine.Limit(nodes=nodes))
-        evals.append(info["score"].pov(me).score(mate_score=3000))
+    evals, sans, mine = [], [], []
+    for ply, move in enumerate(game.mainline_moves()):
+        _, cp = judge.analyse(board.fen(), f"go nodes {nodes}")
+        if cp is None:
+            raise RuntimeError(f"Stockfish gave no score for {board.fen()}")
+        evals.append(cp if board.turn == me else -cp)
+        if board.turn == me:
+            mine.append(ply)
         sans.append(board.san(move))
         board.push(move)
-    mine = [k for k in range(len(evals)) if (k % 2 == 0) == (me == chess.WHITE)]
     return index, score, evals, sans, mine
 
 
-def start_engine():
-    global ENGINE
-    ENGINE = chess.engine.SimpleEngine.popen_uci("/usr/games/stockfish")
-    ENGINE.configure({"Threads": 1, "Hash": 32})
+judge = None
+
+
+def start_judge():
+    global judge
+    judge = Engine()
 
 
 def main():
@@ -76,7 +84,7 @@ def main():
         jobs.append((i, player, str(game), nodes))
     if not jobs:
         sys.exit(f"{path}: no games")
-    with mp.Pool(2, initializer=start_engine) as pool:
+    with mp.Pool(2, initializer=start_judge) as pool:
         rows = pool.map(trajectory, jobs, chunksize=4)
     results = collections.Counter(score for _, score, _, _, _ in rows)
     print(f"{len(rows)} games, W/D/L {results[1.0]}/{results[0.5]}/{results[0.0]}")

@@ -87,6 +87,19 @@ pub struct SearchInfo {
     pub lines: Vec<Line>,
 }
 
+impl SearchInfo {
+    /// The progress of `searcher`, started at `start`, at `depth`, with these lines.
+    fn of(searcher: &Searcher, depth: u32, start: Instant, lines: Vec<Line>) -> SearchInfo {
+        SearchInfo {
+            depth,
+            seldepth: searcher.seldepth.max(depth),
+            nodes: searcher.nodes,
+            time: start.elapsed(),
+            lines,
+        }
+    }
+}
+
 /// What a search found.
 #[derive(Clone, Debug)]
 pub struct SearchResult {
@@ -277,13 +290,8 @@ impl AlphaBeta {
                         result = SearchResult { best: Some(best), score: Score::from_internal(score), pv, ..result };
                         // The last line reported is the move played: a UCI host shows it as
                         // the engine's line, and one that ends on another move misleads.
-                        on_info(&SearchInfo {
-                            depth,
-                            seldepth: searcher.seldepth.max(depth),
-                            nodes: searcher.nodes,
-                            time: start.elapsed(),
-                            lines: vec![Line { score: result.score, pv: result.pv.clone() }],
-                        });
+                        let line = Line { score: result.score, pv: result.pv.clone() };
+                        on_info(&SearchInfo::of(&searcher, depth, start, vec![line]));
                     }
                     _ => {}
                 }
@@ -310,13 +318,7 @@ impl AlphaBeta {
                     pv: searcher.principal_variation(&pos, m, depth as usize),
                 }))
                 .collect();
-            on_info(&SearchInfo {
-                depth,
-                seldepth: searcher.seldepth.max(depth),
-                nodes: searcher.nodes,
-                time: start.elapsed(),
-                lines,
-            });
+            on_info(&SearchInfo::of(&searcher, depth, start, lines));
             last = exact;
             let mate_found = score.abs() > MATE_BOUND && (MATE - score.abs()) <= depth as i32;
             let past_soft = soft_deadline.is_some_and(|d| Instant::now() >= d);
