@@ -76,6 +76,11 @@ MIRROR=1 (standard chess) turns each view a-file for h-file where its own king s
 to h-file, so that every view the first layer sees has its king on the a- to d-file, and writes
 the file with a trailer that says so (docs/bots.md, "Mirrored views").
 
+HIDDEN (a multiple of 16 up to 2048, 256 unless told) is the first layer's width. A file of
+another width than 256 ends with the trailer GNN4 (buckets, activation, mirror, width), and
+network.rs plays a variant with the width of its built-in network: GAMBIT_NET must name a file
+of that width (docs/bots.md, "A wider first layer").
+
 INIT (in the environment) names a network file to go on from instead of random weights, e.g.
 the built-in src/bots/eval/network.bin; RATE sets the first epochs' learning rate (1e-3 unless
 told), lower when going on from a trained network (docs/bots.md, "Search labels for the
@@ -88,7 +93,9 @@ import time
 import numpy as np
 import scipy.sparse as sp
 
-HIDDEN = 256
+# The hidden units of each view (HIDDEN in the environment, 256 unless told): network.rs
+# reads a file of its own build's width only.
+HIDDEN = int(os.environ.get("HIDDEN", "256"))
 SCALE = 400.0
 QA, QB = 255, 64
 LAMBDA = float(os.environ.get("LAMBDA", "1.0"))
@@ -111,6 +118,10 @@ if not 1 <= BUCKETS <= 16 or ACTIVATION not in ("clipped", "squared"):
 # whose views are mirrored.
 TRAILER = b"GNN2"
 MIRRORED_TRAILER = b"GNN3"
+# What ends a file whose first layer is not 256 units wide.
+WIDE_TRAILER = b"GNN4"
+if not 16 <= HIDDEN <= 2048 or HIDDEN % 16:
+    sys.exit("HIDDEN must be a multiple of 16 from 16 to 2048")
 # The output weights' scale in the file: network.rs takes a squared unit's v (0..255) as
 # v * v >> 8, 255/256 of its square in the layer's units, so those weights are stored 256/255
 # larger to make up for it.
@@ -120,7 +131,10 @@ OUTPUT_SCALE = QB * 256 / 255 if ACTIVATION == "squared" else QB
 def trailer():
     """What ends this run's network file: nothing for one bucket of clipped units (the first
     networks' files), else TRAILER, the bucket count and the activation (u16s); mirrored,
-    MIRRORED_TRAILER, those two and 1."""
+    MIRRORED_TRAILER, those two and 1; of another width than 256, WIDE_TRAILER, the two, the
+    inputs (1 mirrored, else 0) and the width."""
+    if HIDDEN != 256:
+        return WIDE_TRAILER + np.array([BUCKETS, ACTIVATION == "squared", MIRROR, HIDDEN], dtype="<u2").tobytes()
     if MIRROR:
         return MIRRORED_TRAILER + np.array([BUCKETS, ACTIVATION == "squared", 1], dtype="<u2").tobytes()
     if (BUCKETS, ACTIVATION) == (1, "clipped"):
@@ -244,7 +258,8 @@ def from_file(path):
     size = 2 * count + 4 * BUCKETS + len(tail)
     if not os.path.isfile(path) or os.path.getsize(path) != size or \
             (tail and open(path, "rb").read()[-len(tail):] != tail):
-        sys.exit(f"{path} is not a network of this shape (BUCKETS={BUCKETS}, ACTIVATION={ACTIVATION})")
+        sys.exit(f"{path} is not a network of this shape (BUCKETS={BUCKETS}, ACTIVATION={ACTIVATION}, "
+                 f"MIRROR={int(MIRROR)}, HIDDEN={HIDDEN})")
     words = np.fromfile(path, dtype="<i2", count=count).astype(np.float32)
     w1 = (words[:INPUTS * HIDDEN] / QA).reshape(INPUTS, HIDDEN)
     b1 = words[INPUTS * HIDDEN:INPUTS * HIDDEN + HIDDEN] / QA
@@ -310,7 +325,7 @@ def main():
             g_b1 = d_own.sum(0) + d_other.sum(0)
             opt.step(params, [np.asarray(g_w1, dtype=np.float32), g_b1.astype(np.float32), g_w2, g_b2])
             # The quantized output weights are i16s summed as i32 products with the clipped
-            # layer (0..255): at most 2 * 256 * 255 * OUTPUT_CLIP, far from overflowing.
+            # layer (0..255): at most 2 * HIDDEN * 255 * OUTPUT_CLIP, far from overflowing.
             np.clip(w2, -OUTPUT_CLIP / OUTPUT_SCALE, OUTPUT_CLIP / OUTPUT_SCALE, out=w2)
             np.clip(w1, -32000 / QA / 32, 32000 / QA / 32, out=w1)
         print(f"epoch {epoch + 1}/{epochs}: held-out loss {loss_of(params, held, held_target):.6f}"

@@ -9,8 +9,8 @@
 //! Each side's view of the board — its own and the other side's kinds of piece (six in
 //! standard chess, nine in minichess7) on 64 squares, the board turned over for Black, and in
 //! a mirrored network its files too where the view's own king stands on the e- to h-file —
-//! goes through one shared layer to [`HIDDEN`] numbers, clipped to 0..=1 (and squared, where
-//! the file says so); the side to move's and the other side's are weighed into one number, by
+//! goes through one shared layer to as many numbers as the file says (256 unless its trailer
+//! names a width), clipped to 0..=1 (and squared, where the file says so); the side to move's and the other side's are weighed into one number, by
 //! the weights of the output bucket the number of pieces on the board chooses (one bucket in
 //! the first networks). All in integers, as trained and quantized: the first layer scaled by
 //! [`QA`], the output weights by [`QB`].
@@ -24,22 +24,21 @@ use arrayvec::ArrayVec;
 use self::file::{parse, read, shape_of, Activation, Form};
 use crate::chess::{Color, Position, Role, Variant};
 
-const HIDDEN: usize = 256;
 const QA: i32 = 255;
 const QB: i32 = 64;
 /// The network's output is in units of 400 centipawns (its training target is a winning
 /// chance, the logistic of score / 400).
 const SCALE: i32 = 400;
 
-/// A network's parameters, in the order its file holds them.
-struct Network {
+/// A network's parameters, in the order its file holds them, for a first layer of `H` units.
+struct Network<const H: usize> {
     /// One row per input: [`Shape::inputs`] numbers them.
-    feature_weights: Box<[[i16; HIDDEN]]>,
-    feature_bias: [i16; HIDDEN],
+    feature_weights: Box<[[i16; H]]>,
+    feature_bias: [i16; H],
     /// One pair (the side to move's units, the other side's) per output bucket: the bucket is
     /// chosen by how many pieces are on the board ([`bucket`]), so that an endgame is weighed
     /// by weights of its own.
-    output_weights: Box<[[[i16; HIDDEN]; 2]]>,
+    output_weights: Box<[[[i16; H]; 2]]>,
     output_bias: Box<[i32]>,
     activation: Activation,
     mirrored: bool,
@@ -58,42 +57,63 @@ const MINICHESS7_SHAPE: Form = match shape_of(MINICHESS7, 9) {
     None => panic!("network_minichess7.bin is not a network for nine kinds of piece"),
 };
 
-static NETWORKS: [LazyLock<Network>; 2] = [
-    LazyLock::new(|| load(STANDARD, STANDARD_SHAPE, 6, "GAMBIT_NET")),
-    LazyLock::new(|| load(MINICHESS7, MINICHESS7_SHAPE, 9, "GAMBIT_NET_MINICHESS7")),
-];
+/// The built-in networks' widths: each variant's sums are of its own width, a constant in the
+/// code compiled for it.
+const STANDARD_HIDDEN: usize = STANDARD_SHAPE.hidden;
+const MINICHESS7_HIDDEN: usize = MINICHESS7_SHAPE.hidden;
+/// The room an accumulator has for each view's sums: the wider of the two.
+const ROOM: usize = if STANDARD_HIDDEN > MINICHESS7_HIDDEN { STANDARD_HIDDEN } else { MINICHESS7_HIDDEN };
 
-/// The network for `variant`.
-#[inline(always)]
-fn network(variant: Variant) -> &'static Network {
-    &NETWORKS[(variant == Variant::Minichess7) as usize]
+static STANDARD_NETWORK: LazyLock<Network<STANDARD_HIDDEN>> =
+    LazyLock::new(|| load(STANDARD, STANDARD_SHAPE, 6, "GAMBIT_NET"));
+static MINICHESS7_NETWORK: LazyLock<Network<MINICHESS7_HIDDEN>> =
+    LazyLock::new(|| load(MINICHESS7, MINICHESS7_SHAPE, 9, "GAMBIT_NET_MINICHESS7"));
+
+/// Calls `$body` with `$net` bound to `$variant`'s network and `$shape` to its board, each
+/// variant in a copy of its own, so that its width and shape are constants there.
+macro_rules! with_network {
+    ($variant:expr, |$net:ident, $shape:ident| $body:expr) => {
+        match $variant {
+            Variant::Standard | Variant::Chess960 => {
+                let ($net, $shape) = (&*STANDARD_NETWORK, Shape::of(Variant::Standard));
+                $body
+            }
+            Variant::Minichess7 => {
+                let ($net, $shape) = (&*MINICHESS7_NETWORK, Shape::of(Variant::Minichess7));
+                $body
+            }
+        }
+    };
 }
 
 /// The network in `built_in`, or in the file the environment variable `var` names: another
-/// network for the same `kinds` of piece (of any bucket count, activation and mirror), to measure a
-/// newly trained one without a rebuild. A file that cannot be read or is not such a network is
-/// refused, and the built-in one used.
-fn load(built_in: &'static [u8], built_in_shape: Form, kinds: usize, var: &str) -> Network {
+/// network for the same `kinds` of piece and width (of any bucket count, activation and
+/// mirror), to measure a newly trained one without a rebuild. A file that cannot be read or is
+/// not such a network is refused, and the built-in one used.
+fn load<const H: usize>(built_in: &'static [u8], built_in_shape: Form, kinds: usize, var: &str) -> Network<H> {
     let chosen = std::env::var_os(var).and_then(|path| {
         let network = std::fs::read(&path).ok().and_then(|bytes| parse(&bytes, kinds));
         if network.is_none() {
-            eprintln!("{var}: {} is not a network of this shape; using the built-in one", path.to_string_lossy());
+            eprintln!(
+                "{var}: {} is not a network of this shape ({H} units a view); using the built-in one",
+                path.to_string_lossy()
+            );
         }
         network
     });
     chosen.unwrap_or_else(|| read(built_in, built_in_shape, kinds))
 }
 
-impl Network {
+impl<const H: usize> Network<H> {
     /// The evaluation in centipawns from the first layer's sums of the side to move (`own`) and
     /// of the other side, with `pieces` pieces on the board.
     #[inline(always)]
-    fn output(&self, own: &[i16; HIDDEN], other: &[i16; HIDDEN], pieces: u32) -> i32 {
+    fn output(&self, own: &[i16; H], other: &[i16; H], pieces: u32) -> i32 {
         let b = bucket(pieces, self.output_weights.len());
         let [own_weights, other_weights] = &self.output_weights[b];
         let weighed = match self.activation {
-            Activation::Clipped => weigh::<false>(own, own_weights) + weigh::<false>(other, other_weights),
-            Activation::Squared => weigh::<true>(own, own_weights) + weigh::<true>(other, other_weights),
+            Activation::Clipped => weigh::<false, H>(own, own_weights) + weigh::<false, H>(other, other_weights),
+            Activation::Squared => weigh::<true, H>(own, own_weights) + weigh::<true, H>(other, other_weights),
         };
         (weighed + self.output_bias[b]) / QB * SCALE / QA
     }
@@ -160,18 +180,41 @@ fn placement_in(shape: Shape, pos: &Position) -> Placement {
     std::array::from_fn(|i| if i < 2 * kinds { pos.pieces(Color::ALL[i / kinds], Role::ALL[i % kinds]).0 } else { 0 })
 }
 
-/// The first layer's sums for one position, from White's view and from Black's. A move
-/// changes two to four inputs, so a child's sums are its parent's with a few rows added or
-/// taken away, far cheaper than summing every piece again.
+/// The first layer's sums for one position, from White's view and from Black's (the first
+/// units of each, as many as the variant's network has). A move changes two to four inputs, so
+/// a child's sums are its parent's with a few rows added or taken away, far cheaper than
+/// summing every piece again.
 #[derive(Clone, Copy)]
 pub struct Accumulator {
-    views: [[i16; HIDDEN]; 2],
+    views: [[i16; ROOM]; 2],
+}
+
+/// The first `H` sums of a view (`H` is a network's width, at most [`ROOM`]).
+#[inline(always)]
+fn units<const H: usize>(view: &[i16; ROOM]) -> &[i16; H] {
+    const { assert!(H <= ROOM) };
+    let Some(units) = view.first_chunk::<H>() else { unreachable!("H <= ROOM, checked as the binary is built") };
+    units
+}
+
+#[inline(always)]
+fn units_mut<const H: usize>(view: &mut [i16; ROOM]) -> &mut [i16; H] {
+    const { assert!(H <= ROOM) };
+    let Some(units) = view.first_chunk_mut::<H>() else { unreachable!("H <= ROOM, checked as the binary is built") };
+    units
 }
 
 impl Accumulator {
+    const EMPTY: Accumulator = Accumulator { views: [[0; ROOM]; 2] };
+
     /// The sums for `placement` (of `variant`), from the biases up.
     pub fn new(variant: Variant, placement: &Placement) -> Accumulator {
-        let biases = Accumulator { views: [network(variant).feature_bias; 2] };
+        let mut biases = Accumulator::EMPTY;
+        with_network!(variant, |net, _shape| {
+            for view in &mut biases.views {
+                *units_mut(view) = net.feature_bias;
+            }
+        });
         let mut acc = biases;
         biases.change_into(variant, &mut acc, &[0; 18], placement);
         acc
@@ -184,7 +227,18 @@ impl Accumulator {
     /// numbers are too.
     #[inline(always)]
     pub fn change_into(&self, variant: Variant, out: &mut Accumulator, from: &Placement, to: &Placement) {
-        let (net, shape) = (network(variant), Shape::of(variant));
+        with_network!(variant, |net, shape| self.change_into_by(net, shape, out, from, to))
+    }
+
+    #[inline(always)]
+    fn change_into_by<const H: usize>(
+        &self,
+        net: &Network<H>,
+        shape: Shape,
+        out: &mut Accumulator,
+        from: &Placement,
+        to: &Placement,
+    ) {
         // Each view's mirror before and after: one whose king crossed between the d- and the
         // e-file sees every piece on another square, and is summed afresh.
         let (was, now) = (mirrors(net, shape, from), mirrors(net, shape, to));
@@ -206,6 +260,7 @@ impl Accumulator {
             list_inputs(&mut added, shape, group, after & !before);
         }
         for (view, (dst, src)) in out.views.iter_mut().zip(&self.views).enumerate() {
+            let (dst, src) = (units_mut::<H>(dst), units::<H>(src));
             // An input's file is its low three bits: XOR with 7 turns it over.
             let row = |f: &[usize; 2]| &net.feature_weights[f[view] ^ now[view]];
             if was[view] != now[view] {
@@ -239,7 +294,8 @@ impl Accumulator {
     /// centipawns, by `variant`'s network.
     #[inline(always)]
     pub fn evaluate(&self, variant: Variant, turn: Color, pieces: u32) -> i32 {
-        network(variant).output(&self.views[turn.index()], &self.views[(!turn).index()], pieces)
+        let (own, other) = (&self.views[turn.index()], &self.views[(!turn).index()]);
+        with_network!(variant, |net, _shape| net.output(units(own), units(other), pieces))
     }
 }
 
@@ -263,8 +319,11 @@ const FARTHEST: usize = 6;
 
 impl Stack {
     pub fn new(plies: usize) -> Stack {
-        let empty = Accumulator { views: [[0; HIDDEN]; 2] };
-        Stack { placements: vec![[0; 18]; plies], accumulators: vec![empty; plies], known: vec![false; plies] }
+        Stack {
+            placements: vec![[0; 18]; plies],
+            accumulators: vec![Accumulator::EMPTY; plies],
+            known: vec![false; plies],
+        }
     }
 
     /// A node at `ply` is entered with `pos`.
@@ -332,7 +391,7 @@ impl Stack {
 /// over) where the network is mirrored and the view's own king stands on the e- to h-file,
 /// else 0. Black's view turns the ranks, not the files, so both read the king's file as it is.
 #[inline(always)]
-fn mirrors(net: &Network, shape: Shape, placement: &Placement) -> [usize; 2] {
+fn mirrors<const H: usize>(net: &Network<H>, shape: Shape, placement: &Placement) -> [usize; 2] {
     if !net.mirrored {
         return [0, 0];
     }
@@ -354,21 +413,21 @@ fn list_inputs(list: &mut ArrayVec<[usize; 2], 32>, shape: Shape, group: usize, 
 
 /// `dst` = `src` + `plus` - `minus` (- `minus2`), in one pass.
 #[inline(always)]
-fn apply(
-    dst: &mut [i16; HIDDEN],
-    src: &[i16; HIDDEN],
-    plus: &[i16; HIDDEN],
-    minus: &[i16; HIDDEN],
-    minus2: Option<&[i16; HIDDEN]>,
+fn apply<const H: usize>(
+    dst: &mut [i16; H],
+    src: &[i16; H],
+    plus: &[i16; H],
+    minus: &[i16; H],
+    minus2: Option<&[i16; H]>,
 ) {
     match minus2 {
         None => {
-            for i in 0..HIDDEN {
+            for i in 0..H {
                 dst[i] = src[i].wrapping_add(plus[i]).wrapping_sub(minus[i]);
             }
         }
         Some(minus2) => {
-            for i in 0..HIDDEN {
+            for i in 0..H {
                 dst[i] = src[i].wrapping_add(plus[i]).wrapping_sub(minus[i]).wrapping_sub(minus2[i]);
             }
         }
@@ -376,29 +435,29 @@ fn apply(
 }
 
 #[inline(always)]
-fn add(acc: &mut [i16; HIDDEN], weights: &[i16; HIDDEN]) {
+fn add<const H: usize>(acc: &mut [i16; H], weights: &[i16; H]) {
     for (a, w) in acc.iter_mut().zip(weights) {
         *a = a.wrapping_add(*w);
     }
 }
 
 #[inline(always)]
-fn sub(acc: &mut [i16; HIDDEN], weights: &[i16; HIDDEN]) {
+fn sub<const H: usize>(acc: &mut [i16; H], weights: &[i16; H]) {
     for (a, w) in acc.iter_mut().zip(weights) {
         *a = a.wrapping_sub(*w);
     }
 }
 
 /// The clipped layer weighed by the output weights (train_network.py keeps those within ±1023:
-/// at most 256 * 255 * 1023 in size, far from overflowing). With `SQUARED` each unit's v
+/// at most H * 255 * 1023 in size, far from overflowing for the widths a file may name). With `SQUARED` each unit's v
 /// (0..=255, for 0..=1) is first squared as v² / 256, the square in (within 0.4% of) the same
 /// units, so that the products and their sum stay as small (train_network.py stores a squared
 /// network's output weights 256/255 larger to make up the difference); a constant, so that each
 /// activation's loop is compiled on its own.
 #[inline(always)]
-fn weigh<const SQUARED: bool>(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
+fn weigh<const SQUARED: bool, const H: usize>(acc: &[i16; H], weights: &[i16; H]) -> i32 {
     let mut sum = 0;
-    for i in 0..HIDDEN {
+    for i in 0..H {
         let v = acc[i].clamp(0, QA as i16) as u16;
         let unit = if SQUARED { (v * v) >> 8 } else { v };
         sum += i32::from(unit) * i32::from(weights[i]);
