@@ -79,9 +79,10 @@ the file with a trailer that says so (docs/bots.md, "Mirrored views").
 HIDDEN (a multiple of 16 up to 2048, 256 unless told) is the first layer's width. A file of
 another width than 256 ends with the trailer GNN4 (buckets, activation, mirror, width), and
 network.rs plays a variant with the width of its built-in network: GAMBIT_NET must name a file
-of that width (docs/bots.md, "A wider first layer").
+of that width (docs/bots.md, "M taught 8.6 million more positions, and a wider first layer").
 
-INIT (in the environment) names a network file to go on from instead of random weights, e.g.
+INIT (in the environment) names a network file to go on from instead of random weights (one of
+INIT_HIDDEN units, HIDDEN unless told, widened to HIDDEN where it is narrower), e.g.
 the built-in src/bots/eval/network.bin; RATE sets the first epochs' learning rate (1e-3 unless
 told), lower when going on from a trained network (docs/bots.md, "Search labels for the
 network").
@@ -95,7 +96,8 @@ import scipy.sparse as sp
 
 # The hidden units of each view (HIDDEN in the environment, 256 unless told): network.rs
 # reads a file of its own build's width only.
-HIDDEN = int(os.environ.get("HIDDEN", "256"))
+HIDDEN = os.environ.get("HIDDEN", "256")
+HIDDEN = int(HIDDEN) if HIDDEN.isdigit() else 0
 SCALE = 400.0
 QA, QB = 255, 64
 LAMBDA = float(os.environ.get("LAMBDA", "1.0"))
@@ -128,13 +130,14 @@ if not 16 <= HIDDEN <= 2048 or HIDDEN % 16:
 OUTPUT_SCALE = QB * 256 / 255 if ACTIVATION == "squared" else QB
 
 
-def trailer():
+def trailer(hidden=None):
     """What ends this run's network file: nothing for one bucket of clipped units (the first
     networks' files), else TRAILER, the bucket count and the activation (u16s); mirrored,
     MIRRORED_TRAILER, those two and 1; of another width than 256, WIDE_TRAILER, the two, the
     inputs (1 mirrored, else 0) and the width."""
-    if HIDDEN != 256:
-        return WIDE_TRAILER + np.array([BUCKETS, ACTIVATION == "squared", MIRROR, HIDDEN], dtype="<u2").tobytes()
+    hidden = HIDDEN if hidden is None else hidden
+    if hidden != 256:
+        return WIDE_TRAILER + np.array([BUCKETS, ACTIVATION == "squared", MIRROR, hidden], dtype="<u2").tobytes()
     if MIRROR:
         return MIRRORED_TRAILER + np.array([BUCKETS, ACTIVATION == "squared", 1], dtype="<u2").tobytes()
     if (BUCKETS, ACTIVATION) == (1, "clipped"):
@@ -250,22 +253,33 @@ def loss_of(params, records, target):
     return total / len(records)
 
 
-def from_file(path):
-    """The weights of a network file, as written below, back in the trainer's units; its buckets
-    and activation must be those this run trains."""
-    count = INPUTS * HIDDEN + HIDDEN + BUCKETS * 2 * HIDDEN
-    tail = trailer()
+def from_file(path, rng):
+    """The weights of a network file, as written below, back in the trainer's units; its buckets,
+    activation and mirror must be those this run trains, and its width INIT_HIDDEN (HIDDEN
+    unless told). A narrower network is widened to HIDDEN: the new units' first-layer weights
+    drawn as fresh ones are, their output weights near 0 (so that the network starts close to
+    the file's, and the new units have a gradient to learn from: all-zero ones would stay 0)."""
+    width = os.environ.get("INIT_HIDDEN", str(HIDDEN))
+    width = int(width) if width.isdigit() else 0
+    if not 16 <= width <= HIDDEN or width % 16:
+        sys.exit(f"INIT_HIDDEN must be a multiple of 16 from 16 to HIDDEN ({HIDDEN})")
+    count = INPUTS * width + width + BUCKETS * 2 * width
+    tail = trailer(width)
     size = 2 * count + 4 * BUCKETS + len(tail)
     if not os.path.isfile(path) or os.path.getsize(path) != size or \
             (tail and open(path, "rb").read()[-len(tail):] != tail):
         sys.exit(f"{path} is not a network of this shape (BUCKETS={BUCKETS}, ACTIVATION={ACTIVATION}, "
-                 f"MIRROR={int(MIRROR)}, HIDDEN={HIDDEN})")
+                 f"MIRROR={int(MIRROR)}, width {width})")
     words = np.fromfile(path, dtype="<i2", count=count).astype(np.float32)
-    w1 = (words[:INPUTS * HIDDEN] / QA).reshape(INPUTS, HIDDEN)
-    b1 = words[INPUTS * HIDDEN:INPUTS * HIDDEN + HIDDEN] / QA
-    w2 = (words[INPUTS * HIDDEN + HIDDEN:] / OUTPUT_SCALE).reshape(BUCKETS, 2 * HIDDEN)
+    w1 = (words[:INPUTS * width] / QA).reshape(INPUTS, width)
+    b1 = words[INPUTS * width:INPUTS * width + width] / QA
+    w2 = (words[INPUTS * width + width:] / OUTPUT_SCALE).reshape(BUCKETS, 2, width)
     b2 = np.fromfile(path, dtype="<i4", offset=2 * count, count=BUCKETS).astype(np.float32) / (QA * QB)
-    return [w1, b1, w2, b2]
+    more = HIDDEN - width
+    w1 = np.concatenate([w1, rng.standard_normal((INPUTS, more)) * 0.1], axis=1).astype(np.float32)
+    b1 = np.concatenate([b1, np.full(more, 0.1)]).astype(np.float32)
+    w2 = np.concatenate([w2, rng.standard_normal((BUCKETS, 2, more)) * 0.01], axis=2).astype(np.float32)
+    return [w1, b1, w2.reshape(BUCKETS, 2 * HIDDEN), b2]
 
 
 def main():
@@ -297,7 +311,7 @@ def main():
     params = [w1, b1, w2, b2]
     if os.environ.get("INIT"):
         # Go on from a trained network (e.g. the built-in one) rather than from random weights.
-        params = from_file(os.environ["INIT"])
+        params = from_file(os.environ["INIT"], rng)
         print(f"starting from {os.environ['INIT']}: held-out loss {loss_of(params, held, held_target):.6f}", flush=True)
     w1, b1, w2, b2 = params
     opt = Adam(params, RATE)

@@ -10,10 +10,10 @@
 //! standard chess, nine in minichess7) on 64 squares, the board turned over for Black, and in
 //! a mirrored network its files too where the view's own king stands on the e- to h-file —
 //! goes through one shared layer to as many numbers as the file says (256 unless its trailer
-//! names a width), clipped to 0..=1 (and squared, where the file says so); the side to move's and the other side's are weighed into one number, by
-//! the weights of the output bucket the number of pieces on the board chooses (one bucket in
-//! the first networks). All in integers, as trained and quantized: the first layer scaled by
-//! [`QA`], the output weights by [`QB`].
+//! names a width), clipped to 0..=1 (and squared, where the file says so); the side to move's
+//! and the other side's are weighed into one number, by the weights of the output bucket the
+//! number of pieces on the board chooses (one bucket in the first networks). All in integers,
+//! as trained and quantized: the first layer scaled by [`QA`], the output weights by [`QB`].
 
 mod file;
 
