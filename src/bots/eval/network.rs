@@ -209,15 +209,15 @@ impl Accumulator {
 
     /// The sums for `placement` (of `variant`), from the biases up.
     pub fn new(variant: Variant, placement: &Placement) -> Accumulator {
-        let mut biases = Accumulator::EMPTY;
-        with_network!(variant, |net, _shape| {
+        with_network!(variant, |net, shape| {
+            let mut biases = Accumulator::EMPTY;
             for view in &mut biases.views {
                 *units_mut(view) = net.feature_bias;
             }
-        });
-        let mut acc = biases;
-        biases.change_into(variant, &mut acc, &[0; 18], placement);
-        acc
+            let mut acc = biases;
+            biases.change_into_by(net, shape, &mut acc, &[0; 18], placement);
+            acc
+        })
     }
 
     /// Writes into `out` (whatever it held) the sums for the position `to`, from these (for
