@@ -149,6 +149,7 @@ fn handshake() {
         "option name Hash type spin default 16 min 1 max 1024",
         "option name Clear Hash type button",
         "option name MultiPV type spin default 1 min 1 max 64",
+        "option name Contempt type spin default 50 min -100 max 100",
         "option name UCI_LimitStrength type check default false",
     ] {
         assert!(lines.contains(&option.to_string()), "{option}: {lines:?}");
@@ -296,7 +297,8 @@ fn bad_input_is_explained_and_changes_nothing() {
         ("setoption name Level value 13", "Level"),
         ("setoption name Level value high", "Level"),
         ("setoption name Level", "needs a value"),
-        ("setoption name Contempt value 64", "unknown option"),
+        ("setoption name Threads value 4", "unknown option"),
+        ("setoption name Contempt value 500", "Contempt"),
         ("setoption name Hash value 0", "Hash"),
         ("setoption name Hash value 4096", "Hash"),
         ("setoption name MultiPV value 0", "MultiPV"),

@@ -42,9 +42,10 @@ const INFINITY: i32 = 32_000;
 const MATE_BOUND: i32 = MATE - 1_000;
 /// Without any limit, search this deep.
 const DEFAULT_DEPTH: u32 = 6;
-/// How much the engine dislikes a draw, in centipawns. The engine mostly meets weaker players,
-/// so a slightly worse position is still worth playing on rather than repeating.
-const CONTEMPT: i32 = 50;
+/// How much the engine dislikes a draw, in centipawns, unless told otherwise
+/// ([`AlphaBeta::set_contempt`]). The engine mostly meets weaker players, so a slightly worse
+/// position is still worth playing on rather than repeating.
+pub const CONTEMPT: i32 = 50;
 
 /// A score as UCI reports it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -123,6 +124,8 @@ pub struct AlphaBeta {
     skill: Option<Skill>,
     /// Below full strength: the most nodes a search may visit, whatever its limits allow.
     node_cap: Option<u64>,
+    /// How much worse than even a draw is for the engine, in centipawns.
+    contempt: i32,
 }
 
 /// Where an engine's transposition table comes from.
@@ -159,6 +162,7 @@ impl AlphaBeta {
             lines: 1,
             skill: None,
             node_cap: None,
+            contempt: CONTEMPT,
         }
     }
 
@@ -179,6 +183,12 @@ impl AlphaBeta {
     /// moves costs time, so the search reaches less deep in the same time.
     pub fn set_lines(&mut self, lines: usize) {
         self.lines = lines.max(1);
+    }
+
+    /// Scores a draw `contempt` centipawns worse than even for the engine (negative: better),
+    /// from the next search on (UCI `Contempt`).
+    pub fn set_contempt(&mut self, contempt: i32) {
+        self.contempt = contempt;
     }
 
     /// A new transposition table of 2^bits entries (an own table; a pooled engine keeps its pool).
@@ -264,6 +274,7 @@ impl AlphaBeta {
             aborted: false,
             path: game.positions().iter().map(|p| p.hash()).collect(),
             root_side: pos.turn(),
+            contempt: self.contempt,
             network: network::Stack::new(MAX_PLY),
             evals: [-INFINITY; MAX_PLY],
             played: [None; MAX_PLY],

@@ -13,7 +13,7 @@ use super::ordering::{self, Context, Heuristics, Played, MAX_PLY};
 use super::probes::Extension;
 use super::see::see_ge;
 use super::tt::{Bound, Entry, Table};
-use super::{CONTEMPT, INFINITY, MATE, MATE_BOUND};
+use super::{INFINITY, MATE, MATE_BOUND};
 use crate::bots::eval::{evaluate_cached, network, piece_value};
 use crate::bots::Limits;
 use crate::chess::game::insufficient_material;
@@ -42,6 +42,8 @@ pub(super) struct Searcher<'a> {
     pub(super) network: network::Stack,
     /// The side the engine plays, for the contempt of draws.
     pub(super) root_side: Color,
+    /// How much worse than even a draw is for the engine's side.
+    pub(super) contempt: i32,
     /// The static evaluation at each ply of the current line (-INFINITY in check).
     pub(super) evals: [i32; MAX_PLY],
     /// Full strength: prune and reduce as hard as pays. The held-back levels search without
@@ -60,9 +62,9 @@ impl Searcher<'_> {
     /// A draw, for the side to move at `pos`: a little worse than even for the engine.
     pub(super) fn draw_score(&self, pos: &Position) -> i32 {
         if pos.turn() == self.root_side {
-            -CONTEMPT
+            -self.contempt
         } else {
-            CONTEMPT
+            self.contempt
         }
     }
 

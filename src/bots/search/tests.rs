@@ -78,6 +78,13 @@ fn a_side_that_is_behind_repeats_the_position() {
     let r = AlphaBeta::new(Some(3)).search(&game, &Limits::depth(5), &mut |_| {});
     assert_eq!(r.best.map(|m| m.to_string()), Some("f3g1".into()));
     assert_eq!(r.score, Score::Cp(-CONTEMPT));
+    // The contempt it is given (UCI `Contempt`) is what the repetition scores, either way.
+    for contempt in [0, -30, 100] {
+        let mut engine = AlphaBeta::new(Some(3));
+        engine.set_contempt(contempt);
+        let r = engine.search(&game, &Limits::depth(5), &mut |_| {});
+        assert_eq!((r.best.map(|m| m.to_string()), r.score), (Some("f3g1".into()), Score::Cp(-contempt)));
+    }
     // Without that history the same position is worse than the draw: the exchange down,
     // though rook against knight counts only a quarter in the endgame (the side ahead has no
     // pawns and at most a bishop's worth more), so it is not a full exchange's worth.

@@ -105,7 +105,7 @@ impl Player {
     }
 
     /// The move to play, or None when there is no legal move.
-    fn think(&mut self, game: &Game, limits: &Limits, lines: usize, out: &Output) -> Option<Move> {
+    fn think(&mut self, game: &Game, limits: &Limits, style: Style, out: &Output) -> Option<Move> {
         let game = reopen(game.clone());
         if game.is_over() {
             // A dead draw with moves left (bare kings…): the bots will not move in a finished
@@ -114,12 +114,22 @@ impl Player {
         }
         match self {
             Player::Searcher(bot) => {
-                bot.set_lines(lines);
+                bot.set_lines(style.lines);
+                bot.set_contempt(style.contempt);
                 bot.search(&game, limits, &mut |info| info_lines(info).iter().for_each(|l| out.line(l))).best
             }
             Player::Simple(bot) => bot.choose(&game, limits),
         }
     }
+}
+
+/// The options a search reads afresh each time, which need no new player.
+#[derive(Clone, Copy, Debug)]
+struct Style {
+    /// `MultiPV`.
+    lines: usize,
+    /// `Contempt`.
+    contempt: i32,
 }
 
 /// A search running on its own thread; joining it gives the bot back.
@@ -297,13 +307,13 @@ impl Engine {
             Some((made, player)) if made == setup => player,
             _ => Player::new(setup),
         };
-        let lines = self.options.multipv;
+        let style = Style { lines: self.options.multipv, contempt: self.options.contempt };
         let game = self.game.clone();
         let out = self.out.clone();
         let wait_for_stop = params.infinite || params.ponder;
         let flag = stop.clone();
         let spawned = thread::Builder::new().name("uci-search".into()).spawn(move || {
-            let outcome = panic::catch_unwind(AssertUnwindSafe(|| player.think(&game, &limits, lines, &out)));
+            let outcome = panic::catch_unwind(AssertUnwindSafe(|| player.think(&game, &limits, style, &out)));
             let (best, player) = match outcome {
                 Ok(best) => (best, Some((setup, player))),
                 Err(_) => {

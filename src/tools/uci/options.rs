@@ -2,7 +2,7 @@
 //! setting. A bad value is refused with a message and changes nothing.
 
 use super::Setup;
-use crate::bots::search::bits_for_megabytes;
+use crate::bots::search::{bits_for_megabytes, CONTEMPT};
 use crate::bots::Level;
 use crate::chess::Variant;
 
@@ -11,6 +11,8 @@ const HASH_DEFAULT_MB: u64 = 16;
 const HASH_MAX_MB: u64 = 1024;
 /// The most principal variations `MultiPV` asks for.
 const MULTIPV_MAX: usize = 64;
+/// The most `Contempt`, either way, in centipawns: beyond a pawn it would throw games away.
+const CONTEMPT_MAX: i64 = 100;
 
 /// The options a GUI sets.
 #[derive(Clone, Copy, Debug)]
@@ -19,6 +21,8 @@ pub(super) struct Options {
     limit_strength: bool,
     elo: u32,
     pub(super) multipv: usize,
+    /// `Contempt`: how much worse than even a draw is for the engine (negative: better).
+    pub(super) contempt: i32,
     hash_mb: u64,
     /// `UCI_Variant`: standard chess or minichess7.
     base: Variant,
@@ -59,6 +63,7 @@ impl Options {
             format!("option name Hash type spin default {HASH_DEFAULT_MB} min 1 max {HASH_MAX_MB}"),
             "option name Clear Hash type button".to_string(),
             format!("option name MultiPV type spin default 1 min 1 max {MULTIPV_MAX}"),
+            format!("option name Contempt type spin default {CONTEMPT} min -{CONTEMPT_MAX} max {CONTEMPT_MAX}"),
             "option name UCI_LimitStrength type check default false".to_string(),
             format!(
                 "option name UCI_Elo type spin default {} min {} max {}",
@@ -79,27 +84,30 @@ impl Options {
         if key == "clear hash" {
             return Ok(Set::ClearHash);
         }
-        const VALUED: [&str; 7] =
-            ["level", "hash", "multipv", "uci_elo", "uci_limitstrength", "uci_variant", "uci_chess960"];
+        const VALUED: [&str; 8] =
+            ["level", "hash", "multipv", "contempt", "uci_elo", "uci_limitstrength", "uci_variant", "uci_chess960"];
         if !VALUED.contains(&key.as_str()) {
             return Err(format!(
-                "unknown option {name:?}; the options are Level, Hash, Clear Hash, MultiPV, UCI_LimitStrength, UCI_Elo, UCI_Variant and UCI_Chess960"
+                "unknown option {name:?}; the options are Level, Hash, Clear Hash, MultiPV, Contempt, UCI_LimitStrength, UCI_Elo, UCI_Variant and UCI_Chess960"
             ));
         }
         let Some(value) = value.filter(|v| !v.is_empty()) else {
             return Err(format!("setoption {name} needs a value"));
         };
         let unchanged = |message: String| format!("{message}; unchanged");
-        let (lowest, highest) = (u64::from(Level::ALL[0].rating()), u64::from(Level::FULL.rating()));
+        let (lowest, highest) = (i64::from(Level::ALL[0].rating()), i64::from(Level::FULL.rating()));
         match key.as_str() {
             "level" => {
-                let n = spin("Level", &value, 1, u64::from(Level::FULL.get())).map_err(unchanged)?;
+                let n = spin("Level", &value, 1, i64::from(Level::FULL.get())).map_err(unchanged)?;
                 // In range, so Level::new accepts it.
                 self.level = Level::new(n as u8).map_err(|e| unchanged(e.to_string()))?;
             }
-            "hash" => self.hash_mb = spin("Hash", &value, 1, HASH_MAX_MB).map_err(unchanged)?,
+            "hash" => self.hash_mb = spin("Hash", &value, 1, HASH_MAX_MB as i64).map_err(unchanged)? as u64,
             "multipv" => {
-                self.multipv = spin("MultiPV", &value, 1, MULTIPV_MAX as u64).map_err(unchanged)? as usize;
+                self.multipv = spin("MultiPV", &value, 1, MULTIPV_MAX as i64).map_err(unchanged)? as usize;
+            }
+            "contempt" => {
+                self.contempt = spin("Contempt", &value, -CONTEMPT_MAX, CONTEMPT_MAX).map_err(unchanged)? as i32;
             }
             "uci_elo" => self.elo = spin("UCI_Elo", &value, lowest, highest).map_err(unchanged)? as u32,
             "uci_limitstrength" => self.limit_strength = check("UCI_LimitStrength", &value).map_err(unchanged)?,
@@ -145,6 +153,7 @@ impl Default for Options {
             limit_strength: false,
             elo: u32::from(Level::FULL.rating()),
             multipv: 1,
+            contempt: CONTEMPT,
             hash_mb: HASH_DEFAULT_MB,
             base: Variant::Standard,
             chess960: false,
@@ -153,10 +162,10 @@ impl Default for Options {
 }
 
 /// A spin option's value: a whole number from `min` to `max`.
-fn spin(name: &str, value: &str, min: u64, max: u64) -> Result<u64, String> {
+fn spin(name: &str, value: &str, min: i64, max: i64) -> Result<i64, String> {
     value
         .trim()
-        .parse::<u64>()
+        .parse::<i64>()
         .ok()
         .filter(|n| (min..=max).contains(n))
         .ok_or_else(|| format!("{name} must be a whole number from {min} to {max}, not {value:?}"))
@@ -197,6 +206,9 @@ mod tests {
             ("Hash", "0"),
             ("Hash", "1025"),
             ("MultiPV", "65"),
+            ("Contempt", "101"),
+            ("Contempt", "-101"),
+            ("Contempt", "a pawn"),
             ("UCI_Elo", "1"),
             ("UCI_LimitStrength", "yes"),
             ("UCI_Variant", "atomic"),
@@ -211,5 +223,7 @@ mod tests {
         assert_eq!(options.set("Clear Hash", None), Ok(Set::ClearHash));
         assert_eq!(options.set("MultiPV", Some("4".into())), Ok(Set::Value));
         assert_eq!(options.multipv, 4);
+        assert_eq!(options.set("Contempt", Some("-20".into())), Ok(Set::Value));
+        assert_eq!(options.contempt, -20);
     }
 }
